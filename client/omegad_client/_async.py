@@ -1,0 +1,315 @@
+"""The anyio client: many calls in flight on one connection, replies matched by id.
+
+Needs ``anyio`` (``pip install omegad-client[async]``); importing this module without it
+raises ImportError, the rest of the package works with msgpack alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import anyio
+import anyio.abc
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from . import protocol
+from ._errors import (
+    ClientClosed,
+    ConnectionLost,
+    DaemonNotRunning,
+    OmegadError,
+    ProtocolError,
+    Timeout,
+    error_from_reply,
+)
+from ._params import item_params, params, tag_list
+from ._sync import DEFAULT_TIMEOUT, ClientState
+
+__all__ = ["AsyncClient"]
+
+
+class _Pending:
+    __slots__ = ("done", "message")
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.message: dict[str, Any] | None = None
+
+
+class AsyncClient:
+    """``async with AsyncClient() as c: await c.store(...)`` — same surface as `Client`.
+
+    Calls may run concurrently from many tasks; a cancelled call sends ``cancel`` for its
+    request. Event frames pushed by the daemon are delivered on `events` (bounded; the
+    oldest are dropped when nobody reads them).
+    """
+
+    def __init__(
+        self,
+        socket_path: str | Path | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        *,
+        max_frame: int = protocol.DEFAULT_MAX_FRAME,
+    ) -> None:
+        self.socket_path = Path(socket_path) if socket_path is not None else protocol.default_socket_path()
+        self.timeout = timeout
+        self.max_frame = max_frame
+        self.state = ClientState.UNOPENED
+        self._ids = itertools.count(1)
+        self._pending: dict[int, _Pending] = {}
+        self._stream: anyio.abc.ByteStream | None = None
+        self._send_lock = anyio.Lock()
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._broken: OmegadError | None = None
+        send, receive = anyio.create_memory_object_stream[dict[str, Any]](100)
+        self._event_send: MemoryObjectSendStream[dict[str, Any]] = send
+        self.events: MemoryObjectReceiveStream[dict[str, Any]] = receive
+
+    async def __aenter__(self) -> AsyncClient:
+        if self.state is not ClientState.UNOPENED:
+            raise ClientClosed("an AsyncClient can be entered once; create a new one")
+        try:
+            self._stream = await anyio.connect_unix(str(self.socket_path))
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            raise DaemonNotRunning(str(self.socket_path), exc.strerror or "") from None
+        except OSError as exc:
+            raise DaemonNotRunning(str(self.socket_path), str(exc)) from None
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        self._tg.start_soon(self._reader)
+        self.state = ClientState.OPENED
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self.state is ClientState.CLOSED:
+            return
+        self.state = ClientState.CLOSED
+        if self._tg is not None:
+            self._tg.cancel_scope.cancel()
+            await self._tg.__aexit__(None, None, None)
+            self._tg = None
+        if self._stream is not None:
+            await self._stream.aclose()
+            self._stream = None
+        self._fail_all(ClientClosed("the client was closed"))
+        self._event_send.close()
+
+    # -- transport -------------------------------------------------------------------------
+
+    def _fail_all(self, error: OmegadError) -> None:
+        self._broken = self._broken or error
+        for pending in self._pending.values():
+            pending.done.set()
+
+    async def _reader(self) -> None:
+        assert self._stream is not None
+        buf = bytearray()
+        try:
+            while True:
+                while len(buf) >= protocol.HEADER.size:
+                    (length,) = protocol.HEADER.unpack_from(buf)
+                    if length > self.max_frame:
+                        raise ProtocolError(f"daemon sent a frame of {length} bytes")
+                    end = protocol.HEADER.size + length
+                    if len(buf) < end:
+                        break
+                    body = bytes(buf[protocol.HEADER.size : end])
+                    del buf[:end]
+                    self._route(body)
+                try:
+                    buf += await self._stream.receive()
+                except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                    raise ConnectionLost("the daemon closed the connection") from None
+        except OmegadError as exc:
+            self._fail_all(exc)
+
+    def _route(self, body: bytes) -> None:
+        try:
+            message = protocol.decode_body(body)
+        except protocol.FrameError as exc:
+            raise ProtocolError(str(exc)) from None
+        if not isinstance(message, dict):
+            raise ProtocolError(f"daemon sent a non-map frame: {message!r}")
+        if "event" in message and "id" not in message:
+            try:
+                self._event_send.send_nowait(message)
+            except anyio.WouldBlock:
+                pass  # nobody reads events; drop rather than stall replies
+            return
+        request_id = message.get("id")
+        pending = self._pending.get(request_id) if isinstance(request_id, int) else None
+        if pending is not None:
+            pending.message = message
+            pending.done.set()
+
+    async def _send(self, message: Mapping[str, Any]) -> None:
+        try:
+            frame = protocol.encode_frame(message, self.max_frame)
+        except protocol.FrameError as exc:
+            raise OmegadError(str(exc), code="too_large" if "exceeds" in str(exc) else "bad_request") from None
+        if self._stream is None:
+            raise ClientClosed("the client is not open")
+        async with self._send_lock:
+            try:
+                await self._stream.send(frame)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
+                raise ConnectionLost(f"connection to the daemon failed: {exc}") from None
+
+    async def call(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
+        """Send one request and return its ``result`` (raises the matching error)."""
+        if self.state is not ClientState.OPENED:
+            raise ClientClosed("use `async with AsyncClient() as client:`")
+        if self._broken is not None:
+            raise self._broken
+        request_id = next(self._ids)
+        pending = _Pending()
+        self._pending[request_id] = pending
+        try:
+            await self._send(protocol.request(request_id, method, params or {}))
+            try:
+                with anyio.fail_after(self.timeout):
+                    await pending.done.wait()
+            except TimeoutError:
+                raise Timeout(f"no reply to {method!r} within {self.timeout} s") from None
+            except anyio.get_cancelled_exc_class():
+                with anyio.CancelScope(shield=True), anyio.move_on_after(1):
+                    await self._send(protocol.request(next(self._ids), "cancel", {"request_id": request_id}))
+                raise
+        finally:
+            self._pending.pop(request_id, None)
+        message = pending.message
+        if message is None:
+            raise self._broken or ConnectionLost("connection lost")
+        if message.get("ok") is True:
+            return message.get("result")
+        raise error_from_reply(message.get("error"))
+
+    # -- methods (same surface as Client) ---------------------------------------------------
+
+    async def hello(self) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call("hello")
+        return result
+
+    async def ping(self) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call("ping")
+        return result
+
+    async def store(
+        self,
+        text: str,
+        *,
+        type: str | None = None,
+        tags: Sequence[str] | None = None,
+        namespace: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        created_at: str | datetime | None = None,
+        id: str | None = None,
+    ) -> str:
+        result = await self.store_result(
+            text, type=type, tags=tags, namespace=namespace, metadata=metadata, created_at=created_at, id=id
+        )
+        memory_id: str = result["id"]
+        return memory_id
+
+    async def store_result(
+        self,
+        text: str,
+        *,
+        type: str | None = None,
+        tags: Sequence[str] | None = None,
+        namespace: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        created_at: str | datetime | None = None,
+        id: str | None = None,
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call(
+            "store",
+            params(
+                text=text,
+                type=type,
+                tags=tag_list(tags),
+                namespace=namespace,
+                metadata=metadata,
+                created_at=created_at,
+                id=id,
+            ),
+        )
+        return result
+
+    async def store_batch(self, items: Iterable[Mapping[str, Any] | str]) -> list[str]:
+        result = await self.call("store_batch", {"items": item_params(items)})
+        ids: list[str] = result["ids"]
+        return ids
+
+    async def get(self, id: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call("get", {"id": id})
+        return result
+
+    async def update(
+        self,
+        id: str,
+        *,
+        text: str | None = None,
+        type: str | None = None,
+        tags: Sequence[str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call(
+            "update", params(id=id, text=text, type=type, tags=tag_list(tags), metadata=metadata)
+        )
+        return result
+
+    async def delete(self, id: str) -> bool:
+        result = await self.call("delete", {"id": id})
+        deleted: bool = result["deleted"]
+        return deleted
+
+    async def query(
+        self,
+        text: str,
+        *,
+        limit: int | None = None,
+        namespace: str | None = None,
+        types: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        since: str | datetime | None = None,
+        until: str | datetime | None = None,
+        rerank: bool | None = None,
+        explain: bool = False,
+    ) -> Any:
+        result: dict[str, Any] = await self.call(
+            "query",
+            params(
+                text=text,
+                limit=limit,
+                namespace=namespace,
+                types=types,
+                tags=tags,
+                since=since,
+                until=until,
+                rerank=rerank,
+                explain=explain or None,
+            ),
+        )
+        return result if explain else result["results"]
+
+    async def stats(self) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call("stats")
+        return result
+
+    async def flush(self, timeout: float | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call("flush", params(timeout=timeout))
+        return result

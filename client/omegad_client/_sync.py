@@ -1,0 +1,286 @@
+"""The blocking client: one Unix socket, one call at a time (thread-safe)."""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import socket
+import threading
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from . import protocol
+from ._errors import (
+    ClientClosed,
+    ConnectionLost,
+    DaemonNotRunning,
+    OmegadError,
+    ProtocolError,
+    Timeout,
+    error_from_reply,
+)
+from ._params import item_params, params, tag_list
+
+__all__ = ["DEFAULT_TIMEOUT", "Client", "ClientState"]
+
+#: Seconds a call may take before the client gives up and drops the connection.
+DEFAULT_TIMEOUT = 30.0
+
+
+class ClientState(enum.Enum):
+    UNOPENED = "unopened"  # no connection yet: the first call connects
+    OPENED = "opened"
+    CLOSED = "closed"  # close() was called: further calls raise ClientClosed
+
+
+class Client:
+    """A blocking omegad client.
+
+    ``Client(socket_path=None, timeout=30.0)``: the socket path defaults to
+    `protocol.default_socket_path()`. The connection opens on first use and is re-opened
+    after a connection error; `close()` (or leaving the ``with`` block) ends the client for
+    good. Every method raises a subclass of `OmegadError` on failure.
+    """
+
+    def __init__(
+        self,
+        socket_path: str | Path | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        *,
+        max_frame: int = protocol.DEFAULT_MAX_FRAME,
+    ) -> None:
+        self.socket_path = Path(socket_path) if socket_path is not None else protocol.default_socket_path()
+        self.timeout = timeout
+        self.max_frame = max_frame
+        self.state = ClientState.UNOPENED
+        self.events: deque[dict[str, Any]] = deque(maxlen=1000)
+        self._sock: socket.socket | None = None
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.state = ClientState.CLOSED
+        self._drop()
+
+    def _drop(self) -> None:
+        if self._sock is not None:
+            try:
+                self._sock.close()
+            finally:
+                self._sock = None
+
+    def _connect(self) -> socket.socket:
+        if self.state is ClientState.CLOSED:
+            raise ClientClosed("this client was closed; create a new Client")
+        if self._sock is not None:
+            return self._sock
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(str(self.socket_path))
+        except (FileNotFoundError, ConnectionRefusedError) as exc:
+            sock.close()
+            raise DaemonNotRunning(str(self.socket_path), exc.strerror or "") from None
+        except OSError as exc:
+            sock.close()
+            raise DaemonNotRunning(str(self.socket_path), str(exc)) from None
+        self._sock = sock
+        self.state = ClientState.OPENED
+        return sock
+
+    # -- transport -------------------------------------------------------------------------
+
+    def _recv_exact(self, sock: socket.socket, n: int) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
+            chunk = sock.recv(min(n - len(buf), 1 << 20))
+            if not chunk:
+                raise ConnectionLost("the daemon closed the connection")
+            buf += chunk
+        return bytes(buf)
+
+    def _read_message(self, sock: socket.socket) -> dict[str, Any]:
+        (length,) = protocol.HEADER.unpack(self._recv_exact(sock, protocol.HEADER.size))
+        if length > self.max_frame:
+            raise ProtocolError(f"daemon sent a frame of {length} bytes (limit {self.max_frame})")
+        try:
+            message = protocol.decode_body(self._recv_exact(sock, length))
+        except protocol.FrameError as exc:
+            raise ProtocolError(str(exc)) from None
+        if not isinstance(message, dict):
+            raise ProtocolError(f"daemon sent a non-map frame: {message!r}")
+        return message
+
+    def call(self, method: str, params: Mapping[str, Any] | None = None) -> Any:
+        """Send one request and return its ``result`` (raises the matching error)."""
+        with self._lock:
+            request_id = next(self._ids)
+            try:
+                frame = protocol.encode_frame(protocol.request(request_id, method, params or {}), self.max_frame)
+            except protocol.FrameError as exc:
+                raise OmegadError(str(exc), code="too_large" if "exceeds" in str(exc) else "bad_request") from None
+            sock = self._connect()
+            try:
+                sock.sendall(frame)
+                while True:
+                    message = self._read_message(sock)
+                    if "event" in message and "id" not in message:
+                        self.events.append(message)
+                        continue
+                    if message.get("id") == request_id:
+                        break
+                    if message.get("id") is None and message.get("ok") is False:
+                        # The daemon could not tell which request this answers; it is ours.
+                        break
+            except TimeoutError:
+                self._drop()
+                raise Timeout(f"no reply to {method!r} within {self.timeout} s") from None
+            except OmegadError:
+                self._drop()
+                raise
+            except OSError as exc:
+                self._drop()
+                raise ConnectionLost(f"connection to the daemon failed: {exc}") from None
+        if message.get("ok") is True:
+            return message.get("result")
+        raise error_from_reply(message.get("error"))
+
+    # -- methods ---------------------------------------------------------------------------
+
+    def hello(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("hello")
+        return result
+
+    def ping(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("ping")
+        return result
+
+    def store(
+        self,
+        text: str,
+        *,
+        type: str | None = None,
+        tags: Sequence[str] | None = None,
+        namespace: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        created_at: str | datetime | None = None,
+        id: str | None = None,
+    ) -> str:
+        """Store one memory; returns its id (the given *id* makes retries idempotent)."""
+        result = self.store_result(
+            text, type=type, tags=tags, namespace=namespace, metadata=metadata, created_at=created_at, id=id
+        )
+        memory_id: str = result["id"]
+        return memory_id
+
+    def store_result(
+        self,
+        text: str,
+        *,
+        type: str | None = None,
+        tags: Sequence[str] | None = None,
+        namespace: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        created_at: str | datetime | None = None,
+        id: str | None = None,
+    ) -> dict[str, Any]:
+        """Like `store` but returns the whole reply, ``{"id": ..., "created": bool}``."""
+        result: dict[str, Any] = self.call(
+            "store",
+            params(
+                text=text,
+                type=type,
+                tags=tag_list(tags),
+                namespace=namespace,
+                metadata=metadata,
+                created_at=created_at,
+                id=id,
+            ),
+        )
+        return result
+
+    def store_batch(self, items: Iterable[Mapping[str, Any] | str]) -> list[str]:
+        """Store several memories in one request and one commit; returns their ids in order."""
+        result = self.call("store_batch", {"items": item_params(items)})
+        ids: list[str] = result["ids"]
+        return ids
+
+    def get(self, id: str) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("get", {"id": id})
+        return result
+
+    def update(
+        self,
+        id: str,
+        *,
+        text: str | None = None,
+        type: str | None = None,
+        tags: Sequence[str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Change fields of a memory; returns the updated memory."""
+        result: dict[str, Any] = self.call(
+            "update", params(id=id, text=text, type=type, tags=tag_list(tags), metadata=metadata)
+        )
+        return result
+
+    def delete(self, id: str) -> bool:
+        result = self.call("delete", {"id": id})
+        deleted: bool = result["deleted"]
+        return deleted
+
+    def query(
+        self,
+        text: str,
+        *,
+        limit: int | None = None,
+        namespace: str | None = None,
+        types: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        since: str | datetime | None = None,
+        until: str | datetime | None = None,
+        rerank: bool | None = None,
+        explain: bool = False,
+    ) -> Any:
+        """Recall memories. Returns the list of results, or the whole reply with ``explain``."""
+        result: dict[str, Any] = self.call(
+            "query",
+            params(
+                text=text,
+                limit=limit,
+                namespace=namespace,
+                types=types,
+                tags=tags,
+                since=since,
+                until=until,
+                rerank=rerank,
+                explain=explain or None,
+            ),
+        )
+        return result if explain else result["results"]
+
+    def stats(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.call("stats")
+        return result
+
+    def flush(self, timeout: float | None = None) -> dict[str, Any]:
+        """Wait until every background job queued before this call has finished."""
+        result: dict[str, Any] = self.call("flush", params(timeout=timeout))
+        return result

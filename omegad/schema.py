@@ -1,0 +1,409 @@
+"""Typed request parameters: every method's params map is parsed here into a frozen dataclass,
+or rejected with `invalid_params` / `too_large` naming the offending key. Unknown keys are
+rejected too, so a typo never silently does nothing."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from omegad_client.protocol import MEMORY_TYPES
+
+from .config import Config
+from .errors import InvalidParams, TooLarge
+
+__all__ = [
+    "CancelParams",
+    "FlushParams",
+    "IdParams",
+    "QueryParams",
+    "StoreBatchParams",
+    "StoreParams",
+    "UpdateParams",
+    "parse_params",
+]
+
+DEFAULT_NAMESPACE = "default"
+DEFAULT_TYPE = "memory"
+DEFAULT_QUERY_LIMIT = 5
+MAX_TAGS = 32
+MAX_TAG_CHARS = 64
+MAX_METADATA_DEPTH = 8
+
+# Identifiers: printable ASCII without quotes, spaces or backslashes (they end up in storage
+# filters, which are escaped anyway; the charset keeps them unambiguous in logs and CLIs).
+ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/+\-]{0,127}")
+NAMESPACE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@/\-]{0,127}")
+
+
+@dataclass(frozen=True)
+class StoreParams:
+    text: str
+    type: str = DEFAULT_TYPE
+    tags: tuple[str, ...] = ()
+    namespace: str = DEFAULT_NAMESPACE
+    metadata: Mapping[str, Any] | None = None
+    created_at: datetime | None = None
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class StoreBatchParams:
+    items: tuple[StoreParams, ...]
+
+
+@dataclass(frozen=True)
+class IdParams:
+    id: str
+
+
+@dataclass(frozen=True)
+class UpdateParams:
+    id: str
+    text: str | None = None
+    type: str | None = None
+    tags: tuple[str, ...] | None = None
+    metadata: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class QueryParams:
+    text: str
+    limit: int = DEFAULT_QUERY_LIMIT
+    namespace: str = DEFAULT_NAMESPACE
+    types: tuple[str, ...] | None = None
+    tags: tuple[str, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    rerank: bool = True
+    explain: bool = False
+
+
+@dataclass(frozen=True)
+class FlushParams:
+    timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class CancelParams:
+    request_id: int
+
+
+@dataclass(frozen=True)
+class NoParams:
+    pass
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, bytes):
+        return "bin (text must be sent as msgpack str)"
+    return {int: "int", float: "float", str: "str", list: "array", dict: "map"}.get(type(value), type(value).__name__)
+
+
+class _Reader:
+    """Takes keys out of a params map one by one; `done()` rejects whatever is left."""
+
+    def __init__(self, params: Mapping[str, Any], config: Config, where: str = "params") -> None:
+        self.params = dict(params)
+        self.config = config
+        self.where = where
+
+    def _fail(self, key: str, message: str) -> InvalidParams:
+        return InvalidParams(f"{self.where}.{key}: {message}", {"param": f"{self.where}.{key}"})
+
+    def has(self, key: str) -> bool:
+        return key in self.params and self.params[key] is not None
+
+    def take(self, key: str) -> Any:
+        return self.params.pop(key, None)
+
+    def text(self, key: str, *, required: bool) -> str | None:
+        value = self.take(key)
+        if value is None:
+            if required:
+                raise self._fail(key, "is required")
+            return None
+        if not isinstance(value, str):
+            raise self._fail(key, f"expected str, got {_kind(value)}")
+        if not value.strip():
+            raise self._fail(key, "must not be empty")
+        if "\x00" in value:
+            raise self._fail(key, "must not contain NUL characters")
+        if len(value) > self.config.max_text_chars:
+            raise TooLarge(
+                f"{self.where}.{key}: {len(value)} characters exceeds the limit of {self.config.max_text_chars}",
+                {"param": f"{self.where}.{key}", "limit": self.config.max_text_chars},
+            )
+        return value
+
+    def ident(self, key: str, *, required: bool, pattern: re.Pattern[str] = ID_RE, what: str = "id") -> str | None:
+        value = self.take(key)
+        if value is None:
+            if required:
+                raise self._fail(key, "is required")
+            return None
+        if not isinstance(value, str):
+            raise self._fail(key, f"expected str, got {_kind(value)}")
+        if not pattern.fullmatch(value):
+            raise self._fail(
+                key,
+                f"invalid {what} {value[:80]!r}: 1-128 characters, letters, digits and . _ : @ / -"
+                + (" +" if pattern is ID_RE else "")
+                + ", starting with a letter or digit",
+            )
+        return value
+
+    def mem_type(self, key: str) -> str | None:
+        value = self.take(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self._fail(key, f"expected str, got {_kind(value)}")
+        if value not in MEMORY_TYPES:
+            raise self._fail(key, f"unknown type {value[:40]!r}; one of: {', '.join(MEMORY_TYPES)}")
+        return value
+
+    def type_list(self, key: str) -> tuple[str, ...] | None:
+        value = self.take(key)
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise self._fail(key, f"expected array of str, got {_kind(value)}")
+        if not value or len(value) > len(MEMORY_TYPES):
+            raise self._fail(key, f"expected 1 to {len(MEMORY_TYPES)} types")
+        out: list[str] = []
+        for i, item in enumerate(value):
+            if not isinstance(item, str) or item not in MEMORY_TYPES:
+                raise self._fail(f"{key}[{i}]", f"unknown type {item!r}; one of: {', '.join(MEMORY_TYPES)}")
+            if item not in out:
+                out.append(item)
+        return tuple(out)
+
+    def tags(self, key: str) -> tuple[str, ...] | None:
+        value = self.take(key)
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise self._fail(key, f"expected array of str, got {_kind(value)}")
+        if len(value) > MAX_TAGS:
+            raise self._fail(key, f"at most {MAX_TAGS} tags, got {len(value)}")
+        out: list[str] = []
+        for i, item in enumerate(value):
+            if not isinstance(item, str):
+                raise self._fail(f"{key}[{i}]", f"expected str, got {_kind(item)}")
+            tag = item.strip()
+            if not tag or len(tag) > MAX_TAG_CHARS or any(ord(c) < 32 for c in tag):
+                raise self._fail(f"{key}[{i}]", f"a tag is 1-{MAX_TAG_CHARS} printable characters")
+            if tag not in out:
+                out.append(tag)
+        return tuple(out)
+
+    def metadata(self, key: str) -> Mapping[str, Any] | None:
+        value = self.take(key)
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise self._fail(key, f"expected map, got {_kind(value)}")
+        _check_json_value(value, f"{self.where}.{key}", 0)
+        size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+        if size > self.config.max_metadata_bytes:
+            raise TooLarge(
+                f"{self.where}.{key}: {size} bytes of metadata exceeds the limit of {self.config.max_metadata_bytes}",
+                {"param": f"{self.where}.{key}", "limit": self.config.max_metadata_bytes},
+            )
+        return value
+
+    def time(self, key: str) -> datetime | None:
+        value = self.take(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self._fail(key, f"expected an ISO-8601 str, got {_kind(value)}")
+        return parse_time(value, lambda msg: self._fail(key, msg))
+
+    def integer(self, key: str, default: int, lo: int, hi: int) -> int:
+        value = self.take(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._fail(key, f"expected int, got {_kind(value)}")
+        if not lo <= value <= hi:
+            raise self._fail(key, f"must be between {lo} and {hi}, got {value}")
+        return value
+
+    def number(self, key: str, lo: float, hi: float) -> float | None:
+        value = self.take(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self._fail(key, f"expected a number, got {_kind(value)}")
+        if not (math.isfinite(value) and lo <= value <= hi):
+            raise self._fail(key, f"must be between {lo} and {hi}, got {value}")
+        return float(value)
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.take(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self._fail(key, f"expected bool, got {_kind(value)}")
+        return value
+
+    def done(self) -> None:
+        if self.params:
+            names = ", ".join(sorted(repr(k) for k in self.params)[:10])
+            raise InvalidParams(
+                f"{self.where}: unknown parameter(s) {names}", {"unknown": sorted(self.params)[:10]}
+            )
+
+
+def parse_time(value: str, fail: Any) -> datetime:
+    """Parse ISO-8601 text into an aware UTC datetime (naive times are taken as UTC)."""
+    if len(value) > 64:
+        raise fail("not an ISO-8601 time")
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise fail(f"not an ISO-8601 time: {value[:64]!r}") from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    try:
+        parsed = parsed.astimezone(timezone.utc)
+    except OverflowError:
+        raise fail(f"time out of range: {value[:64]!r}") from None
+    if parsed.year < 1970:
+        raise fail(f"time before 1970: {value[:64]!r}")
+    return parsed
+
+
+def _check_json_value(value: Any, where: str, depth: int) -> None:
+    if depth > MAX_METADATA_DEPTH:
+        raise InvalidParams(f"{where}: nested deeper than {MAX_METADATA_DEPTH} levels", {"param": where})
+    if value is None or isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:
+            raise InvalidParams(f"{where}: integer out of the 64-bit range", {"param": where})
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidParams(f"{where}: NaN and infinities are not allowed", {"param": where})
+        return
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_json_value(item, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        for k, item in value.items():
+            if not isinstance(k, str):
+                raise InvalidParams(f"{where}: map keys must be str", {"param": where})
+            _check_json_value(item, f"{where}.{k}", depth + 1)
+        return
+    raise InvalidParams(f"{where}: {_kind(value)} is not allowed (JSON-like values only)", {"param": where})
+
+
+def _store(r: _Reader) -> StoreParams:
+    text = r.text("text", required=True)
+    assert text is not None
+    params = StoreParams(
+        text=text,
+        type=r.mem_type("type") or DEFAULT_TYPE,
+        tags=r.tags("tags") or (),
+        namespace=r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace") or DEFAULT_NAMESPACE,
+        metadata=r.metadata("metadata"),
+        created_at=r.time("created_at"),
+        id=r.ident("id", required=False),
+    )
+    r.done()
+    return params
+
+
+def _params_map(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidParams(f"{where}: expected map, got {_kind(value)}", {"param": where})
+    return value
+
+
+def parse_params(method: str, raw: Any, config: Config) -> Any:
+    """Parse the params of *method*; raises InvalidParams / TooLarge."""
+    r = _Reader(_params_map(raw, "params"), config)
+    if method in ("hello", "ping", "stats"):
+        r.done()
+        return NoParams()
+    if method == "store":
+        return _store(r)
+    if method == "store_batch":
+        items = r.take("items")
+        r.done()
+        if not isinstance(items, list):
+            raise InvalidParams(f"params.items: expected array of maps, got {_kind(items)}", {"param": "params.items"})
+        if not items:
+            raise InvalidParams("params.items: must not be empty", {"param": "params.items"})
+        if len(items) > config.max_batch_items:
+            raise TooLarge(
+                f"params.items: {len(items)} items exceeds the limit of {config.max_batch_items}",
+                {"param": "params.items", "limit": config.max_batch_items},
+            )
+        parsed = tuple(
+            _store(_Reader(_params_map(item, f"params.items[{i}]"), config, f"params.items[{i}]"))
+            for i, item in enumerate(items)
+        )
+        return StoreBatchParams(parsed)
+    if method in ("get", "delete"):
+        ident = r.ident("id", required=True)
+        r.done()
+        assert ident is not None
+        return IdParams(ident)
+    if method == "update":
+        ident = r.ident("id", required=True)
+        assert ident is not None
+        update = UpdateParams(
+            id=ident,
+            text=r.text("text", required=False),
+            type=r.mem_type("type"),
+            tags=r.tags("tags"),
+            metadata=r.metadata("metadata"),
+        )
+        r.done()
+        return update
+    if method == "query":
+        text = r.text("text", required=True)
+        assert text is not None
+        query = QueryParams(
+            text=text,
+            limit=r.integer("limit", DEFAULT_QUERY_LIMIT, 1, config.max_query_limit),
+            namespace=r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace")
+            or DEFAULT_NAMESPACE,
+            types=r.type_list("types"),
+            tags=r.tags("tags") or None,
+            since=r.time("since"),
+            until=r.time("until"),
+            rerank=r.boolean("rerank", True),
+            explain=r.boolean("explain", False),
+        )
+        r.done()
+        if query.since and query.until and query.since > query.until:
+            raise InvalidParams("params.since is after params.until", {"param": "params.since"})
+        return query
+    if method == "flush":
+        timeout = r.number("timeout", 0.0, 3600.0)
+        r.done()
+        return FlushParams(timeout)
+    if method == "cancel":
+        request_id = r.take("request_id")
+        r.done()
+        if isinstance(request_id, bool) or not isinstance(request_id, int):
+            raise InvalidParams(
+                f"params.request_id: expected int, got {_kind(request_id)}", {"param": "params.request_id"}
+            )
+        return CancelParams(request_id)
+    raise AssertionError(f"no parser for {method}")

@@ -1,0 +1,343 @@
+"""Daemon lifecycle and connections.
+
+Start: take an exclusive lock on the data directory, refuse a live daemon on the socket
+(replace a stale socket file), load the embedding model and open the store in worker threads,
+then listen (socket directory 0700, socket 0600). Every task belongs to one task group.
+
+Stop (SIGTERM / SIGINT): stop accepting and remove the socket file first (no client talks to
+a dying daemon), let in-flight requests finish, drain the write and background queues within
+``shutdown_timeout_s``, exit 0.
+
+Connections: frames are read into a buffer; a frame that has started must complete within
+``frame_timeout_s``; a length above ``max_frame_bytes`` gets a ``too_large`` reply and the
+connection is closed (the rest of the frame is never read). Each request runs in its own
+task, at most ``max_inflight_per_connection`` at once per connection (the reader waits when
+the cap is reached: backpressure, not buffering). Replies carry the request id.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import itertools
+import os
+import signal
+import socket
+import stat
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import IO, Any
+
+import anyio
+import anyio.abc
+import structlog
+
+from omegad_client.protocol import HEADER, FrameError, decode_body, encode_frame, error_reply, ok_reply
+
+from .config import Config
+from .dispatch import Dispatcher
+from .embed import Embedder, ModelMissing
+from .errors import ServiceError, StartupError
+from .models import resolve_embedding
+from .schema import parse_params
+from .service import Service
+from .store import MemoryStore, StoreMismatch
+
+__all__ = ["Server", "run_server"]
+
+log = structlog.get_logger("omegad")
+
+LOCK_FILE = "omegad.lock"
+
+
+def take_lock(data_dir: Path) -> IO[bytes]:
+    """Exclusive, non-blocking flock on the data directory's lock file (held for life)."""
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    f = open(data_dir / LOCK_FILE, "a+b")  # noqa: SIM115 - held open for the daemon's lifetime
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        f.close()
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise StartupError(f"another omegad daemon is using the data directory {data_dir}") from None
+        raise StartupError(f"cannot lock {data_dir / LOCK_FILE}: {exc.strerror}") from None
+    return f
+
+
+def prepare_socket_path(path: Path) -> None:
+    """Create the socket's directory (0700); refuse a live daemon; remove a stale socket."""
+    if len(os.fsencode(path)) > 100:
+        raise StartupError(f"socket path too long for a Unix socket ({len(str(path))} chars): {path}")
+    parent = path.parent
+    parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    st = parent.stat()
+    if st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) & 0o077:
+        os.chmod(parent, 0o700)
+    if path.exists() or path.is_symlink():
+        if not stat.S_ISSOCK(path.lstat().st_mode):
+            raise StartupError(f"{path} exists and is not a socket; remove it or choose another --socket")
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except OSError:
+            path.unlink()  # stale: nobody listens
+            log.info("stale_socket_removed", socket=str(path))
+        else:
+            raise StartupError(f"another omegad daemon is listening at {path}")
+        finally:
+            probe.close()
+
+
+class Connection:
+    def __init__(self, server: Server, stream: anyio.abc.SocketStream, conn_id: int) -> None:
+        self.server = server
+        self.stream = stream
+        self.id = conn_id
+        self.config = server.config
+        self.send_lock = anyio.Lock()
+        self.inflight: dict[int, anyio.CancelScope] = {}
+        self.slots = anyio.Semaphore(self.config.max_inflight_per_connection)
+        self.closed = False
+
+    async def send(self, message: dict[str, Any]) -> None:
+        try:
+            frame = encode_frame(message, self.config.max_frame_bytes)
+        except FrameError as exc:
+            frame = encode_frame(
+                error_reply(message.get("id"), "too_large", f"reply not sent: {exc}"), self.config.max_frame_bytes
+            )
+        async with self.send_lock:
+            if self.closed:
+                return
+            try:
+                await self.stream.send(frame)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                self.closed = True
+
+    async def run(self) -> None:
+        buf = bytearray()
+        max_frame = self.config.max_frame_bytes
+        try:
+            async with anyio.create_task_group() as tg:
+                while not self.closed:
+                    # Parse every complete frame in the buffer.
+                    while len(buf) >= HEADER.size:
+                        (length,) = HEADER.unpack_from(buf)
+                        if length > max_frame:
+                            await self.send(
+                                error_reply(
+                                    None,
+                                    "too_large",
+                                    f"frame of {length} bytes exceeds the limit of {max_frame}; closing",
+                                    {"limit": max_frame},
+                                )
+                            )
+                            return
+                        end = HEADER.size + length
+                        if len(buf) < end:
+                            break
+                        body = bytes(buf[HEADER.size : end])
+                        del buf[:end]
+                        await self.handle_frame(body, tg)
+                    # Read more; a started frame must complete within the frame timeout.
+                    try:
+                        if buf:
+                            with anyio.fail_after(self.config.frame_timeout_s):
+                                chunk = await self.stream.receive(65536)
+                        else:
+                            chunk = await self.stream.receive(65536)
+                    except TimeoutError:
+                        log.warning("frame_timeout", conn=self.id, buffered=len(buf))
+                        await self.send(
+                            error_reply(None, "bad_request", "incomplete frame: timed out waiting for the rest")
+                        )
+                        return
+                    except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                        break
+                    buf += chunk
+                # Peer closed its side: let its in-flight requests finish and reply.
+        finally:
+            self.closed = True
+            with anyio.CancelScope(shield=True):
+                await self.stream.aclose()
+
+    async def handle_frame(self, body: bytes, tg: anyio.abc.TaskGroup) -> None:
+        if self.server.stopping:
+            await self.send(error_reply(None, "unavailable", "the daemon is shutting down"))
+            return
+        try:
+            message = decode_body(body)
+        except FrameError as exc:
+            await self.send(error_reply(None, "bad_request", str(exc)))
+            return
+        try:
+            request_id, method, params = self.server.dispatcher.envelope(message)
+        except ServiceError as exc:
+            rid = exc.data.pop("id", None)
+            if rid is None and isinstance(message, dict) and isinstance(message.get("id"), int):
+                rid = message.get("id")
+            await self.send(error_reply(rid, exc.code, exc.message, exc.data))
+            return
+        if method == "cancel":
+            await self.send(self.cancel(request_id, params))
+            return
+        if request_id in self.inflight:
+            await self.send(error_reply(request_id, "bad_request", f"request id {request_id} is already in flight"))
+            return
+        await self.slots.acquire()  # backpressure: stop reading while the connection is at its cap
+        scope = anyio.CancelScope()
+        self.inflight[request_id] = scope
+        self.server.inflight += 1
+        tg.start_soon(self.run_request, request_id, method, params, scope)
+
+    def cancel(self, request_id: int, params: Any) -> dict[str, Any]:
+        try:
+            p = parse_params("cancel", params, self.config)
+        except ServiceError as exc:
+            return error_reply(request_id, exc.code, exc.message, exc.data)
+        scope = self.inflight.get(p.request_id)
+        if scope is None:
+            return error_reply(
+                request_id, "not_found", f"no request {p.request_id} in flight on this connection", {"request_id": p.request_id}
+            )
+        scope.cancel()
+        return ok_reply(request_id, {"cancelled": True})
+
+    async def run_request(self, request_id: int, method: str, params: Any, scope: anyio.CancelScope) -> None:
+        try:
+            reply: dict[str, Any] | None = None
+            with scope:
+                reply = await self.server.dispatcher.call(request_id, method, params, self.id)
+            if reply is None:
+                reply = error_reply(request_id, "cancelled", f"request {request_id} was cancelled")
+            await self.send(reply)
+        finally:
+            self.inflight.pop(request_id, None)
+            self.slots.release()
+            self.server.inflight -= 1
+            self.server.idle.set()
+
+
+class Server:
+    def __init__(self, config: Config, service: Service) -> None:
+        self.config = config
+        self.service = service
+        self.dispatcher = Dispatcher(service, config)
+        self.stopping = False
+        self.inflight = 0
+        self.connections: set[Connection] = set()
+        self.idle = anyio.Event()
+        self._ids = itertools.count(1)
+
+    async def accept_loop(self, listener: anyio.abc.SocketListener, tg: anyio.abc.TaskGroup) -> None:
+        while True:
+            try:
+                stream = await listener.accept()
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return
+            except OSError as exc:  # e.g. EMFILE: back off instead of spinning
+                log.warning("accept_failed", error=str(exc))
+                await anyio.sleep(0.1)
+                continue
+            if len(self.connections) >= self.config.max_connections:
+                tg.start_soon(self._refuse, stream)
+                continue
+            conn = Connection(self, stream, next(self._ids))
+            self.connections.add(conn)
+            tg.start_soon(self._run_connection, conn)
+
+    async def _refuse(self, stream: anyio.abc.SocketStream) -> None:
+        with anyio.move_on_after(1):
+            try:
+                await stream.send(
+                    encode_frame(error_reply(None, "unavailable", "too many connections; try again later"))
+                )
+            except (anyio.BrokenResourceError, OSError):
+                pass
+        await stream.aclose()
+
+    async def _run_connection(self, conn: Connection) -> None:
+        try:
+            await conn.run()
+        except Exception:
+            log.exception("connection_failed", conn=conn.id)  # one broken connection never stops the daemon
+        finally:
+            self.connections.discard(conn)
+
+    async def wait_idle(self, timeout: float) -> bool:
+        with anyio.move_on_after(timeout):
+            while self.inflight > 0:
+                self.idle = anyio.Event()
+                await self.idle.wait()
+            return True
+        return False
+
+
+async def run_server(
+    config: Config,
+    *,
+    on_ready: Callable[[Service], Any] | None = None,
+) -> int:
+    """Run the daemon until SIGTERM/SIGINT; returns the exit code."""
+    with ExitStack() as stack:
+        lock = take_lock(config.data_dir)
+        stack.callback(lock.close)
+        prepare_socket_path(config.socket_path)
+        try:
+            files = resolve_embedding(config.embedding_model_dir, config.model_cache_dir)
+            embedder = await anyio.to_thread.run_sync(
+                lambda: Embedder(files, threads=config.embedding_threads, batch_size=config.embed_batch_size)
+            )
+        except ModelMissing as exc:
+            raise StartupError(str(exc)) from None
+        try:
+            store = await anyio.to_thread.run_sync(
+                MemoryStore.open, config.data_dir, embedder.model_id, embedder.dim
+            )
+        except StoreMismatch as exc:
+            raise StartupError(str(exc)) from None
+        service = Service(config, embedder, store)
+        server = Server(config, service)
+        listener = await anyio.create_unix_listener(config.socket_path, mode=0o600)
+        socket_path = config.socket_path
+        stack.callback(lambda: socket_path.unlink(missing_ok=True))
+        log.info(
+            "started",
+            socket=str(socket_path),
+            data_dir=str(config.data_dir),
+            model=embedder.model_id,
+            variant=files.variant,
+            memories=await anyio.to_thread.run_sync(store.count),
+            pid=os.getpid(),
+        )
+        async with anyio.create_task_group() as outer:
+            await outer.start(service.run)
+            async with anyio.create_task_group() as conns:
+                conns.start_soon(server.accept_loop, listener, conns)
+                if on_ready is not None:
+                    outer.start_soon(_call_ready, on_ready, service)
+                with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                    async for signum in signals:
+                        log.info("stopping", signal=signal.Signals(signum).name)
+                        break
+                # Stop: no new connections, no new requests; socket file gone first.
+                server.stopping = True
+                socket_path.unlink(missing_ok=True)
+                await listener.aclose()
+                if not await server.wait_idle(config.shutdown_timeout_s):
+                    log.warning("shutdown_requests_abandoned", inflight=server.inflight)
+                if not await service.drain(config.shutdown_timeout_s):
+                    log.warning("shutdown_queues_not_drained")
+                conns.cancel_scope.cancel()
+            service.close()
+            outer.cancel_scope.cancel()
+        log.info("stopped")
+    return 0
+
+
+async def _call_ready(on_ready: Callable[[Service], Any], service: Service) -> None:
+    result = on_ready(service)
+    if hasattr(result, "__await__"):
+        await result

@@ -1,0 +1,423 @@
+"""The memory service: one handler per RPC method, over the embedder, the store and the queues.
+
+Nothing here blocks the event loop: ONNX and LanceDB calls go through `Batcher`s or
+`anyio.to_thread.run_sync` behind capacity limiters. Writes all pass through one writer
+(`_apply_writes`, a group commit) so a store is acknowledged only after its commit.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import anyio
+import numpy as np
+import numpy.typing as npt
+import structlog
+
+from omegad_client.protocol import PROTOCOL_VERSION
+
+from . import __version__
+from .config import Config
+from .embed import Embedder
+from .errors import NotFound, ServiceError, Unavailable
+from .pipeline import RERANK_TOP, Trace, dedup, fuse, heuristic, recall_size, result_dict
+from .rerank import Reranker
+from .schema import FlushParams, IdParams, QueryParams, StoreBatchParams, StoreParams, UpdateParams
+from .store import Filter, MemoryStore, Row, to_micros
+from .worker import Batcher, JobQueue, wait_until
+
+__all__ = ["Service"]
+
+log = structlog.get_logger("omegad")
+
+
+# -- writer operations ------------------------------------------------------------------------
+
+
+@dataclass
+class InsertOp:
+    row: Row
+
+
+@dataclass
+class UpdateOp:
+    params: UpdateParams
+    vector: npt.NDArray[np.float32] | None
+
+
+@dataclass
+class DeleteOp:
+    id: str
+
+
+@dataclass
+class UpkeepOp:
+    force: bool = False
+
+
+WriteOp = InsertOp | UpdateOp | DeleteOp | UpkeepOp
+
+
+def now_us() -> int:
+    return time.time_ns() // 1000
+
+
+class Service:
+    def __init__(self, config: Config, embedder: Embedder, store: MemoryStore) -> None:
+        self.config = config
+        self.embedder = embedder
+        self.store = store
+        self.reranker = Reranker()
+        self.started = time.monotonic()
+        self.read_limiter = anyio.CapacityLimiter(config.db_read_threads)
+        self.embed_limiter = anyio.CapacityLimiter(1)
+        self.write_limiter = anyio.CapacityLimiter(1)
+        self.embedder_batcher: Batcher[str, npt.NDArray[np.float32]] = Batcher(
+            "embedder", self._embed_sync, max_items=config.embed_batch_size * 4, limiter=self.embed_limiter
+        )
+        self.writer: Batcher[WriteOp, Any] = Batcher(
+            "writer",
+            self._apply_writes,
+            max_items=config.write_batch_rows,
+            limiter=self.write_limiter,
+            after=self._after_commit,
+        )
+        self.jobs = JobQueue("background")
+        self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=f"{type(exc).__name__}: {exc}")
+        self.rows_since_upkeep = 0
+        self.last_upkeep_us: int | None = None
+        self.last_upkeep: dict[str, Any] = {}
+        self.commits = 0
+        self.write_errors = 0
+
+    # -- workers ---------------------------------------------------------------------------
+
+    async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        """Run the queues until they are closed (see `close`)."""
+        async with anyio.create_task_group() as tg:
+            await tg.start(self.embedder_batcher.run)
+            await tg.start(self.writer.run)
+            await tg.start(self.jobs.run)
+            tg.start_soon(self._upkeep_timer)
+            task_status.started()
+
+    def close(self) -> None:
+        self.embedder_batcher.close()
+        self.jobs.close()
+        self.writer.close()
+
+    async def drain(self, timeout: float) -> bool:
+        """Wait for every queued write and background job (used on shutdown)."""
+        ok = await wait_until(self.writer.progress, self.writer.progress.submitted, timeout)
+        return ok and await wait_until(self.jobs.progress, self.jobs.progress.submitted, timeout)
+
+    def _embed_sync(self, texts: list[str]) -> list[npt.NDArray[np.float32]]:
+        return list(self.embedder.embed(texts))
+
+    async def embed(self, texts: list[str]) -> list[npt.NDArray[np.float32]]:
+        try:
+            return await self.embedder_batcher.submit(texts)
+        except RuntimeError as exc:
+            raise Unavailable(f"embedder unavailable: {exc}") from None
+
+    async def write(self, ops: list[WriteOp]) -> list[Any]:
+        try:
+            results = await self.writer.submit(ops)
+        except RuntimeError as exc:
+            raise Unavailable(f"writer unavailable: {exc}") from None
+        except ServiceError:
+            raise
+        except Exception as exc:
+            self.write_errors += 1
+            log.error("write_failed", error=f"{type(exc).__name__}: {exc}")
+            raise Unavailable(f"the store could not commit: {type(exc).__name__}: {exc}") from None
+        for r in results:
+            if isinstance(r, ServiceError):
+                raise r
+            if isinstance(r, Exception):
+                self.write_errors += 1
+                raise Unavailable(f"the store could not commit: {type(r).__name__}: {r}") from None
+        return results
+
+    def _apply_writes(self, ops: list[WriteOp]) -> list[Any]:
+        """Apply a batch of writes in order, in as few commits as possible (writer thread)."""
+        results: list[Any] = [None] * len(ops)
+        i = 0
+        while i < len(ops):
+            op = ops[i]
+            if isinstance(op, InsertOp):
+                j = i
+                while j < len(ops) and isinstance(ops[j], InsertOp):
+                    j += 1
+                self._apply_inserts(ops, i, j, results)
+                i = j
+                continue
+            try:
+                if isinstance(op, UpdateOp):
+                    results[i] = self._apply_update(op)
+                elif isinstance(op, DeleteOp):
+                    existed = bool(self.store.existing_ids([op.id]))
+                    if existed:
+                        self.store.delete([op.id])
+                    results[i] = existed
+                else:
+                    results[i] = self._apply_upkeep(op)
+            except Exception as exc:
+                results[i] = exc
+            i += 1
+        self.commits += 1
+        return results
+
+    def _apply_inserts(self, ops: list[WriteOp], start: int, end: int, results: list[Any]) -> None:
+        batch = [op for op in ops[start:end] if isinstance(op, InsertOp)]
+        try:
+            seen = self.store.existing_ids(op.row.id for op in batch)
+            new_rows: list[Row] = []
+            flags: list[bool] = []
+            for op in batch:
+                created = op.row.id not in seen
+                if created:
+                    seen.add(op.row.id)
+                    new_rows.append(op.row)
+                flags.append(created)
+            self.store.insert(new_rows)
+            self.rows_since_upkeep += len(new_rows)
+            for k, flag in enumerate(flags):
+                results[start + k] = flag
+        except Exception as exc:
+            for k in range(start, end):
+                results[k] = exc
+
+    def _apply_update(self, op: UpdateOp) -> Row:
+        p = op.params
+        current = self.store.get_many([p.id]).get(p.id)
+        if current is None:
+            raise NotFound(f"no memory with id {p.id!r}", {"id": p.id})
+        text_changed = p.text is not None and p.text != current.text
+        row = Row(
+            id=current.id,
+            text=p.text if p.text is not None else current.text,
+            type=p.type or current.type,
+            tags=list(p.tags) if p.tags is not None else current.tags,
+            namespace=current.namespace,
+            metadata=dict(p.metadata) if p.metadata is not None else current.metadata,
+            created_at=current.created_at,
+            updated_at=now_us(),
+            version=current.version + 1 if text_changed else current.version,
+            vector=op.vector if (text_changed and op.vector is not None) else current.vector,
+        )
+        self.store.replace(row)
+        self.rows_since_upkeep += 1
+        return row
+
+    def _apply_upkeep(self, op: UpkeepOp) -> dict[str, Any]:
+        started = time.perf_counter()
+        done = self.store.upkeep(self.config.index_unindexed_rows, force=op.force)
+        if done:
+            self.rows_since_upkeep = 0
+            self.last_upkeep = {**done, "ms": round((time.perf_counter() - started) * 1000, 1)}
+            log.info("index_upkeep", **self.last_upkeep)
+        self.last_upkeep_us = now_us()
+        return done
+
+    async def _after_commit(self, ops: list[WriteOp], results: list[Any]) -> None:
+        """Queue background work for committed writes (never blocks the writer)."""
+        if not self.store_has_fts() or self.rows_since_upkeep >= self.config.index_unindexed_rows:
+            if any(isinstance(op, (InsertOp, UpdateOp)) for op in ops):
+                self.jobs.submit_nowait(self._upkeep_job, key="upkeep")
+
+    def store_has_fts(self) -> bool:
+        return self.store._fts_ready
+
+    async def _upkeep_job(self, force: bool = False) -> None:
+        await self.write([UpkeepOp(force)])
+
+    async def _upkeep_timer(self) -> None:
+        """Fold recent writes into the full-text index when the daemon has been quiet."""
+        while True:
+            await anyio.sleep(self.config.index_interval_s)
+            if self.rows_since_upkeep and self.writer.depth == 0:
+                self.jobs.submit_nowait(lambda: self._upkeep_job(True), key="upkeep")
+
+    # -- handlers ----------------------------------------------------------------------------
+
+    async def hello(self, _: Any) -> dict[str, Any]:
+        return {
+            "protocol": PROTOCOL_VERSION,
+            "daemon_version": __version__,
+            "embedding": {
+                "model": self.embedder.model_id,
+                "variant": self.embedder.files.variant,
+                "dim": self.embedder.dim,
+            },
+            "reranker": self.reranker.describe(),
+        }
+
+    async def ping(self, _: Any) -> dict[str, Any]:
+        return {}
+
+    def _new_row(self, p: StoreParams, vector: npt.NDArray[np.float32], now: int) -> Row:
+        return Row(
+            id=p.id or uuid.uuid4().hex,
+            text=p.text,
+            type=p.type,
+            tags=list(p.tags),
+            namespace=p.namespace,
+            metadata=dict(p.metadata or {}),
+            created_at=to_micros(p.created_at) if p.created_at else now,
+            updated_at=now,
+            version=1,
+            vector=vector,
+        )
+
+    async def store_one(self, p: StoreParams) -> dict[str, Any]:
+        (vector,) = await self.embed([p.text])
+        row = self._new_row(p, vector, now_us())
+        (created,) = await self.write([InsertOp(row)])
+        return {"id": row.id, "created": bool(created)}
+
+    async def store_batch(self, p: StoreBatchParams) -> dict[str, Any]:
+        vectors = await self.embed([item.text for item in p.items])
+        now = now_us()
+        rows = [self._new_row(item, vec, now) for item, vec in zip(p.items, vectors, strict=True)]
+        created = await self.write([InsertOp(r) for r in rows])
+        return {"ids": [r.id for r in rows], "created": [bool(c) for c in created]}
+
+    async def get(self, p: IdParams) -> dict[str, Any]:
+        rows = await anyio.to_thread.run_sync(self.store.get_many, [p.id], limiter=self.read_limiter)
+        row = rows.get(p.id)
+        if row is None:
+            raise NotFound(f"no memory with id {p.id!r}", {"id": p.id})
+        return row.public()
+
+    async def update(self, p: UpdateParams) -> dict[str, Any]:
+        vector = None
+        if p.text is not None:
+            (vector,) = await self.embed([p.text])
+        (row,) = await self.write([UpdateOp(p, vector)])
+        public: dict[str, Any] = row.public()
+        return public
+
+    async def delete(self, p: IdParams) -> dict[str, Any]:
+        (deleted,) = await self.write([DeleteOp(p.id)])
+        return {"deleted": bool(deleted)}
+
+    async def query(self, p: QueryParams) -> dict[str, Any]:
+        trace = Trace()
+        (vector,) = await self.embed([p.text])
+        trace.mark("embed", 1)
+        flt = Filter(
+            namespace=p.namespace,
+            types=p.types,
+            tags=p.tags,
+            since_us=to_micros(p.since) if p.since else None,
+            until_us=to_micros(p.until) if p.until else None,
+        )
+        net = recall_size(p.limit)
+        vector_hits: list[tuple[Row, float]] = []
+        text_hits: list[tuple[Row, float]] = []
+
+        async def vector_recall() -> None:
+            vector_hits.extend(
+                await anyio.to_thread.run_sync(self.store.vector_search, vector, flt, net, limiter=self.read_limiter)
+            )
+
+        async def text_recall() -> None:
+            text_hits.extend(
+                await anyio.to_thread.run_sync(self.store.text_search, p.text, flt, net, limiter=self.read_limiter)
+            )
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(vector_recall)
+            tg.start_soon(text_recall)
+        candidates = fuse(vector_hits, text_hits, self.config)
+        trace.mark("recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql())
+        candidates = heuristic(candidates, self.config, now_us())
+        trace.mark("heuristic", len(candidates), fusion=self.config.fusion)
+        top = candidates[:RERANK_TOP]
+        if p.rerank and self.reranker.ready:
+            detail = await self.reranker.rerank(p.text, top)
+            candidates = sorted(top, key=lambda c: (-c.score, c.row.id)) + candidates[RERANK_TOP:]
+        else:
+            detail = {"skipped": "disabled by request" if not p.rerank else self.reranker.state}
+        trace.mark("rerank", len(top), **detail)
+        kept, dropped = dedup(candidates, self.config.dedup_cosine)
+        results = kept[: p.limit]
+        trace.mark("dedup", len(results), dropped=dropped)
+        reply: dict[str, Any] = {"results": [result_dict(c, p.explain) for c in results]}
+        if p.explain:
+            reply["trace"] = trace.stages
+        return reply
+
+    async def stats(self, _: Any) -> dict[str, Any]:
+        def collect() -> dict[str, Any]:
+            return {
+                "counts": self.store.counts(),
+                "disk_bytes": self.store.disk_bytes(),
+                "index": self.store.index_state(),
+            }
+
+        data = await anyio.to_thread.run_sync(collect, limiter=self.read_limiter)
+        counts: dict[str, dict[str, int]] = data["counts"]
+        return {
+            "memories": sum(sum(t.values()) for t in counts.values()),
+            "namespaces": {ns: {"total": sum(t.values()), "types": t} for ns, t in sorted(counts.items())},
+            "disk_bytes": data["disk_bytes"],
+            "index": data["index"],
+            "queues": {
+                "embedder": {"depth": self.embedder_batcher.depth, "batches": self.embedder_batcher.batches},
+                "writer": {
+                    "depth": self.writer.depth,
+                    "commits": self.writer.batches,
+                    "rows": self.writer.items,
+                    "errors": self.write_errors,
+                },
+                "background": {
+                    "depth": self.jobs.depth,
+                    "dropped": self.jobs.dropped,
+                    "failed": self.jobs.failed,
+                    "last_error": self.jobs.last_error,
+                },
+            },
+            "upkeep": {
+                "rows_since": self.rows_since_upkeep,
+                "last_at": datetime.fromtimestamp(self.last_upkeep_us / 1e6, tz=timezone.utc).isoformat()
+                if self.last_upkeep_us
+                else None,
+                "last": self.last_upkeep,
+            },
+            "models": {
+                "embedding": {
+                    "state": "ready",
+                    "model": self.embedder.model_id,
+                    "variant": self.embedder.files.variant,
+                    "dim": self.embedder.dim,
+                    "threads": self.embedder.threads,
+                },
+                "reranker": self.reranker.describe(),
+            },
+            "uptime_s": round(time.monotonic() - self.started, 3),
+        }
+
+    async def flush(self, p: FlushParams) -> dict[str, Any]:
+        """Wait for the writes queued before this call, then for the background jobs queued
+        before it or by those writes' commits."""
+        started = time.perf_counter()
+        deadline = None if p.timeout is None else time.monotonic() + p.timeout
+
+        def left() -> float | None:
+            return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+        ok = await wait_until(self.writer.progress, self.writer.progress.submitted, left())
+        ok = ok and await wait_until(self.jobs.progress, self.jobs.progress.submitted, left())
+        if not ok:
+            raise ServiceError(
+                f"background work still pending after {p.timeout} s",
+                {"writer": self.writer.depth, "background": self.jobs.depth},
+                code="timeout",
+            )
+        return {"waited_ms": round((time.perf_counter() - started) * 1000, 3)}

@@ -1,0 +1,352 @@
+"""Storage: one LanceDB table of memories behind a narrow, blocking interface.
+
+Every method here blocks and must run in a worker thread (the server wraps them with
+`anyio.to_thread.run_sync` behind limiters). Writes come only from the writer task, one at a
+time, so check-then-write sequences (idempotent ids, deletes) need no further locking.
+
+Row schema of table ``memories`` (``id`` is a non-nullable primary key declared when the
+table is created, see docs/design notes on object storage):
+
+    id str · text str · type str · tags list<str> · namespace str · metadata str (JSON)
+    created_at int64 (µs since epoch, UTC) · updated_at int64 · version int32 · vector f32[dim]
+
+Times are integers so range filters stay plain comparisons inside the storage query.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+__all__ = ["Filter", "MemoryStore", "StoreMismatch", "Row", "sql_str"]
+
+TABLE = "memories"
+STORE_META = "store.json"
+STORE_FORMAT = 1
+
+
+class StoreMismatch(Exception):
+    """The data directory was written with a different embedding model or format."""
+
+
+def sql_str(value: str) -> str:
+    """A SQL string literal (single quotes doubled)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def to_micros(dt: datetime) -> int:
+    return int(dt.timestamp() * 1_000_000)
+
+
+def from_micros(us: int) -> datetime:
+    return datetime.fromtimestamp(us / 1_000_000, tz=timezone.utc)
+
+
+def iso(us: int) -> str:
+    return from_micros(us).isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class Row:
+    id: str
+    text: str
+    type: str
+    tags: list[str]
+    namespace: str
+    metadata: dict[str, Any]
+    created_at: int
+    updated_at: int
+    version: int
+    vector: npt.NDArray[np.float32]
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "text": self.text,
+            "type": self.type,
+            "tags": list(self.tags),
+            "namespace": self.namespace,
+            "metadata": self.metadata,
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
+            "version": self.version,
+        }
+
+
+@dataclass(frozen=True)
+class Filter:
+    """What a query may see. Turned into a SQL predicate evaluated inside the storage query."""
+
+    namespace: str
+    types: tuple[str, ...] | None = None
+    tags: tuple[str, ...] | None = None
+    since_us: int | None = None
+    until_us: int | None = None
+
+    def sql(self) -> str:
+        parts = [f"namespace = {sql_str(self.namespace)}"]
+        if self.types:
+            parts.append(f"type IN ({', '.join(sql_str(t) for t in self.types)})")
+        if self.tags:
+            parts.append(f"array_has_any(tags, [{', '.join(sql_str(t) for t in self.tags)}])")
+        if self.since_us is not None:
+            parts.append(f"created_at >= {int(self.since_us)}")
+        if self.until_us is not None:
+            parts.append(f"created_at <= {int(self.until_us)}")
+        return " AND ".join(parts)
+
+
+SELECT = ["id", "text", "type", "tags", "namespace", "metadata", "created_at", "updated_at", "version", "vector"]
+
+
+def _schema(dim: int) -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False, metadata={"lance-schema:unenforced-primary-key": "true"}),
+            pa.field("text", pa.string(), nullable=False),
+            pa.field("type", pa.string(), nullable=False),
+            pa.field("tags", pa.list_(pa.string())),
+            pa.field("namespace", pa.string(), nullable=False),
+            pa.field("metadata", pa.string()),
+            pa.field("created_at", pa.int64(), nullable=False),
+            pa.field("updated_at", pa.int64(), nullable=False),
+            pa.field("version", pa.int32(), nullable=False),
+            pa.field("vector", pa.list_(pa.float32(), dim), nullable=False),
+        ]
+    )
+
+
+def _row(d: Mapping[str, Any]) -> Row:
+    meta = d.get("metadata")
+    return Row(
+        id=d["id"],
+        text=d["text"],
+        type=d["type"],
+        tags=list(d.get("tags") or []),
+        namespace=d["namespace"],
+        metadata=json.loads(meta) if meta else {},
+        created_at=int(d["created_at"]),
+        updated_at=int(d["updated_at"]),
+        version=int(d["version"]),
+        vector=np.asarray(d["vector"], dtype=np.float32),
+    )
+
+
+def _records(rows: Sequence[Row], dim: int) -> pa.Table:
+    return pa.Table.from_pylist(
+        [
+            {
+                "id": r.id,
+                "text": r.text,
+                "type": r.type,
+                "tags": list(r.tags),
+                "namespace": r.namespace,
+                "metadata": json.dumps(r.metadata, ensure_ascii=False, separators=(",", ":")) if r.metadata else None,
+                "created_at": r.created_at,
+                "updated_at": r.updated_at,
+                "version": r.version,
+                "vector": r.vector.astype(np.float32).tolist(),
+            }
+            for r in rows
+        ],
+        schema=_schema(dim),
+    )
+
+
+class MemoryStore:
+    """The memories table. Open with `MemoryStore.open`; all methods block."""
+
+    def __init__(self, directory: Path, table: Any, db: Any, dim: int, model_id: str) -> None:
+        self.directory = directory
+        self.dim = dim
+        self.model_id = model_id
+        self._db = db
+        self._table = table
+        self._fts_ready = False
+        self._lock = threading.Lock()  # guards _fts_ready and index creation
+        self.refresh_index_state()
+
+    @classmethod
+    def open(cls, data_dir: Path, model_id: str, dim: int) -> MemoryStore:
+        import lancedb
+
+        directory = data_dir / "lance"
+        directory.mkdir(parents=True, exist_ok=True)
+        meta_path = data_dir / STORE_META
+        if meta_path.exists():
+            try:
+                meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise StoreMismatch(f"{meta_path} is unreadable: {exc}") from None
+            if meta.get("format") != STORE_FORMAT:
+                raise StoreMismatch(f"{meta_path}: store format {meta.get('format')!r}, this omegad reads {STORE_FORMAT}")
+            if meta.get("embedding_model") != model_id or meta.get("embedding_dim") != dim:
+                raise StoreMismatch(
+                    f"the store in {data_dir} was built with embedding model {meta.get('embedding_model')!r} "
+                    f"(dim {meta.get('embedding_dim')}), but the configured model is {model_id!r} (dim {dim}). "
+                    "Use the original model, or a new --data-dir (re-import there once export/import exists)."
+                )
+        else:
+            tmp = meta_path.with_suffix(".tmp")
+            tmp.write_text(
+                json.dumps({"format": STORE_FORMAT, "embedding_model": model_id, "embedding_dim": dim}, indent=2)
+                + "\n",
+                encoding="utf-8",
+            )
+            with tmp.open("rb") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, meta_path)
+        db = lancedb.connect(str(directory))
+        if TABLE in db.table_names():
+            table = db.open_table(TABLE)
+        else:
+            table = db.create_table(TABLE, schema=_schema(dim))
+        return cls(directory, table, db, dim, model_id)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def get_many(self, ids: Iterable[str]) -> dict[str, Row]:
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        out: dict[str, Row] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            where = f"id IN ({', '.join(sql_str(i) for i in chunk)})"
+            for d in self._table.search().where(where).select(SELECT).limit(len(chunk) + 10).to_list():
+                out[d["id"]] = _row(d)
+        return out
+
+    def existing_ids(self, ids: Iterable[str]) -> set[str]:
+        ids = list(dict.fromkeys(ids))
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            where = f"id IN ({', '.join(sql_str(i) for i in chunk)})"
+            tbl = self._table.search().where(where).select(["id"]).limit(len(chunk) + 10).to_arrow()
+            found.update(tbl.column("id").to_pylist())
+        return found
+
+    def vector_search(self, vector: npt.NDArray[np.float32], flt: Filter, k: int) -> list[tuple[Row, float]]:
+        """Nearest rows by cosine similarity, filtered inside the query (prefilter)."""
+        res = (
+            self._table.search(vector.tolist(), vector_column_name="vector")
+            .distance_type("cosine")
+            .where(flt.sql(), prefilter=True)
+            .select([*SELECT, "_distance"])
+            .limit(k)
+            .to_list()
+        )
+        return [(_row(d), 1.0 - float(d["_distance"])) for d in res]
+
+    def text_search(self, text: str, flt: Filter, k: int) -> list[tuple[Row, float]]:
+        """Full-text (BM25) matches, filtered inside the query; empty before the first index."""
+        if not self._fts_ready:
+            return []
+        res = (
+            self._table.search(text, query_type="fts", fts_columns="text")
+            .where(flt.sql(), prefilter=True)
+            .select([*SELECT, "_score"])
+            .limit(k)
+            .to_list()
+        )
+        return [(_row(d), float(d["_score"])) for d in res]
+
+    def count(self) -> int:
+        return int(self._table.count_rows())
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Rows per namespace and type."""
+        tbl = self._table.search().select(["namespace", "type"]).limit(None).to_arrow()
+        if tbl.num_rows == 0:
+            return {}
+        grouped = tbl.group_by(["namespace", "type"]).aggregate([([], "count_all")])
+        out: dict[str, dict[str, int]] = {}
+        for ns, ty, n in zip(
+            grouped.column("namespace").to_pylist(),
+            grouped.column("type").to_pylist(),
+            grouped.column("count_all").to_pylist(),
+            strict=True,
+        ):
+            out.setdefault(ns, {})[ty] = int(n)
+        return out
+
+    def disk_bytes(self) -> int:
+        total = 0
+        for root, _dirs, files in os.walk(self.directory):
+            for name in files:
+                try:
+                    total += os.stat(os.path.join(root, name)).st_size
+                except OSError:
+                    pass
+        return total
+
+    def index_state(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"version": int(self._table.version), "fts": None}
+        for idx in self._table.list_indices():
+            stats = self._table.index_stats(idx.name)
+            if stats is None:
+                continue
+            out["fts" if stats.index_type == "FTS" else idx.name] = {
+                "indexed_rows": int(stats.num_indexed_rows),
+                "unindexed_rows": int(stats.num_unindexed_rows),
+            }
+        return out
+
+    def refresh_index_state(self) -> None:
+        with self._lock:
+            self._fts_ready = any(
+                "text" in list(idx.columns) and str(idx.index_type).upper() == "FTS"
+                for idx in self._table.list_indices()
+            )
+
+    # -- writes (writer task only) ---------------------------------------------------------
+
+    def insert(self, rows: Sequence[Row]) -> None:
+        if rows:
+            self._table.add(_records(rows, self.dim))
+
+    def replace(self, row: Row) -> None:
+        """Replace the row with the same id in one commit."""
+        (
+            self._table.merge_insert("id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(_records([row], self.dim))
+        )
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            self._table.delete(f"id IN ({', '.join(sql_str(i) for i in ids)})")
+
+    def upkeep(self, unindexed_threshold: int, force: bool = False) -> dict[str, Any]:
+        """Create the full-text index once there are rows; fold new rows into it past a threshold.
+
+        A light stand-in for the maintenance task (compaction, version cleanup) of the store
+        engine; it runs from the writer, so it is serialised with writes.
+        """
+        from lancedb.index import FTS
+
+        done: dict[str, Any] = {}
+        if self.count() == 0:
+            return done
+        if not self._fts_ready:
+            self._table.create_index("text", config=FTS(with_position=False), replace=True)
+            self.refresh_index_state()
+            done["fts_created"] = True
+            return done
+        state = self.index_state().get("fts") or {}
+        if force or state.get("unindexed_rows", 0) >= unindexed_threshold:
+            self._table.optimize()
+            done["optimized"] = True
+        return done

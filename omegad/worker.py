@@ -1,0 +1,220 @@
+"""Bounded work queues owned by the server's task group.
+
+`Batcher` collects items that callers submit concurrently and runs everything that arrived
+while the previous run was busy as one call in a worker thread (group commit for the writer,
+batched inference for the embedder). `JobQueue` runs background jobs one at a time, in order.
+Both are bounded: a full queue makes submitters wait (backpressure), never grows memory.
+Both count submitted and finished work so `flush` can wait for "everything queued before now".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+import anyio
+from anyio.abc import TaskStatus
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+__all__ = ["Batcher", "JobQueue", "Progress"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Progress:
+    """Submitted/finished counters with a waiter for "finished ≥ n" (single FIFO consumer)."""
+
+    def __init__(self) -> None:
+        self.submitted = 0
+        self.finished = 0
+        self._changed = anyio.Event()
+
+    def add(self, n: int = 1) -> int:
+        self.submitted += n
+        return self.submitted
+
+    def done(self, n: int = 1) -> None:
+        self.finished += n
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    @property
+    def pending(self) -> int:
+        return self.submitted - self.finished
+
+    async def wait_for(self, target: int) -> None:
+        while self.finished < target:
+            await self._changed.wait()
+
+
+class _Job(Generic[T, R]):
+    __slots__ = ("done", "error", "items", "results")
+
+    def __init__(self, items: Sequence[T]) -> None:
+        self.items = items
+        self.done = anyio.Event()
+        self.results: list[R] | None = None
+        self.error: BaseException | None = None
+
+
+class Batcher(Generic[T, R]):
+    """Run ``fn(items) -> results`` (same length, same order) in a worker thread, batching
+    whatever callers submit while the previous call runs, up to *max_items* per call."""
+
+    def __init__(
+        self,
+        name: str,
+        fn: Callable[[list[T]], list[R]],
+        *,
+        max_items: int,
+        limiter: anyio.CapacityLimiter,
+        queue_size: int = 1024,
+        after: Callable[[list[T], list[R]], Awaitable[None]] | None = None,
+    ) -> None:
+        self.name = name
+        self._fn = fn
+        self._max = max_items
+        self._limiter = limiter
+        self._after = after
+        send, receive = anyio.create_memory_object_stream[_Job[T, R]](queue_size)
+        self._send: MemoryObjectSendStream[_Job[T, R]] = send
+        self._receive: MemoryObjectReceiveStream[_Job[T, R]] = receive
+        self.progress = Progress()
+        self.batches = 0
+        self.items = 0
+
+    @property
+    def depth(self) -> int:
+        return self.progress.pending
+
+    async def submit(self, items: Sequence[T]) -> list[R]:
+        """Queue *items*; returns their results once the batch holding them has run."""
+        job: _Job[T, R] = _Job(items)
+        self.progress.add()
+        try:
+            await self._send.send(job)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self.progress.done()
+            raise RuntimeError(f"{self.name} is shut down") from None
+        with anyio.CancelScope(shield=True):
+            # A caller that gives up must not leave the batch half-acknowledged: the work is
+            # queued and will run; we only stop waiting for it when the whole run is done.
+            await job.done.wait()
+        if job.error is not None:
+            raise job.error
+        assert job.results is not None
+        return job.results
+
+    def close(self) -> None:
+        """Stop accepting work; `run` returns once the queue is drained."""
+        self._send.close()
+
+    async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        task_status.started()
+        async with self._receive:
+            while True:
+                try:
+                    first = await self._receive.receive()
+                except anyio.EndOfStream:
+                    return
+                jobs = [first]
+                count = len(first.items)
+                while count < self._max:
+                    try:
+                        job = self._receive.receive_nowait()
+                    except (anyio.WouldBlock, anyio.EndOfStream):
+                        break
+                    jobs.append(job)
+                    count += len(job.items)
+                await self._run_batch(jobs)
+
+    async def _run_batch(self, jobs: list[_Job[T, R]]) -> None:
+        flat: list[T] = [item for job in jobs for item in job.items]
+        try:
+            with anyio.CancelScope(shield=True):
+                results = await anyio.to_thread.run_sync(self._fn, flat, limiter=self._limiter)
+            if len(results) != len(flat):
+                raise RuntimeError(f"{self.name}: {len(results)} results for {len(flat)} items")
+        except Exception as exc:
+            for job in jobs:
+                job.error = exc
+        else:
+            start = 0
+            for job in jobs:
+                job.results = results[start : start + len(job.items)]
+                start += len(job.items)
+            if self._after is not None:
+                await self._after(flat, results)
+        finally:
+            self.batches += 1
+            self.items += len(flat)
+            for job in jobs:
+                job.done.set()
+            self.progress.done(len(jobs))
+
+
+class JobQueue:
+    """Background jobs (async callables) run one at a time in submission order.
+
+    `submit_nowait` never blocks: a full queue drops the job and counts it in `dropped`
+    (callers use it for work that is re-derived later, e.g. index upkeep). Jobs with a *key*
+    are coalesced: while one with that key is queued, another is not added.
+    """
+
+    def __init__(self, name: str, size: int = 10_000) -> None:
+        self.name = name
+        send, receive = anyio.create_memory_object_stream[tuple[str | None, Callable[[], Awaitable[Any]]]](size)
+        self._send = send
+        self._receive = receive
+        self.progress = Progress()
+        self.dropped = 0
+        self.failed = 0
+        self.last_error: str | None = None
+        self._queued_keys: set[str] = set()
+        self.on_error: Callable[[str, BaseException], None] | None = None
+
+    @property
+    def depth(self) -> int:
+        return self.progress.pending
+
+    def submit_nowait(self, job: Callable[[], Awaitable[Any]], key: str | None = None) -> bool:
+        if key is not None and key in self._queued_keys:
+            return False
+        try:
+            self._send.send_nowait((key, job))
+        except (anyio.WouldBlock, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self.dropped += 1
+            return False
+        if key is not None:
+            self._queued_keys.add(key)
+        self.progress.add()
+        return True
+
+    def close(self) -> None:
+        self._send.close()
+
+    async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        task_status.started()
+        async with self._receive:
+            async for key, job in self._receive:
+                if key is not None:
+                    self._queued_keys.discard(key)
+                try:
+                    await job()
+                except Exception as exc:
+                    self.failed += 1
+                    self.last_error = f"{type(exc).__name__}: {exc}"
+                    if self.on_error is not None:
+                        self.on_error(self.name, exc)
+                finally:
+                    self.progress.done()
+
+
+async def wait_until(progress: Progress, target: int, timeout: float | None) -> bool:
+    """Wait until *progress* has finished *target* items; False on timeout."""
+    with anyio.move_on_after(math.inf if timeout is None else timeout):
+        await progress.wait_for(target)
+        return True
+    return False
