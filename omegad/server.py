@@ -210,6 +210,8 @@ class Connection:
             reply: dict[str, Any] | None = None
             with scope:
                 reply = await self.server.dispatcher.call(request_id, method, params, self.id)
+            # From here on a `cancel` for this id answers not_found: the outcome is decided.
+            self.inflight.pop(request_id, None)
             if reply is None:
                 reply = error_reply(request_id, "cancelled", f"request {request_id} was cancelled")
             await self.send(reply)

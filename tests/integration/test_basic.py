@@ -1,0 +1,227 @@
+"""Store, recall, get/update/delete, batches, idempotency, namespaces — through the real client
+against a real daemon."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from omegad_client import InvalidParams, NotFound, TooLarge, UnknownMethod
+from omegad_client.protocol import PROTOCOL_VERSION
+
+from ..helpers import Daemon
+
+
+def test_hello_and_ping(shared_daemon: Daemon) -> None:
+    with shared_daemon.client() as c:
+        hello = c.hello()
+        assert c.ping() == {}
+    assert hello["protocol"] == PROTOCOL_VERSION
+    assert hello["embedding"]["model"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert hello["embedding"]["dim"] == 384
+    assert hello["reranker"]["state"] in {"not_installed", "ready", "disabled", "missing", "failed"}
+    assert isinstance(hello["daemon_version"], str)
+
+
+def test_store_then_query_finds_it(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        target = c.store(
+            "Access tokens are JWTs that expire after 15 minutes; refresh tokens sit in an httpOnly cookie.",
+            type="decision",
+            tags=["auth"],
+            namespace=ns,
+        )
+        c.store("The CI pipeline caches pip wheels between runs.", namespace=ns)
+        c.store("Alice prefers tabs over spaces in Go code.", type="preference", namespace=ns)
+        results = c.query("how long until a login token expires?", namespace=ns)
+    assert results[0]["id"] == target
+    top = results[0]
+    assert top["type"] == "decision" and top["tags"] == ["auth"] and top["namespace"] == ns
+    assert top["score"] > results[-1]["score"]
+    datetime.fromisoformat(top["created_at"].replace("Z", "+00:00"))
+
+
+def test_exact_identifier_is_found_by_full_text(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        c.store_batch(
+            [{"text": f"Note {i}: the nightly job finished without errors on node {i}.", "namespace": ns} for i in range(20)]
+        )
+        target = c.store("Oracle threw ORA-01555 snapshot too old during the long export.", type="error", namespace=ns)
+        c.flush()
+        reply = c.query("ORA-01555", namespace=ns, explain=True)
+    assert reply["results"][0]["id"] == target
+    assert reply["results"][0]["signals"]["fts_rank"] == 1
+
+
+def test_get_update_delete(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        mid = c.store("We deploy on Tuesdays.", type="decision", tags=["deploy"], namespace=ns, metadata={"source": "standup", "n": 1})
+        got = c.get(mid)
+        assert got["text"] == "We deploy on Tuesdays." and got["metadata"] == {"source": "standup", "n": 1}
+        assert got["version"] == 1
+        updated = c.update(mid, text="Deploys moved to Thursdays after the freeze.", tags=["deploy", "freeze"])
+        assert updated["version"] == 2 and updated["tags"] == ["deploy", "freeze"]
+        assert updated["created_at"] == got["created_at"]
+        # The new text was re-embedded: a query about it now finds the memory first.
+        assert c.query("which weekday do releases ship after the code freeze?", namespace=ns)[0]["id"] == mid
+        same = c.update(mid, type="fact")
+        assert same["version"] == 2 and same["type"] == "fact"
+        assert c.delete(mid) is True
+        assert c.delete(mid) is False
+        with pytest.raises(NotFound):
+            c.get(mid)
+        with pytest.raises(NotFound):
+            c.update(mid, text="gone")
+        assert c.query("deploy weekday", namespace=ns) == []
+
+
+def test_idempotent_ids(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        first = c.store_result("Use ruff for linting.", id=f"{ns}-lint", namespace=ns)
+        second = c.store_result("Use ruff for linting.", id=f"{ns}-lint", namespace=ns)
+        assert first == {"id": f"{ns}-lint", "created": True}
+        assert second == {"id": f"{ns}-lint", "created": False}
+        batch = c.call("store_batch", {"items": [
+            {"text": "a one", "id": f"{ns}-a", "namespace": ns},
+            {"text": "a again", "id": f"{ns}-a", "namespace": ns},
+            {"text": "lint again", "id": f"{ns}-lint", "namespace": ns},
+        ]})
+        assert batch["ids"] == [f"{ns}-a", f"{ns}-a", f"{ns}-lint"]
+        assert batch["created"] == [True, False, False]
+        stats = c.stats()
+        assert stats["namespaces"][ns]["total"] == 2
+        assert c.get(f"{ns}-a")["text"] == "a one"
+
+
+def test_store_batch(shared_daemon: Daemon, ns: str) -> None:
+    items = [{"text": f"Fact number {i} about the billing service.", "type": "fact", "namespace": ns, "tags": [f"t{i % 3}"]} for i in range(50)]
+    with shared_daemon.client() as c:
+        ids = c.store_batch(items)
+        assert len(ids) == 50 and len(set(ids)) == 50
+        for i in (0, 17, 49):
+            assert c.get(ids[i])["text"] == items[i]["text"]
+        assert c.stats()["namespaces"][ns]["types"] == {"fact": 50}
+
+
+def test_namespaces_never_leak(shared_daemon: Daemon, ns: str) -> None:
+    other = ns + "-other"
+    with shared_daemon.client() as c:
+        mine = c.store("The staging database password rotates every 30 days.", namespace=ns)
+        # Many near-identical memories elsewhere: they must never appear, however many.
+        c.store_batch([{"text": f"The staging database password rotates every {30 + i} days.", "namespace": other} for i in range(60)])
+        c.flush()
+        reply = c.query("staging database password rotation", namespace=ns, limit=100, explain=True)
+        default = c.query("staging database password rotation", limit=100)
+    assert [r["id"] for r in reply["results"]] == [mine]
+    assert all(r["namespace"] == ns for r in reply["results"])
+    recall = next(s for s in reply["trace"] if s["stage"] == "recall")
+    assert f"namespace = '{ns}'" in recall["filter"]
+    assert recall["vector"] == 1  # the storage query itself returned only this namespace
+    assert all(r["namespace"] == "default" for r in default)
+
+
+def test_query_filters(shared_daemon: Daemon, ns: str) -> None:
+    old = (datetime.now(timezone.utc) - timedelta(days=400)).isoformat()
+    with shared_daemon.client() as c:
+        a = c.store("Redis is the session cache.", type="fact", tags=["cache"], namespace=ns, created_at=old)
+        b = c.store("Decided to keep Redis as the session cache.", type="decision", tags=["cache", "adr"], namespace=ns)
+        cc = c.store("Redis eviction policy is allkeys-lru.", type="fact", tags=["ops"], namespace=ns)
+        q = "redis session cache"
+        assert {r["id"] for r in c.query(q, namespace=ns, types=["decision"])} == {b}
+        assert {r["id"] for r in c.query(q, namespace=ns, tags=["adr", "ops"])} == {b, cc}
+        since = (datetime.now(timezone.utc) - timedelta(days=30)).isoformat()
+        assert a not in {r["id"] for r in c.query(q, namespace=ns, since=since)}
+        assert {r["id"] for r in c.query(q, namespace=ns, until=since)} == {a}
+        assert c.get(a)["created_at"].startswith(old[:10])
+
+
+def test_recency_breaks_ties_for_superseded_facts(shared_daemon: Daemon, ns: str) -> None:
+    old = (datetime.now(timezone.utc) - timedelta(days=500)).isoformat()
+    with shared_daemon.client() as c:
+        c.store("The main cluster runs Postgres 13.", type="fact", namespace=ns, created_at=old)
+        new = c.store("The main cluster runs Postgres 16.", type="fact", namespace=ns)
+        assert c.query("which Postgres version does the main cluster run?", namespace=ns)[0]["id"] == new
+
+
+def test_explain_trace(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        c.store_batch([{"text": f"Service {i} listens on port {8000 + i}.", "namespace": ns} for i in range(10)])
+        reply = c.query("which port does service 3 use", namespace=ns, limit=3, explain=True)
+    stages = [s["stage"] for s in reply["trace"]]
+    assert stages == ["embed", "recall", "heuristic", "rerank", "dedup"]
+    for s in reply["trace"]:
+        assert s["ms"] >= 0 and isinstance(s["candidates"], int)
+    assert reply["trace"][1]["net"] == 15 and reply["trace"][1]["candidates"] == 10
+    assert len(reply["results"]) == 3
+    for r in reply["results"]:
+        assert set(r["signals"]) >= {"vector_rank", "cosine", "fused", "type_weight", "recency"}
+
+
+def test_dedup_drops_near_duplicates(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        c.store("Run the migrations before deploying.", namespace=ns)
+        c.store("Run the migrations before deploying. ", namespace=ns)
+        c.store("run the   migrations before deploying.", namespace=ns)
+        reply = c.query("migrations before deploy", namespace=ns, explain=True)
+    assert len(reply["results"]) == 1
+    assert reply["trace"][-1]["dropped"] == 2
+
+
+def test_invalid_params_are_typed_errors(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        before = c.stats()["memories"]
+        cases = [
+            ("store", {}),
+            ("store", {"text": 5}),
+            ("store", {"text": "   "}),
+            ("store", {"text": "x", "type": "bogus"}),
+            ("store", {"text": "x", "tags": "notalist"}),
+            ("store", {"text": "x", "namespace": "bad ns!"}),
+            ("store", {"text": "x", "created_at": "yesterday"}),
+            ("store", {"text": "x", "id": "with space"}),
+            ("store", {"text": "x", "metadata": {"f": float("nan")}}),
+            ("store", {"text": "x", "colour": "red"}),
+            ("store", {"text": b"bytes are not text"}),
+            ("store_batch", {"items": []}),
+            ("store_batch", {"items": [{"text": "ok"}, {"text": 1}]}),
+            ("query", {"text": "x", "limit": 0}),
+            ("query", {"text": "x", "limit": 101}),
+            ("query", {"text": "x", "limit": "5"}),
+            ("query", {"text": "x", "types": ["nope"]}),
+            ("query", {"text": "x", "since": "2026-02-01", "until": "2026-01-01"}),
+            ("get", {"id": 12}),
+            ("flush", {"timeout": -1}),
+            ("hello", {"extra": 1}),
+        ]
+        for method, params in cases:
+            with pytest.raises(InvalidParams) as info:
+                c.call(method, params)
+            assert info.value.message, (method, params)
+        with pytest.raises(TooLarge):
+            c.store("x" * 20_000, namespace=ns)
+        with pytest.raises(UnknownMethod):
+            c.call("nope", {})
+        assert c.stats()["memories"] == before  # nothing was stored by any of them
+        assert c.ping() == {}
+
+
+def test_request_log_lines(shared_daemon: Daemon) -> None:
+    with shared_daemon.client() as c:
+        c.ping()
+    lines = [json.loads(line) for line in shared_daemon.log().splitlines() if line.startswith("{")]
+    requests = [r for r in lines if r.get("event") == "request" and r.get("method") == "ping"]
+    assert requests and {"method", "ms", "outcome"} <= set(requests[-1])
+
+
+def test_stats_and_flush(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        c.store_batch([{"text": f"memory {i}", "namespace": ns, "type": "todo" if i % 2 else "fact"} for i in range(6)])
+        assert c.flush(timeout=30)["waited_ms"] >= 0
+        stats = c.stats()
+    assert stats["namespaces"][ns] == {"total": 6, "types": {"fact": 3, "todo": 3}}
+    assert stats["disk_bytes"] > 0 and stats["uptime_s"] > 0
+    assert {"embedder", "writer", "background"} <= set(stats["queues"])
+    assert stats["models"]["embedding"]["state"] == "ready"
+    assert stats["index"]["fts"] is not None

@@ -1,0 +1,142 @@
+"""Start, stop, restart, refusal to start, and the client in a bare environment."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from omegad_client import Client, DaemonNotRunning
+
+from ..helpers import REPO, Daemon
+
+
+def test_data_survives_restart_and_sigterm_exits_zero(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    d = daemon_factory().start()
+    with d.client() as c:
+        mid = c.store("The staging cluster lives in eu-west-3.", type="fact", namespace="persist")
+        ids = c.store_batch([{"text": f"persistent memory {i}", "namespace": "persist"} for i in range(25)])
+    assert d.stop() == 0
+    assert not d.socket.exists()  # removed on shutdown
+    d.start()
+    with d.client() as c:
+        assert c.get(mid)["text"] == "The staging cluster lives in eu-west-3."
+        assert all(c.get(i)["namespace"] == "persist" for i in ids)
+        assert c.query("which region hosts staging?", namespace="persist")[0]["id"] == mid
+        assert c.stats()["namespaces"]["persist"]["total"] == 26
+    assert d.stop() == 0
+    assert '"event": "stopped"' in d.log()
+
+
+def test_socket_permissions(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    d = daemon_factory().start()
+    assert stat.S_IMODE(d.socket.stat().st_mode) == 0o600
+    assert stat.S_IMODE(d.socket.parent.stat().st_mode) == 0o700
+    assert d.stop() == 0
+
+
+def test_second_daemon_on_same_data_dir_is_refused(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    first = daemon_factory(name="one").start()
+    second = daemon_factory(name="two", data_dir=first.data_dir)
+    second.start(wait=False)
+    assert second.proc is not None and second.proc.wait(60) == 1
+    assert "another omegad daemon is using the data directory" in second.log()
+    # Same socket, other data dir: refused too, and the first keeps serving.
+    third = daemon_factory(name="three")
+    third.socket = first.socket
+    third.start(wait=False)
+    assert third.proc is not None and third.proc.wait(60) == 1
+    assert "another omegad daemon is listening at" in third.log()
+    with first.client() as c:
+        assert c.ping() == {}
+    assert first.stop() == 0
+
+
+def test_stale_socket_is_replaced(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    d = daemon_factory()
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(d.socket))  # a socket file nobody listens on, as a killed daemon leaves
+    stale.close()
+    assert d.socket.exists()
+    d.start()
+    with d.client() as c:
+        assert c.ping() == {}
+    d.kill()  # SIGKILL leaves the socket file behind ...
+    assert d.socket.exists()
+    d.start()  # ... and the next start replaces it
+    assert d.stop() == 0
+
+
+def test_missing_model_refuses_to_start_with_the_fix(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    d = daemon_factory(env={"OMEGAD_MODEL_CACHE": str(tmp_path / "empty-cache")})
+    d.start(wait=False)
+    assert d.proc is not None and d.proc.wait(60) == 1
+    assert "omegad models fetch" in d.log()
+    assert not d.socket.exists()
+
+
+def test_model_mismatch_is_a_clear_error(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    d = daemon_factory().start()
+    assert d.stop() == 0
+    meta = d.data_dir / "store.json"
+    doc = json.loads(meta.read_text())
+    doc["embedding_model"] = "intfloat/e5-small-v2"
+    meta.write_text(json.dumps(doc))
+    d.start(wait=False)
+    assert d.proc is not None and d.proc.wait(60) == 1
+    log = d.log()
+    assert "intfloat/e5-small-v2" in log and "sentence-transformers/all-MiniLM-L6-v2" in log
+
+
+def test_client_reports_daemon_not_running(tmp_path: Path) -> None:
+    with pytest.raises(DaemonNotRunning) as info, Client(tmp_path / "nothing.sock") as c:
+        c.ping()
+    assert "not running at" in str(info.value) and str(tmp_path / "nothing.sock") in str(info.value)
+
+
+def test_demo_command(tmp_path: Path) -> None:
+    sock = Path(os.path.join("/tmp", f"od-demo-{os.getpid()}.sock"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "omegad", "serve", "--socket", str(sock), "--data-dir", str(tmp_path / "data"), "--exit-after-demo"],
+        capture_output=True, text=True, timeout=180,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "stored 5 memories" in proc.stdout
+    assert "[decision] Access tokens are JWTs" in proc.stdout  # the first demo query finds it
+
+
+def test_client_works_with_only_msgpack(shared_daemon: Daemon, tmp_path: Path) -> None:
+    """The thin client in a virtual environment holding msgpack and nothing else."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    py = venv / "bin" / "python"
+    # msgpack from the running interpreter's installed wheel source: reinstall it by name.
+    import msgpack
+
+    pip = [str(py), "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check"]
+    subprocess.run([*pip, f"msgpack=={msgpack.version[0]}.{msgpack.version[1]}.{msgpack.version[2]}"], check=True, timeout=300)
+    subprocess.run([*pip, str(REPO / "client")], check=True, timeout=300)
+    listing = subprocess.run([str(py), "-m", "pip", "list", "--format=json"], capture_output=True, text=True, check=True)
+    names = {p["name"].lower() for p in json.loads(listing.stdout)} - {"pip", "setuptools", "wheel"}
+    assert names == {"msgpack", "omegad-client"}, names
+    script = f"""
+import sys
+from omegad_client import Client, OmegadError
+with Client({str(shared_daemon.socket)!r}) as c:
+    mid = c.store("bare client memory about kubernetes ingress", namespace="bare")
+    hits = c.query("k8s ingress", namespace="bare")
+    assert hits[0]["id"] == mid, hits
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in {{"anyio", "numpy", "omegad", "lancedb", "pyarrow"}})
+assert not heavy, heavy
+print("ok")
+"""
+    out = subprocess.run([str(py), "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stdout + out.stderr
+    shutil.rmtree(venv)
