@@ -73,11 +73,12 @@ class Config:
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
     # query pipeline
-    fusion: str = "rrf"  # "rrf" or "linear"
-    rrf_k: float = 60.0
-    vector_weight: float = 1.0
+    fusion: str = "linear"  # "linear" (absolute scores) or "rrf" (ranks)
+    rrf_k: float = 5.0
+    bm25_saturation: float = 10.0
+    vector_weight: float = 3.0
     fts_weight: float = 1.0
-    decay_floor: float = 0.55
+    decay_floor: float = 0.7
     dedup_cosine: float = 0.97
     type_weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TYPE_WEIGHTS))
     decay_half_life_days: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_DECAY_HALF_LIFE_DAYS))
@@ -173,6 +174,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("store.index_interval_s", None, "index_interval_s", _float),
     ("query.fusion", None, "fusion", _choice("rrf", "linear")),
     ("query.rrf_k", None, "rrf_k", _float),
+    ("query.bm25_saturation", None, "bm25_saturation", _float),
     ("query.vector_weight", None, "vector_weight", _float),
     ("query.fts_weight", None, "fts_weight", _float),
     ("query.decay_floor", None, "decay_floor", _float),

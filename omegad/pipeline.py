@@ -10,9 +10,12 @@ report every stage's candidate count and milliseconds, and each result's signals
 Scoring, in full (defaults in `omegad.config`, documented in docs/scoring.md):
 
 * recall: ``net = max(15, 3 × limit)`` nearest vectors and ``net`` best BM25 matches.
-* fusion ``rrf`` (default): ``fused = (w_v/(k + rank_v) + w_t/(k + rank_t)) / ((w_v + w_t)/(k + 1))``
-  — 1.0 for a memory ranked first by both, ranks are 1-based, a missing rank contributes 0.
-  Fusion ``linear``: ``fused = (w_v × cos + w_t × bm25/(bm25 + 1)) / (w_v + w_t)`` (absolute).
+* fusion ``linear`` (default): ``fused = (w_v × max(cos, 0) + w_t × bm25/(bm25 + c)) / (w_v + w_t)``
+  with absolute scores (w_v = 3, w_t = 1, c = 10): a strong single-list match (an exact error
+  code only full text finds) keeps its strength, unlike rank fusion, which squeezes it.
+  Fusion ``rrf``: ``fused = (w_v/(k + rank_v) + w_t/(k + rank_t)) / ((w_v + w_t)/(k + 1))``
+  (1-based ranks; a missing rank contributes 0). Chosen on bench/data/retrieval/dev, see
+  docs/scoring.md for the measurements.
 * heuristic: ``score = fused × type_weight[type] × recency``, with
   ``recency = floor + (1 − floor) × 0.5 ^ (age_days / half_life[type])``.
 * rerank: the top 20 re-scored by the cross-encoder (see `omegad.rerank`).
@@ -109,7 +112,7 @@ def fuse(
     for c in by_id.values():
         if config.fusion == "linear":
             cos = max(0.0, c.cosine or 0.0)
-            bm = (c.bm25 / (c.bm25 + 1.0)) if c.bm25 else 0.0
+            bm = (c.bm25 / (c.bm25 + config.bm25_saturation)) if c.bm25 else 0.0
             c.fused = (wv * cos + wt * bm) / total
         else:
             k = config.rrf_k
