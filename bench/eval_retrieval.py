@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _daemon import BenchDaemon  # noqa: E402
+from _daemon import BenchDaemon
 
 DATA = Path(__file__).resolve().parent / "data" / "retrieval"
 
@@ -81,7 +81,16 @@ def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True) -> dic
             scores = (ndcg_at(ranked, grades, 5), recall_at(ranked, grades, 5), mrr_at(ranked, grades, 10))
             per_kind[q["kind"]].append(scores)
             if scores[2] < 1.0:
-                failures.append({"qid": q["qid"], "kind": q["kind"], "text": q["text"], "mrr": round(scores[2], 3), "top": ranked[:3], "want": [m for m, g in grades.items() if g == max(grades.values())]})
+                failures.append(
+                    {
+                        "qid": q["qid"],
+                        "kind": q["kind"],
+                        "text": q["text"],
+                        "mrr": round(scores[2], 3),
+                        "top": ranked[:3],
+                        "want": [m for m, g in grades.items() if g == max(grades.values())],
+                    }
+                )
     summary: dict[str, Any] = {"kinds": {}, "leaks": leaks, "queries": len(queries), "memories": len(corpus)}
     all_scores: list[tuple[float, float, float]] = []
     for kind in sorted(per_kind):
@@ -117,7 +126,9 @@ def main() -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print(f"set {set_dir.name}: {summary['memories']} memories, {summary['queries']} queries, query p50 {summary['query_ms_p50']} ms")
+    print(
+        f"set {set_dir.name}: {summary['memories']} memories, {summary['queries']} queries, query p50 {summary['query_ms_p50']} ms"
+    )
     print(f"{'kind':<12} {'n':>3} {'nDCG@5':>8} {'Recall@5':>9} {'MRR@10':>8}")
     for kind, m in [*summary["kinds"].items(), ("overall", summary["overall"])]:
         print(f"{kind:<12} {m['n']:>3} {m['ndcg@5']:>8.4f} {m['recall@5']:>9.4f} {m['mrr@10']:>8.4f}")

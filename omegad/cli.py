@@ -97,7 +97,10 @@ def _print_results(results: list[dict[str, Any]], explain: bool) -> None:
     for i, r in enumerate(results, 1):
         text = r["text"] if len(r["text"]) <= 100 else r["text"][:97] + "..."
         print(f"{i}. {text} ({r['score']:.2f})")
-        print(f"   {r['type']} · {r['created_at'][:10]} · {r['namespace']} · {r['id']}" + (f" · tags {', '.join(r['tags'])}" if r["tags"] else ""))
+        print(
+            f"   {r['type']} · {r['created_at'][:10]} · {r['namespace']} · {r['id']}"
+            + (f" · tags {', '.join(r['tags'])}" if r["tags"] else "")
+        )
         if explain and "signals" in r:
             sig = ", ".join(f"{k}={v}" for k, v in r["signals"].items() if v is not None)
             print(f"   signals: {sig}")
@@ -113,8 +116,12 @@ def _client_command(args: argparse.Namespace) -> int:
                 return 0
             print(f"omegad {hello['daemon_version']} running at {client.socket_path} (protocol {hello['protocol']})")
             emb = hello["embedding"]
-            print(f"embedding: {emb['model']} ({emb['variant']}, {emb['dim']}-d) · reranker: {hello['reranker']['state']}")
-            print(f"memories: {stats['memories']} in {len(stats['namespaces'])} namespace(s) · disk {stats['disk_bytes'] / 1e6:.1f} MB · up {stats['uptime_s']:.0f} s")
+            print(
+                f"embedding: {emb['model']} ({emb['variant']}, {emb['dim']}-d) · reranker: {hello['reranker']['state']}"
+            )
+            print(
+                f"memories: {stats['memories']} in {len(stats['namespaces'])} namespace(s) · disk {stats['disk_bytes'] / 1e6:.1f} MB · up {stats['uptime_s']:.0f} s"
+            )
             return 0
         if args.command == "store":
             result = client.store_result(
@@ -161,7 +168,13 @@ def main(argv: list[str] | None = None) -> int:
 
             config = load_config(args.config)
             try:
-                target = fetch_embedding(config.model_cache_dir, source=args.source, out=sys.stdout, force=args.force)
+                target = fetch_embedding(
+                    config.model_cache_dir,
+                    source=args.source,
+                    endpoint=config.hub_endpoint,
+                    out=sys.stdout,
+                    force=args.force,
+                )
             except FetchError as exc:
                 print(f"omegad: model fetch failed: {exc}", file=sys.stderr)
                 return 1

@@ -57,6 +57,7 @@ class Config:
         default_factory=lambda: _xdg(os.environ, "XDG_CACHE_HOME", ".cache") / "omegad" / "models"
     )
     embedding_model_dir: Path | None = None
+    hub_endpoint: str = "https://huggingface.co"
     # limits
     max_frame_bytes: int = DEFAULT_MAX_FRAME
     max_text_chars: int = 16_000
@@ -131,6 +132,12 @@ def _float(v: Any) -> float:
     return out
 
 
+def _url(v: Any) -> str:
+    if not isinstance(v, str) or not v.startswith(("http://", "https://")):
+        raise ConfigError(f"expected an http(s) URL, got {v!r}")
+    return v.rstrip("/")
+
+
 def _choice(*allowed: str) -> Any:
     def parse(v: Any) -> str:
         if v not in allowed:
@@ -168,6 +175,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("embedding.threads", "OMEGAD_EMBEDDING_THREADS", "embedding_threads", _int),
     ("embedding.batch_size", None, "embed_batch_size", _int),
     ("models.cache_dir", "OMEGAD_MODEL_CACHE", "model_cache_dir", _path),
+    ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),
     ("store.write_batch_rows", None, "write_batch_rows", _int),
     ("store.index_unindexed_rows", None, "index_unindexed_rows", _int),
@@ -225,7 +233,7 @@ def load_config(
                 values[attr] = parse(value)
             except ConfigError as exc:
                 raise ConfigError(f"{config_file}: {name}: {exc}") from None
-    for name, var, attr, parse in KEYS:
+    for _name, var, attr, parse in KEYS:
         if var and env.get(var):
             try:
                 values[attr] = parse(env[var])

@@ -20,11 +20,36 @@ from .service import Service
 __all__ = ["serve"]
 
 DEMO_MEMORIES: list[dict[str, Any]] = [
-    {"id": "demo-1", "type": "decision", "tags": ["auth"], "text": "Access tokens are JWTs that expire after 15 minutes; refresh tokens live in an httpOnly cookie."},
-    {"id": "demo-2", "type": "preference", "tags": ["style"], "text": "The user prefers tabs over spaces in Go files and wants gofmt run before every commit."},
-    {"id": "demo-3", "type": "error", "tags": ["db"], "text": "psql FATAL: too many connections for role app — the worker pool never closed connections; fixed by capping the pool at 10."},
-    {"id": "demo-4", "type": "lesson", "tags": ["ci"], "text": "CI flakes on the integration suite came from tests sharing one port; give every test its own temporary socket."},
-    {"id": "demo-5", "type": "todo", "tags": ["ops"], "text": "Move the nightly cron jobs from crontab to systemd timers."},
+    {
+        "id": "demo-1",
+        "type": "decision",
+        "tags": ["auth"],
+        "text": "Access tokens are JWTs that expire after 15 minutes; refresh tokens live in an httpOnly cookie.",
+    },
+    {
+        "id": "demo-2",
+        "type": "preference",
+        "tags": ["style"],
+        "text": "The user prefers tabs over spaces in Go files and wants gofmt run before every commit.",
+    },
+    {
+        "id": "demo-3",
+        "type": "error",
+        "tags": ["db"],
+        "text": "psql FATAL: too many connections for role app — the worker pool never closed connections; fixed by capping the pool at 10.",
+    },
+    {
+        "id": "demo-4",
+        "type": "lesson",
+        "tags": ["ci"],
+        "text": "CI flakes on the integration suite came from tests sharing one port; give every test its own temporary socket.",
+    },
+    {
+        "id": "demo-5",
+        "type": "todo",
+        "tags": ["ops"],
+        "text": "Move the nightly cron jobs from crontab to systemd timers.",
+    },
 ]
 
 DEMO_QUERIES = ["how long do login sessions last?", "database connection limit error", "code formatting preferences"]

@@ -99,5 +99,7 @@ class Dispatcher:
         finally:
             ms = (time.perf_counter() - started) * 1000
             self.counts[outcome] = self.counts.get(outcome, 0) + 1
-            log.info("request", method=method if method in METHODS else "?", ms=round(ms, 3), outcome=outcome, conn=conn_id)
+            log.info(
+                "request", method=method if method in METHODS else "?", ms=round(ms, 3), outcome=outcome, conn=conn_id
+            )
         return reply

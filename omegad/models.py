@@ -208,12 +208,18 @@ def download(
                     try:
                         block = resp.read(1 << 16)
                     except OSError as exc:
-                        raise FetchError(f"{url}: interrupted after {progress.done} bytes ({exc}); run again to resume")
+                        raise FetchError(
+                            f"{url}: interrupted after {progress.done} bytes ({exc}); run again to resume"
+                        ) from None
                     if not block:
                         break
                     f.write(block)
                     progress.update(len(block))
             progress.finish()
+            if total is not None and progress.done < total:
+                raise FetchError(
+                    f"{url}: connection closed after {progress.done} of {total} bytes; run again to resume"
+                )
     actual = sha256_file(partial)
     if actual != sha256:
         partial.unlink()

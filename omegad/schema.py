@@ -9,7 +9,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from omegad_client.protocol import MEMORY_TYPES
@@ -261,9 +261,7 @@ class _Reader:
     def done(self) -> None:
         if self.params:
             names = ", ".join(sorted(repr(k) for k in self.params)[:10])
-            raise InvalidParams(
-                f"{self.where}: unknown parameter(s) {names}", {"unknown": sorted(self.params)[:10]}
-            )
+            raise InvalidParams(f"{self.where}: unknown parameter(s) {names}", {"unknown": sorted(self.params)[:10]})
 
 
 def parse_time(value: str, fail: Any) -> datetime:
@@ -275,9 +273,9 @@ def parse_time(value: str, fail: Any) -> datetime:
     except ValueError:
         raise fail(f"not an ISO-8601 time: {value[:64]!r}") from None
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC)
     try:
-        parsed = parsed.astimezone(timezone.utc)
+        parsed = parsed.astimezone(UTC)
     except OverflowError:
         raise fail(f"time out of range: {value[:64]!r}") from None
     if parsed.year < 1970:
@@ -381,8 +379,7 @@ def parse_params(method: str, raw: Any, config: Config) -> Any:
         query = QueryParams(
             text=text,
             limit=r.integer("limit", DEFAULT_QUERY_LIMIT, 1, config.max_query_limit),
-            namespace=r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace")
-            or DEFAULT_NAMESPACE,
+            namespace=r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace") or DEFAULT_NAMESPACE,
             types=r.type_list("types"),
             tags=r.tags("tags") or None,
             since=r.time("since"),

@@ -200,7 +200,10 @@ class Connection:
         scope = self.inflight.get(p.request_id)
         if scope is None:
             return error_reply(
-                request_id, "not_found", f"no request {p.request_id} in flight on this connection", {"request_id": p.request_id}
+                request_id,
+                "not_found",
+                f"no request {p.request_id} in flight on this connection",
+                {"request_id": p.request_id},
             )
         scope.cancel()
         return ok_reply(request_id, {"cancelled": True})
@@ -295,9 +298,7 @@ async def run_server(
         except ModelMissing as exc:
             raise StartupError(str(exc)) from None
         try:
-            store = await anyio.to_thread.run_sync(
-                MemoryStore.open, config.data_dir, embedder.model_id, embedder.dim
-            )
+            store = await anyio.to_thread.run_sync(MemoryStore.open, config.data_dir, embedder.model_id, embedder.dim)
         except StoreMismatch as exc:
             raise StartupError(str(exc)) from None
         service = Service(config, embedder, store)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -385,7 +385,7 @@ class Service:
             },
             "upkeep": {
                 "rows_since": self.rows_since_upkeep,
-                "last_at": datetime.fromtimestamp(self.last_upkeep_us / 1e6, tz=timezone.utc).isoformat()
+                "last_at": datetime.fromtimestamp(self.last_upkeep_us / 1e6, tz=UTC).isoformat()
                 if self.last_upkeep_us
                 else None,
                 "last": self.last_upkeep,

@@ -20,7 +20,7 @@ import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-__all__ = ["Filter", "MemoryStore", "StoreMismatch", "Row", "sql_str"]
+__all__ = ["Filter", "MemoryStore", "Row", "StoreMismatch", "sql_str"]
 
 TABLE = "memories"
 STORE_META = "store.json"
@@ -49,7 +49,7 @@ def to_micros(dt: datetime) -> int:
 
 
 def from_micros(us: int) -> datetime:
-    return datetime.fromtimestamp(us / 1_000_000, tz=timezone.utc)
+    return datetime.fromtimestamp(us / 1_000_000, tz=UTC)
 
 
 def iso(us: int) -> str:
@@ -189,7 +189,9 @@ class MemoryStore:
             except (OSError, ValueError) as exc:
                 raise StoreMismatch(f"{meta_path} is unreadable: {exc}") from None
             if meta.get("format") != STORE_FORMAT:
-                raise StoreMismatch(f"{meta_path}: store format {meta.get('format')!r}, this omegad reads {STORE_FORMAT}")
+                raise StoreMismatch(
+                    f"{meta_path}: store format {meta.get('format')!r}, this omegad reads {STORE_FORMAT}"
+                )
             if meta.get("embedding_model") != model_id or meta.get("embedding_dim") != dim:
                 raise StoreMismatch(
                     f"the store in {data_dir} was built with embedding model {meta.get('embedding_model')!r} "
@@ -207,9 +209,9 @@ class MemoryStore:
                 os.fsync(f.fileno())
             os.replace(tmp, meta_path)
         db = lancedb.connect(str(directory))
-        if TABLE in db.table_names():
+        try:
             table = db.open_table(TABLE)
-        else:
+        except ValueError:  # no such table yet
             table = db.create_table(TABLE, schema=_schema(dim))
         return cls(directory, table, db, dim, model_id)
 

@@ -23,8 +23,15 @@ REPO = Path(__file__).resolve().parent.parent
 class Daemon:
     """``python -m omegad serve`` on its own socket and data dir; stdout captured to a file."""
 
-    def __init__(self, base: Path, *, config: str | None = None, env: dict[str, str] | None = None,
-                 data_dir: Path | None = None, name: str = "d") -> None:
+    def __init__(
+        self,
+        base: Path,
+        *,
+        config: str | None = None,
+        env: dict[str, str] | None = None,
+        data_dir: Path | None = None,
+        name: str = "d",
+    ) -> None:
         self.base = base
         # Unix socket paths are limited to ~100 bytes: keep the socket in a short directory.
         self.socket = Path(tempfile.mkdtemp(prefix="od-", dir="/tmp")) / f"{name}.sock"

@@ -105,7 +105,7 @@ def encode_frame(message: Mapping[str, Any], max_frame: int = DEFAULT_MAX_FRAME)
     value msgpack cannot carry under the wire rules.
     """
     try:
-        body = msgpack.packb(message, use_bin_type=True, datetime=False)
+        body: bytes = msgpack.packb(message, use_bin_type=True, datetime=False)
     except (TypeError, ValueError, OverflowError) as exc:
         raise FrameError(f"cannot encode message: {exc}") from exc
     if len(body) > max_frame:
@@ -121,7 +121,7 @@ def decode_body(body: bytes) -> Any:
     a crash.
     """
     try:
-        return msgpack.unpackb(
+        value = msgpack.unpackb(
             body,
             raw=False,
             strict_map_key=True,
@@ -136,6 +136,24 @@ def decode_body(body: bytes) -> Any:
     except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as exc:
         # UnicodeDecodeError is a ValueError; StackError / FormatError are UnpackValueError.
         raise FrameError(f"body is not valid msgpack: {type(exc).__name__}: {exc}") from exc
+    # msgpack decodes its timestamp extension (type -1) itself instead of calling ext_hook.
+    # Its headers are fixext4/fixext8/ext8 followed by 0xff; only walk the value if one occurs.
+    if (b"\xd6\xff" in body or b"\xd7\xff" in body or b"\xc7\x0c\xff" in body) and _has_timestamp(value):
+        raise FrameError("msgpack extension types are not allowed (got a msgpack timestamp)")
+    return value
+
+
+def _has_timestamp(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, msgpack.Timestamp):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def request(request_id: int, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -148,9 +166,7 @@ def ok_reply(request_id: Any, result: Any) -> dict[str, Any]:
     return {"id": request_id, "ok": True, "result": result}
 
 
-def error_reply(
-    request_id: Any, code: str, message: str, data: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
+def error_reply(request_id: Any, code: str, message: str, data: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Build an error reply. *code* must be one of `ERROR_CODES`."""
     if code not in ERROR_CODES:
         raise ValueError(f"unknown error code {code!r}")

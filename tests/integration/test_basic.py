@@ -4,7 +4,7 @@ against a real daemon."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -46,7 +46,10 @@ def test_store_then_query_finds_it(shared_daemon: Daemon, ns: str) -> None:
 def test_exact_identifier_is_found_by_full_text(shared_daemon: Daemon, ns: str) -> None:
     with shared_daemon.client() as c:
         c.store_batch(
-            [{"text": f"Note {i}: the nightly job finished without errors on node {i}.", "namespace": ns} for i in range(20)]
+            [
+                {"text": f"Note {i}: the nightly job finished without errors on node {i}.", "namespace": ns}
+                for i in range(20)
+            ]
         )
         target = c.store("Oracle threw ORA-01555 snapshot too old during the long export.", type="error", namespace=ns)
         c.flush()
@@ -57,7 +60,13 @@ def test_exact_identifier_is_found_by_full_text(shared_daemon: Daemon, ns: str) 
 
 def test_get_update_delete(shared_daemon: Daemon, ns: str) -> None:
     with shared_daemon.client() as c:
-        mid = c.store("We deploy on Tuesdays.", type="decision", tags=["deploy"], namespace=ns, metadata={"source": "standup", "n": 1})
+        mid = c.store(
+            "We deploy on Tuesdays.",
+            type="decision",
+            tags=["deploy"],
+            namespace=ns,
+            metadata={"source": "standup", "n": 1},
+        )
         got = c.get(mid)
         assert got["text"] == "We deploy on Tuesdays." and got["metadata"] == {"source": "standup", "n": 1}
         assert got["version"] == 1
@@ -83,11 +92,16 @@ def test_idempotent_ids(shared_daemon: Daemon, ns: str) -> None:
         second = c.store_result("Use ruff for linting.", id=f"{ns}-lint", namespace=ns)
         assert first == {"id": f"{ns}-lint", "created": True}
         assert second == {"id": f"{ns}-lint", "created": False}
-        batch = c.call("store_batch", {"items": [
-            {"text": "a one", "id": f"{ns}-a", "namespace": ns},
-            {"text": "a again", "id": f"{ns}-a", "namespace": ns},
-            {"text": "lint again", "id": f"{ns}-lint", "namespace": ns},
-        ]})
+        batch = c.call(
+            "store_batch",
+            {
+                "items": [
+                    {"text": "a one", "id": f"{ns}-a", "namespace": ns},
+                    {"text": "a again", "id": f"{ns}-a", "namespace": ns},
+                    {"text": "lint again", "id": f"{ns}-lint", "namespace": ns},
+                ]
+            },
+        )
         assert batch["ids"] == [f"{ns}-a", f"{ns}-a", f"{ns}-lint"]
         assert batch["created"] == [True, False, False]
         stats = c.stats()
@@ -96,7 +110,10 @@ def test_idempotent_ids(shared_daemon: Daemon, ns: str) -> None:
 
 
 def test_store_batch(shared_daemon: Daemon, ns: str) -> None:
-    items = [{"text": f"Fact number {i} about the billing service.", "type": "fact", "namespace": ns, "tags": [f"t{i % 3}"]} for i in range(50)]
+    items = [
+        {"text": f"Fact number {i} about the billing service.", "type": "fact", "namespace": ns, "tags": [f"t{i % 3}"]}
+        for i in range(50)
+    ]
     with shared_daemon.client() as c:
         ids = c.store_batch(items)
         assert len(ids) == 50 and len(set(ids)) == 50
@@ -110,7 +127,12 @@ def test_namespaces_never_leak(shared_daemon: Daemon, ns: str) -> None:
     with shared_daemon.client() as c:
         mine = c.store("The staging database password rotates every 30 days.", namespace=ns)
         # Many near-identical memories elsewhere: they must never appear, however many.
-        c.store_batch([{"text": f"The staging database password rotates every {30 + i} days.", "namespace": other} for i in range(60)])
+        c.store_batch(
+            [
+                {"text": f"The staging database password rotates every {30 + i} days.", "namespace": other}
+                for i in range(60)
+            ]
+        )
         c.flush()
         reply = c.query("staging database password rotation", namespace=ns, limit=100, explain=True)
         default = c.query("staging database password rotation", limit=100)
@@ -123,7 +145,7 @@ def test_namespaces_never_leak(shared_daemon: Daemon, ns: str) -> None:
 
 
 def test_query_filters(shared_daemon: Daemon, ns: str) -> None:
-    old = (datetime.now(timezone.utc) - timedelta(days=400)).isoformat()
+    old = (datetime.now(UTC) - timedelta(days=400)).isoformat()
     with shared_daemon.client() as c:
         a = c.store("Redis is the session cache.", type="fact", tags=["cache"], namespace=ns, created_at=old)
         b = c.store("Decided to keep Redis as the session cache.", type="decision", tags=["cache", "adr"], namespace=ns)
@@ -131,14 +153,14 @@ def test_query_filters(shared_daemon: Daemon, ns: str) -> None:
         q = "redis session cache"
         assert {r["id"] for r in c.query(q, namespace=ns, types=["decision"])} == {b}
         assert {r["id"] for r in c.query(q, namespace=ns, tags=["adr", "ops"])} == {b, cc}
-        since = (datetime.now(timezone.utc) - timedelta(days=30)).isoformat()
+        since = (datetime.now(UTC) - timedelta(days=30)).isoformat()
         assert a not in {r["id"] for r in c.query(q, namespace=ns, since=since)}
         assert {r["id"] for r in c.query(q, namespace=ns, until=since)} == {a}
         assert c.get(a)["created_at"].startswith(old[:10])
 
 
 def test_recency_breaks_ties_for_superseded_facts(shared_daemon: Daemon, ns: str) -> None:
-    old = (datetime.now(timezone.utc) - timedelta(days=500)).isoformat()
+    old = (datetime.now(UTC) - timedelta(days=500)).isoformat()
     with shared_daemon.client() as c:
         c.store("The main cluster runs Postgres 13.", type="fact", namespace=ns, created_at=old)
         new = c.store("The main cluster runs Postgres 16.", type="fact", namespace=ns)

@@ -104,8 +104,20 @@ def test_client_reports_daemon_not_running(tmp_path: Path) -> None:
 def test_demo_command(tmp_path: Path) -> None:
     sock = Path(os.path.join("/tmp", f"od-demo-{os.getpid()}.sock"))
     proc = subprocess.run(
-        [sys.executable, "-m", "omegad", "serve", "--socket", str(sock), "--data-dir", str(tmp_path / "data"), "--exit-after-demo"],
-        capture_output=True, text=True, timeout=180,
+        [
+            sys.executable,
+            "-m",
+            "omegad",
+            "serve",
+            "--socket",
+            str(sock),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--exit-after-demo",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "stored 5 memories" in proc.stdout
@@ -121,9 +133,13 @@ def test_client_works_with_only_msgpack(shared_daemon: Daemon, tmp_path: Path) -
     import msgpack
 
     pip = [str(py), "-m", "pip", "install", "-q", "--no-deps", "--disable-pip-version-check"]
-    subprocess.run([*pip, f"msgpack=={msgpack.version[0]}.{msgpack.version[1]}.{msgpack.version[2]}"], check=True, timeout=300)
+    subprocess.run(
+        [*pip, f"msgpack=={msgpack.version[0]}.{msgpack.version[1]}.{msgpack.version[2]}"], check=True, timeout=300
+    )
     subprocess.run([*pip, str(REPO / "client")], check=True, timeout=300)
-    listing = subprocess.run([str(py), "-m", "pip", "list", "--format=json"], capture_output=True, text=True, check=True)
+    listing = subprocess.run(
+        [str(py), "-m", "pip", "list", "--format=json"], capture_output=True, text=True, check=True
+    )
     names = {p["name"].lower() for p in json.loads(listing.stdout)} - {"pip", "setuptools", "wheel"}
     assert names == {"msgpack", "omegad-client"}, names
     script = f"""

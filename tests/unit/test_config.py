@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from omegad.config import KEYS, Config, ConfigError, load_config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_every_key_is_documented_and_every_documented_key_exists() -> None:
+    doc = (REPO / "docs" / "configuration.md").read_text()
+    documented = set(re.findall(r"^\| `([a-z_]+\.[a-z_0-9]+)` \|", doc, flags=re.M))
+    in_code = {k[0] for k in KEYS}
+    assert documented == in_code
+    for _name, env, _, _ in KEYS:
+        if env:
+            assert f"`{env}`" in doc, env
+
+
+def test_every_key_maps_to_a_config_field() -> None:
+    fields = set(Config.__dataclass_fields__)
+    assert {k[2] for k in KEYS} <= fields
+
+
+def test_precedence_file_env_override(tmp_path: Path) -> None:
+    f = tmp_path / "c.toml"
+    f.write_text(
+        '[server]\nmax_connections = 10\nsocket = "/tmp/a.sock"\n[query]\ndecay_floor = 0.9\n[query.type_weights]\ndecision = 2.0\n'
+    )
+    cfg = load_config(f, env={"OMEGAD_MAX_CONNECTIONS": "20", "HOME": str(tmp_path)})
+    assert cfg.max_connections == 20  # env beats file
+    assert cfg.socket_path == Path("/tmp/a.sock")
+    assert cfg.decay_floor == 0.9
+    assert cfg.type_weights == {"decision": 2.0}
+    cfg = load_config(f, env={"HOME": str(tmp_path)}, socket_path=Path("/tmp/b.sock"))
+    assert cfg.socket_path == Path("/tmp/b.sock")  # flags beat both
+    assert cfg.data_dir == tmp_path / ".local/share/omegad"
+
+
+def test_defaults_follow_xdg(tmp_path: Path) -> None:
+    cfg = load_config(env={"XDG_DATA_HOME": "/d", "XDG_CACHE_HOME": "/c", "XDG_RUNTIME_DIR": "/r", "HOME": "/h"})
+    assert cfg.data_dir == Path("/d/omegad")
+    assert cfg.model_cache_dir == Path("/c/omegad/models")
+    assert cfg.socket_path == Path("/r/omegad/omegad.sock")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[server]\nmax_conections = 3\n", "unknown key"),
+        ("[server]\nmax_connections = -3\n", "positive"),
+        ("[server]\nmax_connections = true\n", "integer"),
+        ('[query]\nfusion = "magic"\n', "one of"),
+        ("[query.type_weights]\nbogus = 1.0\n", "unknown memory type"),
+        ("not toml at all [", "not valid TOML"),
+    ],
+)
+def test_bad_config_is_a_clear_error(tmp_path: Path, text: str, message: str) -> None:
+    f = tmp_path / "c.toml"
+    f.write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        load_config(f, env={})
+
+
+def test_bad_env_value(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="OMEGAD_MAX_CONNECTIONS"):
+        load_config(env={"OMEGAD_MAX_CONNECTIONS": "many"})

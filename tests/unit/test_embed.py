@@ -1,0 +1,59 @@
+"""The real embedding model through onnxruntime + tokenizers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from omegad.config import load_config
+from omegad.embed import Embedder, ModelMissing, read_model_dir
+from omegad.models import resolve_embedding
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Iterator[Embedder]:
+    cfg = load_config()
+    yield Embedder(resolve_embedding(cfg.embedding_model_dir, cfg.model_cache_dir), threads=2, batch_size=4)
+
+
+def test_unit_vectors_of_the_model_dimension(embedder: Embedder) -> None:
+    v = embedder.embed(["hello world", "a second, somewhat longer sentence about databases"])
+    assert v.shape == (2, 384) and v.dtype == np.float32
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+
+
+def test_batching_and_padding_do_not_change_vectors(embedder: Embedder) -> None:
+    texts = [f"sentence {i} " + "word " * (i * 7) for i in range(11)]  # several batches, uneven lengths
+    together = embedder.embed(texts)
+    alone = np.stack([embedder.embed([t])[0] for t in texts])
+    assert np.abs(together - alone).max() < 1e-4
+
+
+def test_long_text_is_truncated_not_rejected(embedder: Embedder) -> None:
+    long_text = "token " * 5000
+    assert embedder.count_tokens([long_text]) == [256]
+    v = embedder.embed([long_text])
+    assert v.shape == (1, 384) and np.isfinite(v).all()
+
+
+def test_semantics_paraphrase_beats_unrelated(embedder: Embedder) -> None:
+    q, para, other = embedder.embed(
+        ["how long do access tokens last?", "JWT access tokens expire after 15 minutes", "we deploy on tuesdays"]
+    )
+    assert float(q @ para) > float(q @ other) + 0.2
+
+
+def test_read_model_dir_reports_missing_files(tmp_path: Path) -> None:
+    (tmp_path / "model.onnx").write_bytes(b"")
+    with pytest.raises(ModelMissing, match=r"tokenizer\.json"):
+        read_model_dir(tmp_path)
+
+
+def test_corrupt_model_is_model_missing(tmp_path: Path) -> None:
+    (tmp_path / "model.onnx").write_bytes(b"not an onnx file")
+    (tmp_path / "tokenizer.json").write_text("{}")
+    with pytest.raises(ModelMissing, match="cannot load"):
+        Embedder(read_model_dir(tmp_path))

@@ -1,0 +1,71 @@
+"""The LanceDB store on a temporary directory (real LanceDB, small vectors)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from omegad.store import Filter, MemoryStore, Row, StoreMismatch, sql_str
+
+
+def vec(*xs: float) -> np.ndarray:  # type: ignore[type-arg]
+    v = np.asarray(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def row(
+    mid: str, ns: str, text: str, v: np.ndarray, type: str = "fact", tags: list[str] | None = None, t: int = 1000
+) -> Row:  # type: ignore[type-arg]
+    return Row(mid, text, type, tags or [], ns, {"k": mid}, t, t, 1, v)
+
+
+def test_sql_literals_are_escaped() -> None:
+    assert sql_str("o'brien") == "'o''brien'"
+    f = Filter("ns", types=("fact", "todo"), tags=("a'b",), since_us=5, until_us=9)
+    assert (
+        f.sql()
+        == "namespace = 'ns' AND type IN ('fact', 'todo') AND array_has_any(tags, ['a''b']) AND created_at >= 5 AND created_at <= 9"
+    )
+
+
+def test_store_roundtrip_filters_and_search(tmp_path: Path) -> None:
+    s = MemoryStore.open(tmp_path, "test-model", 3)
+    s.insert(
+        [
+            row("a", "one", "postgres connection pool exhausted", vec(1, 0, 0), tags=["db"]),
+            row("b", "one", "redis eviction policy", vec(0, 1, 0), type="decision", t=2000),
+            row("c", "two", "postgres connection pool exhausted", vec(1, 0, 0)),
+        ]
+    )
+    got = s.get_many(["a", "zzz"])
+    assert set(got) == {"a"} and got["a"].metadata == {"k": "a"} and got["a"].tags == ["db"]
+    assert s.existing_ids(["a", "b", "x"]) == {"a", "b"}
+    hits = s.vector_search(vec(1, 0.1, 0), Filter("one"), 10)
+    assert [r.id for r, _ in hits] == ["a", "b"] and hits[0][1] > 0.9
+    assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", types=("decision",)), 10)] == ["b"]
+    assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", tags=("db",)), 10)] == ["a"]
+    assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", since_us=1500), 10)] == ["b"]
+    assert s.text_search("postgres", Filter("one"), 10) == []  # no full-text index yet
+    assert s.upkeep(1000) == {"fts_created": True}
+    assert [r.id for r, _ in s.text_search("postgres pool", Filter("one"), 10)] == ["a"]
+    s.insert([row("d", "one", "postgres replica lag", vec(0, 0, 1))])  # unindexed, still found
+    assert {r.id for r, _ in s.text_search("postgres", Filter("one"), 10)} == {"a", "d"}
+    assert s.counts() == {"one": {"fact": 2, "decision": 1}, "two": {"fact": 1}}
+    s.delete(["a"])
+    assert s.existing_ids(["a"]) == set()
+    s.replace(row("b", "one", "redis eviction is allkeys-lru", vec(0, 1, 0), type="decision"))
+    assert s.get_many(["b"])["b"].text == "redis eviction is allkeys-lru"
+    assert s.count() == 3
+
+
+def test_reopen_with_other_model_is_refused(tmp_path: Path) -> None:
+    MemoryStore.open(tmp_path, "model-a", 3)
+    with pytest.raises(StoreMismatch, match=r"model-a.*model-b"):
+        MemoryStore.open(tmp_path, "model-b", 3)
+    with pytest.raises(StoreMismatch, match="dim 3"):
+        MemoryStore.open(tmp_path, "model-a", 4)
+    meta = json.loads((tmp_path / "store.json").read_text())
+    assert meta == {"format": 1, "embedding_model": "model-a", "embedding_dim": 3}

@@ -1,0 +1,142 @@
+from __future__ import annotations
+
+import threading
+import time
+
+import anyio
+import pytest
+
+from omegad.worker import Batcher, JobQueue, wait_until
+
+
+def test_batcher_groups_concurrent_submissions_and_bounds_threads() -> None:
+    calls: list[list[int]] = []
+    active = 0
+    peak = 0
+    lock = threading.Lock()
+
+    def fn(items: list[int]) -> list[int]:
+        nonlocal active, peak
+        with lock:
+            active += 1
+            peak = max(peak, active)
+        time.sleep(0.05)  # hold the thread so later submissions pile up
+        calls.append(list(items))
+        with lock:
+            active -= 1
+        return [i * 10 for i in items]
+
+    async def main() -> None:
+        b: Batcher[int, int] = Batcher("t", fn, max_items=100, limiter=anyio.CapacityLimiter(1))
+        results: dict[int, list[int]] = {}
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+
+            async def submit(i: int) -> None:
+                results[i] = await b.submit([i, i + 1000])
+
+            async with anyio.create_task_group() as inner:
+                for i in range(20):
+                    inner.start_soon(submit, i)
+            b.close()
+        assert results == {i: [i * 10, (i + 1000) * 10] for i in range(20)}
+        assert b.progress.finished == 20 and b.depth == 0
+
+    anyio.run(main)
+    assert peak == 1  # one worker thread at a time
+    assert len(calls) < 20  # grouped: far fewer runs than submissions
+    assert sum(len(c) for c in calls) == 40
+
+
+def test_batcher_respects_max_items() -> None:
+    sizes: list[int] = []
+
+    def fn(items: list[int]) -> list[int]:
+        sizes.append(len(items))
+        time.sleep(0.01)
+        return items
+
+    async def main() -> None:
+        b: Batcher[int, int] = Batcher("t", fn, max_items=5, limiter=anyio.CapacityLimiter(1))
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            async with anyio.create_task_group() as inner:
+                for i in range(30):
+                    inner.start_soon(b.submit, [i])
+            b.close()
+
+    anyio.run(main)
+    assert max(sizes) <= 5 and sum(sizes) == 30
+
+
+def test_batcher_error_reaches_every_caller_of_that_batch() -> None:
+    def fn(items: list[int]) -> list[int]:
+        raise OSError("disk on fire")
+
+    async def main() -> None:
+        b: Batcher[int, int] = Batcher("t", fn, max_items=10, limiter=anyio.CapacityLimiter(1))
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            with pytest.raises(OSError, match="disk on fire"):
+                await b.submit([1])
+            b.close()
+        with pytest.raises(RuntimeError, match="shut down"):
+            await b.submit([2])
+
+    anyio.run(main)
+
+
+def test_batcher_queue_is_bounded() -> None:
+    release = threading.Event()
+
+    def fn(items: list[int]) -> list[int]:
+        release.wait(5)
+        return items
+
+    async def main() -> None:
+        b: Batcher[int, int] = Batcher("t", fn, max_items=1, limiter=anyio.CapacityLimiter(1), queue_size=2)
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            for i in range(6):
+                tg.start_soon(b.submit, [i])
+            await anyio.sleep(0.2)
+            # one running, two queued; the rest wait to enter the queue (backpressure)
+            assert b._send.statistics().current_buffer_used == 2
+            assert b._send.statistics().tasks_waiting_send == 3
+            release.set()
+            await wait_until(b.progress, 6, 10)
+            b.close()
+
+    anyio.run(main)
+
+
+def test_job_queue_order_coalescing_and_failures() -> None:
+    seen: list[str] = []
+
+    async def main() -> None:
+        q = JobQueue("bg", size=3)
+        errors: list[str] = []
+        q.on_error = lambda name, exc: errors.append(str(exc))
+
+        def job(tag: str, fail: bool = False):  # type: ignore[no-untyped-def]
+            async def run() -> None:
+                seen.append(tag)
+                if fail:
+                    raise ValueError(tag)
+
+            return run
+
+        assert q.submit_nowait(job("a"))
+        assert q.submit_nowait(job("k1"), key="k")
+        assert not q.submit_nowait(job("k2"), key="k")  # coalesced
+        assert q.submit_nowait(job("boom", fail=True))
+        assert not q.submit_nowait(job("overflow"))  # full: dropped, counted
+        assert q.dropped == 1
+        async with anyio.create_task_group() as tg:
+            await tg.start(q.run)
+            assert await wait_until(q.progress, q.progress.submitted, 5)
+            q.close()
+        assert errors == ["boom"] and q.failed == 1
+
+    anyio.run(main)
+    assert seen == ["a", "k1", "boom"]
