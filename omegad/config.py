@@ -76,7 +76,7 @@ class Config:
     # query pipeline
     fusion: str = "linear"  # "linear" (absolute scores) or "rrf" (ranks)
     rrf_k: float = 5.0
-    bm25_saturation: float = 10.0
+    bm25_saturation: float = 15.0
     vector_weight: float = 3.0
     fts_weight: float = 1.0
     decay_floor: float = 0.7

@@ -11,7 +11,7 @@ Scoring, in full (defaults in `omegad.config`, documented in docs/scoring.md):
 
 * recall: ``net = max(15, 3 × limit)`` nearest vectors and ``net`` best BM25 matches.
 * fusion ``linear`` (default): ``fused = (w_v × max(cos, 0) + w_t × bm25/(bm25 + c)) / (w_v + w_t)``
-  with absolute scores (w_v = 3, w_t = 1, c = 10): a strong single-list match (an exact error
+  with absolute scores (w_v = 3, w_t = 1, c = 15): a strong single-list match (an exact error
   code only full text finds) keeps its strength, unlike rank fusion, which squeezes it.
   Fusion ``rrf``: ``fused = (w_v/(k + rank_v) + w_t/(k + rank_t)) / ((w_v + w_t)/(k + 1))``
   (1-based ranks; a missing rank contributes 0). Chosen on bench/data/retrieval/dev, see

@@ -20,7 +20,7 @@ import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -349,6 +349,8 @@ class MemoryStore:
             return done
         state = self.index_state().get("fts") or {}
         if force or state.get("unindexed_rows", 0) >= unindexed_threshold:
-            self._table.optimize()
+            # Compacts small fragments, folds new rows into the indexes, and drops versions
+            # older than an hour (no query runs that long; the default keeps 7 days).
+            self._table.optimize(cleanup_older_than=timedelta(hours=1))
             done["optimized"] = True
         return done

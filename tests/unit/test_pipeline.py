@@ -25,8 +25,8 @@ def test_linear_fusion_keeps_strong_single_list_matches() -> None:
     vec = [(row("a"), 0.30), (row("b"), 0.25)]
     fts = [(row("c"), 40.0), (row("a"), 2.0)]
     cands = {c.row.id: c for c in fuse(vec, fts, cfg)}
-    assert cands["a"].fused == pytest.approx((3 * 0.30 + 2.0 / 12.0) / 4)
-    assert cands["c"].fused == pytest.approx((40.0 / 50.0) / 4)
+    assert cands["a"].fused == pytest.approx((3 * 0.30 + 2.0 / 17.0) / 4)
+    assert cands["c"].fused == pytest.approx((40.0 / 55.0) / 4)
     assert cands["b"].fused == pytest.approx(3 * 0.25 / 4)
     assert cands["c"].vector_rank is None and cands["c"].fts_rank == 1
 
