@@ -39,52 +39,57 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _daemon import BenchDaemon  # noqa: E402
+from _daemon import BenchDaemon
 
-from omegad_client import Client  # noqa: E402
-from omegad_client.protocol import MEMORY_TYPES  # noqa: E402
+from omegad_client import Client
+from omegad_client.protocol import MEMORY_TYPES
 
 NAMESPACES = ("alpha", "beta", "gamma")
 
 # -- deterministic text generation ---------------------------------------------------------
 
-SUBJECTS = [
-    "the deploy script", "our staging cluster", "the billing service", "Alice", "Bob", "the nightly backup job",
-    "the search index", "the mobile app", "the payment gateway", "the CI pipeline", "the Postgres replica",
-    "the auth proxy", "the data team", "the onboarding flow", "the cache layer", "the Kafka consumer",
-    "the invoice exporter", "the frontend build", "the load balancer", "the cron scheduler", "Priya",
-    "the support team", "the metrics dashboard", "the release train", "the feature flag service",
-    "the Terraform module", "the image resizer", "the GraphQL gateway", "the notification worker", "Marcus",
-]
-VERBS = [
-    "fails", "times out", "retries", "was migrated", "needs", "depends on", "reads from", "writes to",
-    "was rolled back", "leaks memory", "logs", "rejects", "caches", "throttles", "was upgraded to",
-    "must not touch", "should call", "keeps", "drops", "duplicates", "validates", "ignores", "compresses",
-    "was moved behind", "blocks on", "pages on", "exports", "syncs with", "replaced", "prefers",
-]
-OBJECTS = [
-    "the old API token", "expired certificates", "large CSV uploads", "the EU region", "customer invoices",
-    "the shared volume", "stale sessions", "unicode file names", "the retry budget", "the connection pool",
-    "webhook payloads", "the admin panel", "nightly reports", "cold starts", "the read replica",
-    "the secrets vault", "duplicate events", "the rate limiter", "the audit log", "thumbnail requests",
-    "the legacy schema", "timezone offsets", "the VPN tunnel", "partial refunds", "the queue backlog",
-    "the health check", "gzip responses", "the S3 bucket", "long polling clients", "the staging database",
-]
-QUALIFIERS = [
-    "after the last release", "during peak hours", "when the disk is almost full", "on Mondays",
-    "since the upgrade to version 3", "only in production", "unless the flag is enabled", "every few minutes",
-    "under heavy load", "when the network is flaky", "after a cold restart", "for enterprise customers",
-    "before the quarterly audit", "while the migration runs", "behind the corporate proxy", "in the EU region",
-    "on the first of each month", "until we rotate the keys", "if the payload exceeds 10 MB",
-    "without any warning in the logs",
-]
+
+def _alternatives(text: str) -> list[str]:
+    return text.split("|")
+
+
+SUBJECTS = _alternatives(
+    "the deploy script|our staging cluster|the billing service|Alice|Bob|the nightly backup job|"
+    "the search index|the mobile app|the payment gateway|the CI pipeline|the Postgres replica|"
+    "the auth proxy|the data team|the onboarding flow|the cache layer|the Kafka consumer|"
+    "the invoice exporter|the frontend build|the load balancer|the cron scheduler|Priya|the support team|"
+    "the metrics dashboard|the release train|the feature flag service|the Terraform module|"
+    "the image resizer|the GraphQL gateway|the notification worker|Marcus"
+)
+VERBS = _alternatives(
+    "fails|times out|retries|was migrated|needs|depends on|reads from|writes to|was rolled back|"
+    "leaks memory|logs|rejects|caches|throttles|was upgraded to|must not touch|should call|keeps|drops|"
+    "duplicates|validates|ignores|compresses|was moved behind|blocks on|pages on|exports|syncs with|"
+    "replaced|prefers"
+)
+OBJECTS = _alternatives(
+    "the old API token|expired certificates|large CSV uploads|the EU region|customer invoices|"
+    "the shared volume|stale sessions|unicode file names|the retry budget|the connection pool|"
+    "webhook payloads|the admin panel|nightly reports|cold starts|the read replica|the secrets vault|"
+    "duplicate events|the rate limiter|the audit log|thumbnail requests|the legacy schema|"
+    "timezone offsets|the VPN tunnel|partial refunds|the queue backlog|the health check|gzip responses|"
+    "the S3 bucket|long polling clients|the staging database"
+)
+QUALIFIERS = _alternatives(
+    "after the last release|during peak hours|when the disk is almost full|on Mondays|"
+    "since the upgrade to version 3|only in production|unless the flag is enabled|every few minutes|"
+    "under heavy load|when the network is flaky|after a cold restart|for enterprise customers|"
+    "before the quarterly audit|while the migration runs|behind the corporate proxy|in the EU region|"
+    "on the first of each month|until we rotate the keys|if the payload exceeds 10 MB|"
+    "without any warning in the logs"
+)
 CONNECTORS = ["and", "but", "so", "because", "although", "which means", "while", "and then", "yet", "since"]
-FILLERS = [
-    "we decided to keep it that way", "Alice wants a ticket for it", "this was confirmed in the postmortem",
-    "the fix is tracked in JIRA", "nobody owns it yet", "the workaround is a manual restart",
-    "we should revisit this next sprint", "it cost us about two hours", "the docs are out of date",
-    "remember to tell the on-call engineer", "the vendor says it is expected", "the alert threshold is too low",
-]
+FILLERS = _alternatives(
+    "we decided to keep it that way|Alice wants a ticket for it|this was confirmed in the postmortem|"
+    "the fix is tracked in JIRA|nobody owns it yet|the workaround is a manual restart|"
+    "we should revisit this next sprint|it cost us about two hours|the docs are out of date|"
+    "remember to tell the on-call engineer|the vendor says it is expected|the alert threshold is too low"
+)
 QUESTION_STARTS = ["why does", "how do we fix", "what happened to", "when did", "who owns", "where is", "does"]
 
 
@@ -238,19 +243,21 @@ class Plan:
     query_1proc: int
     query_8proc_each: int
     store_at_end: int
+    requery: int
 
 
 FULL = Plan(
-    store_latency=300,
+    store_latency=200,
     store_1proc=200,
     store_8proc_each=50,
-    batches=10,
+    batches=6,
     embed_batch=500,
     sizes=(1_000, 10_000),
     queries=300,
     query_1proc=200,
     query_8proc_each=50,
     store_at_end=100,
+    requery=100,
 )
 QUICK = Plan(
     store_latency=40,
@@ -263,6 +270,7 @@ QUICK = Plan(
     query_1proc=40,
     query_8proc_each=10,
     store_at_end=20,
+    requery=20,
 )
 FILL_BATCH = 500
 WARMUP = 10
@@ -322,9 +330,12 @@ def bench_embedder(config_file: Path | None, single: list[str], batch: list[str]
     return out
 
 
-def bench_stores(d: BenchDaemon, plan: Plan, texts: list[str], seed: int) -> dict[str, Any]:
+def bench_stores(config_text: str | None, plan: Plan, texts: list[str], seed: int) -> dict[str, Any]:
+    """Each test on a fresh daemon: single stores add one commit (fragment) each, which slows
+    later writes and reads, so sharing a daemon would bias whichever test runs last."""
     res: dict[str, Any] = {}
-    with d.client(timeout=600) as c:
+    log(f"store latency: {len(texts)} single stores (fresh daemon)")
+    with BenchDaemon(config_text) as d, d.client(timeout=600) as c:
         res["hello"] = c.hello()
         for _ in range(50):
             c.ping()
@@ -343,33 +354,36 @@ def bench_stores(d: BenchDaemon, plan: Plan, texts: list[str], seed: int) -> dic
             c.store(t, namespace=NAMESPACES[i % 3], type=MEMORY_TYPES[i % len(MEMORY_TYPES)])
             lat.append((time.perf_counter() - s) * 1000)
         res["store_ms"] = summary(lat)
+        k = max(1, min(50, len(lat) // 4))
+        res["store_first_ms"] = summary(lat[:k])
+        res["store_last_ms"] = summary(lat[-k:])
         c.flush()
+        res["stats_after_latency"] = c.stats()
 
     def store_payload(n: int, s: int) -> list[dict[str, Any]]:
         return fill_items(memory_texts(n, s), s)
 
-    log(f"store throughput, 1 process x {plan.store_1proc}")
-    res["store_1proc"] = run_procs("store", d.socket, [store_payload(plan.store_1proc, seed + 10)])
-    with d.client() as c:
-        c.flush()
-    log(f"store throughput, 8 processes x {plan.store_8proc_each}")
-    res["store_8proc"] = run_procs(
-        "store", d.socket, [store_payload(plan.store_8proc_each, seed + 20 + k) for k in range(8)]
-    )
-    with d.client() as c:
-        c.flush()
-    log(f"store_batch throughput, {plan.batches} x 100")
+    log(f"store throughput, 1 process x {plan.store_1proc} (fresh daemon)")
+    with BenchDaemon(config_text) as d:
+        res["store_1proc"] = run_procs("store", d.socket, [store_payload(plan.store_1proc, seed + 10)])
+    log(f"store throughput, 8 processes x {plan.store_8proc_each} (fresh daemon)")
+    with BenchDaemon(config_text) as d:
+        res["store_8proc"] = run_procs(
+            "store", d.socket, [store_payload(plan.store_8proc_each, seed + 20 + k) for k in range(8)]
+        )
+        with d.client() as c:
+            res["store_8proc"]["commits"] = c.stats()["queues"]["writer"]["commits"]
+    log(f"store_batch throughput, {plan.batches} x 100 (fresh daemon)")
     batches = [fill_items(memory_texts(100, seed + 40 + k), k) for k in range(plan.batches)]
-    res["store_batch_1proc"] = run_procs("store_batch", d.socket, [batches], units_per_call=100)
-    with d.client() as c:
-        c.flush()
-        res["stats_after"] = c.stats()
+    with BenchDaemon(config_text) as d:
+        res["store_batch_1proc"] = run_procs("store_batch", d.socket, [batches], units_per_call=100)
     return res
 
 
 def query_latency(c: Client, queries: list[str]) -> dict[str, Any]:
     for q in queries[:WARMUP]:
         c.query(q, namespace=NAMESPACES[0], limit=10)
+    upkeep_before = c.stats()["upkeep"]["last_at"]
     total, embed, recall, rest, server = [], [], [], [], []
     for i, q in enumerate(queries):
         s = time.perf_counter()
@@ -389,6 +403,8 @@ def query_latency(c: Client, queries: list[str]) -> dict[str, Any]:
         "other_ms": summary(rest),
         "embed_share": round(sum(embed) / sum(total), 3),
         "recall_share": round(sum(recall) / sum(total), 3),
+        # the daemon's idle timer compacts the table now and then: did it run meanwhile?
+        "upkeep_during": c.stats()["upkeep"]["last_at"] != upkeep_before,
     }
 
 
@@ -432,14 +448,6 @@ def bench_queries(d: BenchDaemon, plan: Plan, seed: int) -> dict[str, Any]:
             entry = {"fill": f, "memories": stats["memories"], "index": stats["index"], "upkeep": stats["upkeep"]}
             entry["query"] = query_latency(c, queries)
             res["sizes"][str(size)] = entry
-        # single stores into the full store: does the write path slow down with size?
-        lat = []
-        for i, t in enumerate(memory_texts(plan.store_at_end, seed + 3000)):
-            s = time.perf_counter()
-            c.store(t, namespace=NAMESPACES[i % 3])
-            lat.append((time.perf_counter() - s) * 1000)
-        res["store_at_end_ms"] = summary(lat)
-        c.flush()
     qtexts = query_texts(plan.query_1proc + 8 * plan.query_8proc_each, seed + 4000)
 
     def payload(qs: list[str], k: int) -> list[dict[str, Any]]:
@@ -452,7 +460,18 @@ def bench_queries(d: BenchDaemon, plan: Plan, seed: int) -> dict[str, Any]:
     n = plan.query_8proc_each
     res["query_8proc"] = run_procs("query", d.socket, [payload(rest[k * n : (k + 1) * n], k) for k in range(8)])
     res["throughput_size"] = top
-    with d.client() as c:
+    with d.client(timeout=600) as c:
+        # Single stores into the full store (one commit each), then the same queries again:
+        # shows what un-compacted single-store commits cost reads.
+        log(f"{plan.store_at_end} single stores at {top}, then {plan.requery} queries again")
+        lat = []
+        for i, t in enumerate(memory_texts(plan.store_at_end, seed + 3000)):
+            s = time.perf_counter()
+            c.store(t, namespace=NAMESPACES[i % 3])
+            lat.append((time.perf_counter() - s) * 1000)
+        res["store_at_end_ms"] = summary(lat)
+        c.flush()
+        res["requery"] = query_latency(c, queries[: plan.requery])
         res["stats_after"] = c.stats()
     return res
 
@@ -474,6 +493,13 @@ def render(r: dict[str, Any]) -> str:
     def ms(s: dict[str, float]) -> str:
         return f"{s['median']:.2f} / {s['p95']:.2f}"
 
+    def query_rows(qq: dict[str, Any]) -> None:
+        note = ", compaction ran meanwhile" if qq["upkeep_during"] else ""
+        row("query round trip", ms(qq["total_ms"]), f"n={qq['total_ms']['n']}{note}")
+        row("  embed stage", ms(qq["embed_ms"]), f"share {qq['embed_share']:.2f} of round trip")
+        row("  recall stage (vector + FTS)", ms(qq["recall_ms"]), f"share {qq['recall_share']:.2f}")
+        row("  everything else (RPC, fuse, scoring, dedup)", ms(qq["other_ms"]))
+
     add(
         f"omegad store/query benchmark{' (--quick)' if r['quick'] else ''}: python {v['python']}, "
         f"onnxruntime {v['onnxruntime']}, lancedb {v['lancedb']}, {v['cores']} cores "
@@ -490,6 +516,12 @@ def render(r: dict[str, Any]) -> str:
     add("1. store latency, 1 client process")
     row("ping round trip (bare RPC)", ms(st["ping_ms"]), f"n={st['ping_ms']['n']}")
     row("store, single call", ms(st["store_ms"]), f"n={st['store_ms']['n']}, 10-40 words")
+    k = st["store_first_ms"]["n"]
+    row(
+        f"  first {k} / last {k} calls (median)",
+        f"{st['store_first_ms']['median']:.2f} / {st['store_last_ms']['median']:.2f}",
+        f"drift x{r['derived']['store_drift']:.2f} (one commit per store)",
+    )
     row(
         "embed same texts in-process (1 per call)",
         ms(e["single_ms"]),
@@ -506,7 +538,12 @@ def render(r: dict[str, Any]) -> str:
     add("2. store throughput")
     for key, label in (("store_1proc", "store, 1 process"), ("store_8proc", "store, 8 processes")):
         t = st[key]
-        row(label, f"{t['per_s']:.1f} mem/s", f"{t['units']} in {t['wall_s']:.1f} s, call {ms(t['latency_ms'])} ms")
+        extra = f", {t['commits']} commits" if "commits" in t else ""
+        row(
+            label,
+            f"{t['per_s']:.1f} mem/s",
+            f"{t['units']} in {t['wall_s']:.1f} s, call {ms(t['latency_ms'])} ms{extra}",
+        )
     row("ratio 8 proc / 1 proc", f"x{r['derived']['store_8_over_1']:.2f}")
     t = st["store_batch_1proc"]
     row(
@@ -515,7 +552,9 @@ def render(r: dict[str, Any]) -> str:
         f"{t['calls']} batches in {t['wall_s']:.1f} s, batch {ms(t['latency_ms'])} ms",
     )
     row("ratio store_batch / single store (1 proc)", f"x{r['derived']['batch_over_single']:.2f}")
-    row("ratio store_batch / in-process embed batch", f"{r['derived']['batch_over_embed']:.2f}", "1.0 = embedding-bound")
+    row(
+        "ratio store_batch / in-process embed batch", f"{r['derived']['batch_over_embed']:.2f}", "1.0 = embedding-bound"
+    )
     add("")
     add("3. query (limit 10, explain=True, 3 namespaces, queries 4-10 words)")
     for size, entry in q["sizes"].items():
@@ -533,10 +572,7 @@ def render(r: dict[str, Any]) -> str:
             "FTS index rows indexed / unindexed",
             f"{fts.get('indexed_rows', '-')} / {fts.get('unindexed_rows', '-')}",
         )
-        row("query round trip", ms(qq["total_ms"]), f"n={qq['total_ms']['n']}")
-        row("  embed stage", ms(qq["embed_ms"]), f"share {qq['embed_share']:.2f} of round trip")
-        row("  recall stage (vector + FTS)", ms(qq["recall_ms"]), f"share {qq['recall_share']:.2f}")
-        row("  everything else (RPC, fuse, scoring, dedup)", ms(qq["other_ms"]))
+        query_rows(qq)
     if len(q["sizes"]) > 1:
         sizes = list(q["sizes"])
         a, b = q["sizes"][sizes[0]]["query"], q["sizes"][sizes[-1]]["query"]
@@ -546,11 +582,6 @@ def render(r: dict[str, Any]) -> str:
             f"recall x{b['recall_ms']['median'] / a['recall_ms']['median']:.2f}",
         )
     size = q["throughput_size"]
-    row(
-        f"single store with {size:,} stored",
-        ms(q["store_at_end_ms"]),
-        f"vs {st['store_ms']['median']:.2f} near-empty: x{r['derived']['store_end_over_start']:.2f}",
-    )
     for key, label in (("query_1proc", "query, 1 process"), ("query_8proc", "query, 8 processes")):
         t = q[key]
         row(
@@ -559,6 +590,18 @@ def render(r: dict[str, Any]) -> str:
             f"{t['calls']} in {t['wall_s']:.1f} s, call {ms(t['latency_ms'])} ms",
         )
     row("ratio 8 proc / 1 proc", f"x{r['derived']['query_8_over_1']:.2f}")
+    add(f"  -- then {q['store_at_end_ms']['n']} single stores into the {size:,} store, and the queries again")
+    row(
+        "single store",
+        ms(q["store_at_end_ms"]),
+        f"x{r['derived']['store_end_over_start']:.2f} the first single stores into an empty store",
+    )
+    query_rows(q["requery"])
+    row(
+        "ratio query after / before the single stores",
+        f"x{r['derived']['requery_over_query']:.2f}",
+        "(median round trip)",
+    )
     return "\n".join(lines)
 
 
@@ -568,6 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     ap.add_argument("--config", type=Path, help="omegad TOML config for the daemon (and the in-process embedder)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--save", type=Path, help="also write the JSON results to this file")
     args = ap.parse_args(argv)
     plan = QUICK if args.quick else FULL
     config_text = args.config.read_text() if args.config else None
@@ -579,10 +623,8 @@ def main(argv: list[str] | None = None) -> int:
     log(f"in-process embedder: {len(store_texts)} single texts, one batch of {len(batch_texts)}")
     r["embedder"] = bench_embedder(args.config, store_texts, batch_texts)
 
-    log("daemon A: store latency and throughput")
-    with BenchDaemon(config_text) as d:
-        r["stores"] = bench_stores(d, plan, store_texts, args.seed)
-    log("daemon B: fill and query")
+    r["stores"] = bench_stores(config_text, plan, store_texts, args.seed)
+    log("fill and query (fresh daemon)")
     with BenchDaemon(config_text) as d:
         r["queries"] = bench_queries(d, plan, args.seed)
 
@@ -594,10 +636,16 @@ def main(argv: list[str] | None = None) -> int:
         "store_8_over_1": round(st["store_8proc"]["per_s"] / st["store_1proc"]["per_s"], 3),
         "batch_over_single": round(st["store_batch_1proc"]["per_s"] / st["store_1proc"]["per_s"], 3),
         "batch_over_embed": round(st["store_batch_1proc"]["per_s"] / e["batch_per_s"], 3),
-        "store_end_over_start": round(q["store_at_end_ms"]["median"] / st["store_ms"]["median"], 3),
+        "store_drift": round(st["store_last_ms"]["median"] / st["store_first_ms"]["median"], 3),
+        "store_end_over_start": round(q["store_at_end_ms"]["median"] / st["store_first_ms"]["median"], 3),
+        "requery_over_query": round(
+            q["requery"]["total_ms"]["median"] / q["sizes"][str(q["throughput_size"])]["query"]["total_ms"]["median"], 3
+        ),
         "query_8_over_1": round(q["query_8proc"]["per_s"] / q["query_1proc"]["per_s"], 3),
     }
     r["elapsed_s"] = round(time.perf_counter() - started, 1)
+    if args.save:
+        args.save.write_text(json.dumps(r, indent=2, default=str) + "\n")
     if args.json:
         print(json.dumps(r, indent=2, default=str))
     else:

@@ -164,9 +164,6 @@ class Connection:
                 await self.stream.aclose()
 
     async def handle_frame(self, body: bytes, tg: anyio.abc.TaskGroup) -> None:
-        if self.server.stopping:
-            await self.send(error_reply(None, "unavailable", "the daemon is shutting down"))
-            return
         try:
             message = decode_body(body)
         except FrameError as exc:
@@ -179,6 +176,9 @@ class Connection:
             if rid is None and isinstance(message, dict) and isinstance(message.get("id"), int):
                 rid = message.get("id")
             await self.send(error_reply(rid, exc.code, exc.message, exc.data))
+            return
+        if self.server.stopping:
+            await self.send(error_reply(request_id, "unavailable", "the daemon is shutting down"))
             return
         if method == "cancel":
             await self.send(self.cancel(request_id, params))

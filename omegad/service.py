@@ -119,10 +119,16 @@ class Service:
         return list(self.embedder.embed(texts))
 
     async def embed(self, texts: list[str]) -> list[npt.NDArray[np.float32]]:
+        """Embed through the shared batcher. Large inputs go in chunks, one after the other,
+        so a query arriving meanwhile waits for one chunk, not for a whole big batch."""
+        chunk = self.config.embed_batch_size
+        out: list[npt.NDArray[np.float32]] = []
         try:
-            return await self.embedder_batcher.submit(texts)
+            for start in range(0, len(texts), chunk):
+                out.extend(await self.embedder_batcher.submit(texts[start : start + chunk]))
         except RuntimeError as exc:
             raise Unavailable(f"embedder unavailable: {exc}") from None
+        return out
 
     async def write(self, ops: list[WriteOp]) -> list[Any]:
         try:
