@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +18,8 @@ from omegad_client import Client, DaemonNotRunning  # noqa: E402
 
 
 class BenchDaemon:
-    def __init__(self, config_text: str | None = None, data_dir: Path | None = None) -> None:
+    def __init__(self, config_text: str | None = None, data_dir: Path | None = None, keep: bool = False) -> None:
+        self.keep = keep
         self.tmp = Path(tempfile.mkdtemp(prefix="omegad-bench-"))
         self.socket = Path(tempfile.mkdtemp(prefix="ob-", dir="/tmp")) / "d.sock"
         self.data_dir = data_dir or self.tmp / "data"
@@ -54,6 +56,10 @@ class BenchDaemon:
                 self.proc.wait(60)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
+        if not self.keep:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            shutil.rmtree(self.socket.parent, ignore_errors=True)
 
     def client(self, timeout: float = 120) -> Client:
         return Client(self.socket, timeout=timeout)

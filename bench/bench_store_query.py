@@ -17,9 +17,11 @@ Texts are generated deterministically (seeded RNG over word lists): memories of 
 queries of 4-10 words. The machine is assumed shared and noisy: everything is reported as
 medians and as ratios measured within this one run, never against absolute thresholds.
 
-The default run takes ~4-6 minutes on 2 cores, most of it embedding the 10k fill texts (the
-fill time is printed). ``--quick`` is a ~1 minute smoke run: 1k memories only, fewer samples
-(the query throughput is then measured at 1k).
+The default run takes ~5.5 minutes on 2 shared cores, over half of it (~3 min, ~50 texts/s)
+embedding the 10k fill texts; the fill time is printed. ``--quick`` is a ~1 minute smoke run:
+1k memories only, fewer samples (query throughput is then measured at 1k). Store tests each
+use a fresh daemon: every single ``store`` is its own commit, and un-compacted commits slow
+later stores and queries (the last section measures this). ``--save FILE`` also writes JSON.
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ import multiprocessing as mp
 import os
 import platform
 import random
+import shutil
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -170,6 +175,21 @@ def summary(values: list[float]) -> dict[str, float]:
         "p95": round(pct(values, 0.95), 3),
         "min": round(min(values), 3),
     }
+
+
+# -- daemons ---------------------------------------------------------------------------------
+
+
+@contextmanager
+def daemon(config_text: str | None) -> Iterator[BenchDaemon]:
+    """A fresh `BenchDaemon`; its temporary data and socket directories are removed after."""
+    d = BenchDaemon(config_text)
+    try:
+        with d:
+            yield d
+    finally:
+        shutil.rmtree(d.tmp, ignore_errors=True)
+        shutil.rmtree(d.socket.parent, ignore_errors=True)
 
 
 # -- multi-process clients ------------------------------------------------------------------
@@ -335,7 +355,7 @@ def bench_stores(config_text: str | None, plan: Plan, texts: list[str], seed: in
     later writes and reads, so sharing a daemon would bias whichever test runs last."""
     res: dict[str, Any] = {}
     log(f"store latency: {len(texts)} single stores (fresh daemon)")
-    with BenchDaemon(config_text) as d, d.client(timeout=600) as c:
+    with daemon(config_text) as d, d.client(timeout=600) as c:
         res["hello"] = c.hello()
         for _ in range(50):
             c.ping()
@@ -364,10 +384,10 @@ def bench_stores(config_text: str | None, plan: Plan, texts: list[str], seed: in
         return fill_items(memory_texts(n, s), s)
 
     log(f"store throughput, 1 process x {plan.store_1proc} (fresh daemon)")
-    with BenchDaemon(config_text) as d:
+    with daemon(config_text) as d:
         res["store_1proc"] = run_procs("store", d.socket, [store_payload(plan.store_1proc, seed + 10)])
     log(f"store throughput, 8 processes x {plan.store_8proc_each} (fresh daemon)")
-    with BenchDaemon(config_text) as d:
+    with daemon(config_text) as d:
         res["store_8proc"] = run_procs(
             "store", d.socket, [store_payload(plan.store_8proc_each, seed + 20 + k) for k in range(8)]
         )
@@ -375,7 +395,7 @@ def bench_stores(config_text: str | None, plan: Plan, texts: list[str], seed: in
             res["store_8proc"]["commits"] = c.stats()["queues"]["writer"]["commits"]
     log(f"store_batch throughput, {plan.batches} x 100 (fresh daemon)")
     batches = [fill_items(memory_texts(100, seed + 40 + k), k) for k in range(plan.batches)]
-    with BenchDaemon(config_text) as d:
+    with daemon(config_text) as d:
         res["store_batch_1proc"] = run_procs("store_batch", d.socket, [batches], units_per_call=100)
     return res
 
@@ -625,7 +645,7 @@ def main(argv: list[str] | None = None) -> int:
 
     r["stores"] = bench_stores(config_text, plan, store_texts, args.seed)
     log("fill and query (fresh daemon)")
-    with BenchDaemon(config_text) as d:
+    with daemon(config_text) as d:
         r["queries"] = bench_queries(d, plan, args.seed)
 
     st, q, e = r["stores"], r["queries"], r["embedder"]

@@ -86,6 +86,7 @@ class Config:
     # index upkeep
     index_unindexed_rows: int = 2_000
     index_interval_s: float = 60.0
+    compact_after_commits: int = 64
     # logging
     log_format: str = "auto"  # "auto" (JSON unless stdout is a TTY), "json" or "console"
     log_level: str = "info"
@@ -180,6 +181,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("store.write_batch_rows", None, "write_batch_rows", _int),
     ("store.index_unindexed_rows", None, "index_unindexed_rows", _int),
     ("store.index_interval_s", None, "index_interval_s", _float),
+    ("store.compact_after_commits", None, "compact_after_commits", _int),
     ("query.fusion", None, "fusion", _choice("rrf", "linear")),
     ("query.rrf_k", None, "rrf_k", _float),
     ("query.bm25_saturation", None, "bm25_saturation", _float),

@@ -41,6 +41,7 @@ log = structlog.get_logger("omegad")
 @dataclass
 class InsertOp:
     row: Row
+    client_id: bool  # the client chose the id: check whether it exists (idempotent retry)
 
 
 @dataclass
@@ -56,7 +57,7 @@ class DeleteOp:
 
 @dataclass
 class UpkeepOp:
-    force: bool = False
+    compact: bool = False
 
 
 WriteOp = InsertOp | UpdateOp | DeleteOp | UpkeepOp
@@ -89,6 +90,7 @@ class Service:
         self.jobs = JobQueue("background")
         self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=f"{type(exc).__name__}: {exc}")
         self.rows_since_upkeep = 0
+        self.commits_since_upkeep = 0
         self.last_upkeep_us: int | None = None
         self.last_upkeep: dict[str, Any] = {}
         self.commits = 0
@@ -169,6 +171,7 @@ class Service:
                     existed = bool(self.store.existing_ids([op.id]))
                     if existed:
                         self.store.delete([op.id])
+                        self.commits_since_upkeep += 1
                     results[i] = existed
                 else:
                     results[i] = self._apply_upkeep(op)
@@ -181,7 +184,8 @@ class Service:
     def _apply_inserts(self, ops: list[WriteOp], start: int, end: int, results: list[Any]) -> None:
         batch = [op for op in ops[start:end] if isinstance(op, InsertOp)]
         try:
-            seen = self.store.existing_ids(op.row.id for op in batch)
+            # Daemon-generated ids are fresh UUIDs: only client-chosen ids need the lookup.
+            seen = self.store.existing_ids(op.row.id for op in batch if op.client_id)
             new_rows: list[Row] = []
             flags: list[bool] = []
             for op in batch:
@@ -192,6 +196,8 @@ class Service:
                 flags.append(created)
             self.store.insert(new_rows)
             self.rows_since_upkeep += len(new_rows)
+            if new_rows:
+                self.commits_since_upkeep += 1
             for k, flag in enumerate(flags):
                 results[start + k] = flag
         except Exception as exc:
@@ -218,35 +224,45 @@ class Service:
         )
         self.store.replace(row)
         self.rows_since_upkeep += 1
+        self.commits_since_upkeep += 1
         return row
 
     def _apply_upkeep(self, op: UpkeepOp) -> dict[str, Any]:
         started = time.perf_counter()
-        done = self.store.upkeep(self.config.index_unindexed_rows, force=op.force)
-        if done:
+        done = self.store.upkeep(compact=op.compact)
+        if op.compact:
             self.rows_since_upkeep = 0
+            self.commits_since_upkeep = 0
+        if done:
             self.last_upkeep = {**done, "ms": round((time.perf_counter() - started) * 1000, 1)}
             log.info("index_upkeep", **self.last_upkeep)
         self.last_upkeep_us = now_us()
         return done
 
+    def upkeep_due(self) -> bool:
+        """Compaction is due after many rows or many small commits (each commit adds a
+        fragment; a pile of fragments slows every query)."""
+        return (
+            self.rows_since_upkeep >= self.config.index_unindexed_rows
+            or self.commits_since_upkeep >= self.config.compact_after_commits
+        )
+
     async def _after_commit(self, ops: list[WriteOp], results: list[Any]) -> None:
         """Queue background work for committed writes (never blocks the writer)."""
-        if not self.store_has_fts() or self.rows_since_upkeep >= self.config.index_unindexed_rows:
-            if any(isinstance(op, (InsertOp, UpdateOp)) for op in ops):
-                self.jobs.submit_nowait(self._upkeep_job, key="upkeep")
+        if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp)) for op in ops):
+            return
+        if not self.store.indexes_ready or self.upkeep_due():
+            compact = self.upkeep_due()
+            self.jobs.submit_nowait(lambda: self._upkeep_job(compact), key="upkeep")
 
-    def store_has_fts(self) -> bool:
-        return self.store._fts_ready
-
-    async def _upkeep_job(self, force: bool = False) -> None:
-        await self.write([UpkeepOp(force)])
+    async def _upkeep_job(self, compact: bool) -> None:
+        await self.write([UpkeepOp(compact)])
 
     async def _upkeep_timer(self) -> None:
-        """Fold recent writes into the full-text index when the daemon has been quiet."""
+        """Compact and fold recent writes into the indexes when the daemon has been quiet."""
         while True:
             await anyio.sleep(self.config.index_interval_s)
-            if self.rows_since_upkeep and self.writer.depth == 0:
+            if self.commits_since_upkeep and self.writer.depth == 0:
                 self.jobs.submit_nowait(lambda: self._upkeep_job(True), key="upkeep")
 
     # -- handlers ----------------------------------------------------------------------------
@@ -283,14 +299,15 @@ class Service:
     async def store_one(self, p: StoreParams) -> dict[str, Any]:
         (vector,) = await self.embed([p.text])
         row = self._new_row(p, vector, now_us())
-        (created,) = await self.write([InsertOp(row)])
+        (created,) = await self.write([InsertOp(row, client_id=p.id is not None)])
         return {"id": row.id, "created": bool(created)}
 
     async def store_batch(self, p: StoreBatchParams) -> dict[str, Any]:
         vectors = await self.embed([item.text for item in p.items])
         now = now_us()
         rows = [self._new_row(item, vec, now) for item, vec in zip(p.items, vectors, strict=True)]
-        created = await self.write([InsertOp(r) for r in rows])
+        ops: list[WriteOp] = [InsertOp(r, client_id=item.id is not None) for r, item in zip(rows, p.items, strict=True)]
+        created = await self.write(ops)
         return {"ids": [r.id for r in rows], "created": [bool(c) for c in created]}
 
     async def get(self, p: IdParams) -> dict[str, Any]:
@@ -391,6 +408,7 @@ class Service:
             },
             "upkeep": {
                 "rows_since": self.rows_since_upkeep,
+                "commits_since": self.commits_since_upkeep,
                 "last_at": datetime.fromtimestamp(self.last_upkeep_us / 1e6, tz=UTC).isoformat()
                 if self.last_upkeep_us
                 else None,

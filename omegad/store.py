@@ -173,6 +173,7 @@ class MemoryStore:
         self._db = db
         self._table = table
         self._fts_ready = False
+        self._id_index_ready = False
         self._lock = threading.Lock()  # guards _fts_ready and index creation
         self.refresh_index_state()
 
@@ -299,18 +300,24 @@ class MemoryStore:
             stats = self._table.index_stats(idx.name)
             if stats is None:
                 continue
-            out["fts" if stats.index_type == "FTS" else idx.name] = {
+            name = "fts" if str(stats.index_type).upper() == "FTS" else "id" if list(idx.columns) == ["id"] else idx.name
+            out[name] = {
                 "indexed_rows": int(stats.num_indexed_rows),
                 "unindexed_rows": int(stats.num_unindexed_rows),
             }
         return out
 
+    @property
+    def indexes_ready(self) -> bool:
+        return self._fts_ready and self._id_index_ready
+
     def refresh_index_state(self) -> None:
         with self._lock:
+            indices = self._table.list_indices()
             self._fts_ready = any(
-                "text" in list(idx.columns) and str(idx.index_type).upper() == "FTS"
-                for idx in self._table.list_indices()
+                list(idx.columns) == ["text"] and str(idx.index_type).upper() == "FTS" for idx in indices
             )
+            self._id_index_ready = any(list(idx.columns) == ["id"] for idx in indices)
 
     # -- writes (writer task only) ---------------------------------------------------------
 
@@ -331,26 +338,28 @@ class MemoryStore:
         if ids:
             self._table.delete(f"id IN ({', '.join(sql_str(i) for i in ids)})")
 
-    def upkeep(self, unindexed_threshold: int, force: bool = False) -> dict[str, Any]:
-        """Create the full-text index once there are rows; fold new rows into it past a threshold.
+    def upkeep(self, compact: bool = False) -> dict[str, Any]:
+        """Create missing indexes (full text on ``text``, btree on ``id``) once there are rows;
+        with *compact*, merge small fragments, fold new rows into the indexes and drop versions
+        older than an hour (no query runs that long; LanceDB's default keeps 7 days).
 
-        A light stand-in for the maintenance task (compaction, version cleanup) of the store
-        engine; it runs from the writer, so it is serialised with writes.
+        A light stand-in for the store engine's maintenance task; it runs from the writer, so
+        it is serialised with writes.
         """
-        from lancedb.index import FTS
+        from lancedb.index import FTS, BTree
 
         done: dict[str, Any] = {}
         if self.count() == 0:
             return done
         if not self._fts_ready:
             self._table.create_index("text", config=FTS(with_position=False), replace=True)
-            self.refresh_index_state()
             done["fts_created"] = True
-            return done
-        state = self.index_state().get("fts") or {}
-        if force or state.get("unindexed_rows", 0) >= unindexed_threshold:
-            # Compacts small fragments, folds new rows into the indexes, and drops versions
-            # older than an hour (no query runs that long; the default keeps 7 days).
+        if not any(list(idx.columns) == ["id"] for idx in self._table.list_indices()):
+            self._table.create_index("id", config=BTree(), replace=True)
+            done["id_index_created"] = True
+        if done:
+            self.refresh_index_state()
+        if compact:
             self._table.optimize(cleanup_older_than=timedelta(hours=1))
-            done["optimized"] = True
+            done["compacted"] = True
         return done

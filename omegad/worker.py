@@ -61,7 +61,9 @@ class _Job(Generic[T, R]):
 
 class Batcher(Generic[T, R]):
     """Run ``fn(items) -> results`` (same length, same order) in a worker thread, batching
-    whatever callers submit while the previous call runs, up to *max_items* per call."""
+    whatever callers submit while the previous call runs. Jobs are never split: a call holds
+    whole jobs, adding queued ones while the total stays under *max_items* (one job larger
+    than that runs alone, so callers chunk big inputs to keep latency fair)."""
 
     def __init__(
         self,

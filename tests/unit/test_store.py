@@ -49,7 +49,8 @@ def test_store_roundtrip_filters_and_search(tmp_path: Path) -> None:
     assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", tags=("db",)), 10)] == ["a"]
     assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", since_us=1500), 10)] == ["b"]
     assert s.text_search("postgres", Filter("one"), 10) == []  # no full-text index yet
-    assert s.upkeep(1000) == {"fts_created": True}
+    assert s.upkeep() == {"fts_created": True, "id_index_created": True}
+    assert s.indexes_ready
     assert [r.id for r, _ in s.text_search("postgres pool", Filter("one"), 10)] == ["a"]
     s.insert([row("d", "one", "postgres replica lag", vec(0, 0, 1))])  # unindexed, still found
     assert {r.id for r, _ in s.text_search("postgres", Filter("one"), 10)} == {"a", "d"}
@@ -59,6 +60,9 @@ def test_store_roundtrip_filters_and_search(tmp_path: Path) -> None:
     s.replace(row("b", "one", "redis eviction is allkeys-lru", vec(0, 1, 0), type="decision"))
     assert s.get_many(["b"])["b"].text == "redis eviction is allkeys-lru"
     assert s.count() == 3
+    assert s.upkeep(compact=True) == {"compacted": True}
+    assert s.index_state()["fts"]["unindexed_rows"] == 0
+    assert [r.id for r, _ in s.text_search("postgres", Filter("one"), 10)] == ["d"]
 
 
 def test_reopen_with_other_model_is_refused(tmp_path: Path) -> None:
