@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -126,20 +126,33 @@ def _schema(dim: int) -> pa.Schema:
     )
 
 
-def _row(d: Mapping[str, Any]) -> Row:
-    meta = d.get("metadata")
-    return Row(
-        id=d["id"],
-        text=d["text"],
-        type=d["type"],
-        tags=list(d.get("tags") or []),
-        namespace=d["namespace"],
-        metadata=json.loads(meta) if meta else {},
-        created_at=int(d["created_at"]),
-        updated_at=int(d["updated_at"]),
-        version=int(d["version"]),
-        vector=np.asarray(d["vector"], dtype=np.float32),
-    )
+def _rows(tbl: pa.Table, dim: int) -> list[Row]:
+    """Rows from an Arrow result; vectors are sliced out of one contiguous numpy buffer."""
+    n = tbl.num_rows
+    if n == 0:
+        return []
+    vectors = np.asarray(
+        tbl.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False), dtype=np.float32
+    ).reshape(n, dim)
+    cols = {name: tbl.column(name).to_pylist() for name in SELECT if name != "vector"}
+    out: list[Row] = []
+    for i in range(n):
+        meta = cols["metadata"][i]
+        out.append(
+            Row(
+                id=cols["id"][i],
+                text=cols["text"][i],
+                type=cols["type"][i],
+                tags=list(cols["tags"][i] or []),
+                namespace=cols["namespace"][i],
+                metadata=json.loads(meta) if meta else {},
+                created_at=int(cols["created_at"][i]),
+                updated_at=int(cols["updated_at"][i]),
+                version=int(cols["version"][i]),
+                vector=vectors[i],
+            )
+        )
+    return out
 
 
 def _records(rows: Sequence[Row], dim: int) -> pa.Table:
@@ -226,8 +239,9 @@ class MemoryStore:
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             where = f"id IN ({', '.join(sql_str(i) for i in chunk)})"
-            for d in self._table.search().where(where).select(SELECT).limit(len(chunk) + 10).to_list():
-                out[d["id"]] = _row(d)
+            tbl = self._table.search().where(where).select(SELECT).limit(len(chunk) + 10).to_arrow()
+            for row in _rows(tbl, self.dim):
+                out[row.id] = row
         return out
 
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
@@ -242,28 +256,30 @@ class MemoryStore:
 
     def vector_search(self, vector: npt.NDArray[np.float32], flt: Filter, k: int) -> list[tuple[Row, float]]:
         """Nearest rows by cosine similarity, filtered inside the query (prefilter)."""
-        res = (
-            self._table.search(vector.tolist(), vector_column_name="vector")
+        tbl = (
+            self._table.search(vector, vector_column_name="vector")
             .distance_type("cosine")
             .where(flt.sql(), prefilter=True)
             .select([*SELECT, "_distance"])
             .limit(k)
-            .to_list()
+            .to_arrow()
         )
-        return [(_row(d), 1.0 - float(d["_distance"])) for d in res]
+        distances = tbl.column("_distance").to_pylist()
+        return [(row, 1.0 - float(dist)) for row, dist in zip(_rows(tbl, self.dim), distances, strict=True)]
 
     def text_search(self, text: str, flt: Filter, k: int) -> list[tuple[Row, float]]:
         """Full-text (BM25) matches, filtered inside the query; empty before the first index."""
         if not self._fts_ready:
             return []
-        res = (
+        tbl = (
             self._table.search(text, query_type="fts", fts_columns="text")
             .where(flt.sql(), prefilter=True)
             .select([*SELECT, "_score"])
             .limit(k)
-            .to_list()
+            .to_arrow()
         )
-        return [(_row(d), float(d["_score"])) for d in res]
+        scores = tbl.column("_score").to_pylist()
+        return [(row, float(score)) for row, score in zip(_rows(tbl, self.dim), scores, strict=True)]
 
     def count(self) -> int:
         return int(self._table.count_rows())
