@@ -16,6 +16,7 @@ def shared_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     d = Daemon(base).start()
     yield d
     code = d.stop()
+    d.cleanup()
     assert code == 0, d.log()
 
 
@@ -30,7 +31,7 @@ def daemon_factory(tmp_path: Path) -> Iterator[type[Daemon] | object]:
 
     yield make
     for d in started:
-        d.kill()
+        d.cleanup()
 
 
 @pytest.fixture

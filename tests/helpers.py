@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import struct
@@ -93,6 +94,11 @@ class Daemon:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+    def cleanup(self) -> None:
+        """Kill the daemon if still running and remove its short socket directory."""
+        self.kill()
+        shutil.rmtree(self.socket.parent, ignore_errors=True)
 
     @property
     def alive(self) -> bool:

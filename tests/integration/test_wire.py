@@ -20,7 +20,9 @@ FAST_TIMEOUT = "[server]\nframe_timeout_s = 1.0\n"
 def wire_daemon(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     d = Daemon(tmp_path_factory.mktemp("wire"), config=FAST_TIMEOUT).start()
     yield d
-    assert d.stop() == 0, d.log()
+    code = d.stop()
+    d.cleanup()
+    assert code == 0, d.log()
 
 
 def _other_client_still_served(d: Daemon) -> None:
