@@ -316,7 +316,9 @@ class MemoryStore:
             stats = self._table.index_stats(idx.name)
             if stats is None:
                 continue
-            name = "fts" if str(stats.index_type).upper() == "FTS" else "id" if list(idx.columns) == ["id"] else idx.name
+            name = (
+                "fts" if str(stats.index_type).upper() == "FTS" else "id" if list(idx.columns) == ["id"] else idx.name
+            )
             out[name] = {
                 "indexed_rows": int(stats.num_indexed_rows),
                 "unindexed_rows": int(stats.num_unindexed_rows),
