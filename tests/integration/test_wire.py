@@ -3,6 +3,7 @@ other clients keep being served."""
 
 from __future__ import annotations
 
+import select
 import struct
 import time
 
@@ -180,3 +181,23 @@ def test_cancel_in_flight_request(wire_daemon: Daemon) -> None:
 
 def test_async_client_error_class(wire_daemon: Daemon) -> None:
     assert Cancelled.code == "cancelled"
+
+
+def test_event_loop_and_queries_are_not_blocked_by_a_big_batch(wire_daemon: Daemon) -> None:
+    """While a large batch is being embedded and committed in worker threads, the event loop
+    keeps answering pings and a query gets its turn between embedding chunks: both finish
+    before the batch does (ordering, not a time limit)."""
+    big = raw_socket(wire_daemon.socket, timeout=120)
+    items = [
+        {"text": f"bulk import line {i} " + "lorem ipsum dolor sit amet " * 8, "namespace": "bulk"} for i in range(640)
+    ]
+    send_frame(big, {"v": 1, "id": 1, "method": "store_batch", "params": {"items": items}})
+    with wire_daemon.client() as c:
+        for _ in range(20):
+            assert c.ping() == {}
+        c.query("bulk import", namespace="bulk", limit=3)
+    readable, _, _ = select.select([big], [], [], 0)
+    assert not readable, "the batch finished before the pings and the query: they were not interleaved"
+    reply = recv_frame(big)
+    assert reply["ok"] is True and len(reply["result"]["ids"]) == 640
+    big.close()
