@@ -68,11 +68,9 @@ class Dispatcher:
         method = message.get("method")
         if not isinstance(method, str):
             raise BadRequest(f"method must be a string, got {_short(method)}", {"id": request_id})
-        extra = set(message) - {"v", "id", "method", "params"}
+        extra = [k for k in message if k not in ("v", "id", "method", "params")]
         if extra:
-            raise BadRequest(
-                f"unknown request key(s): {', '.join(sorted(_short(k) for k in extra))}", {"id": request_id}
-            )
+            raise BadRequest(f"unknown request key(s): {', '.join(_short(k) for k in extra[:10])}", {"id": request_id})
         return request_id, method, message.get("params", {})
 
     async def call(self, request_id: int, method: str, raw_params: Any, conn_id: int) -> dict[str, Any]:

@@ -7,10 +7,32 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO
 
 import structlog
 
 __all__ = ["setup_logging"]
+
+
+class _SafeStdout:
+    """stdout for log lines: a closed or broken stdout loses log lines, never the daemon."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.lost = 0
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):
+            self.lost += 1
+            return 0
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass
 
 
 def setup_logging(fmt: str = "auto", level: str = "info") -> None:
@@ -27,6 +49,6 @@ def setup_logging(fmt: str = "auto", level: str = "info") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.INFO)),
-        logger_factory=structlog.PrintLoggerFactory(sys.stdout),
+        logger_factory=structlog.PrintLoggerFactory(_SafeStdout(sys.stdout)),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
     )

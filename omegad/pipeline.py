@@ -146,25 +146,29 @@ def _norm_text(text: str) -> str:
     return _WS.sub(" ", text.strip().lower())
 
 
-def dedup(candidates: list[Candidate], threshold: float) -> tuple[list[Candidate], int]:
-    """Drop near-duplicates of better-scored candidates (input sorted best first)."""
+def dedup(candidates: list[Candidate], threshold: float, limit: int | None = None) -> tuple[list[Candidate], int]:
+    """Drop near-duplicates of better-scored candidates (input sorted best first); stops once
+    *limit* results are kept, so the cost is at most O(limit × candidates)."""
+    limit = len(candidates) if limit is None else limit
     kept: list[Candidate] = []
-    kept_vecs: list[np.ndarray[Any, Any]] = []
+    matrix: np.ndarray[Any, Any] | None = None
     seen_text: set[str] = set()
     dropped = 0
     for c in candidates:
+        if len(kept) >= limit:
+            break
         norm = _norm_text(c.row.text)
         if norm in seen_text:
             dropped += 1
             continue
         v = c.row.vector
-        if kept_vecs and threshold < 1.0:
-            sims = np.stack(kept_vecs) @ v
-            if float(sims.max()) >= threshold:
-                dropped += 1
-                continue
+        if matrix is None:
+            matrix = np.empty((min(limit, len(candidates)), v.shape[0]), dtype=np.float32)
+        if kept and threshold < 1.0 and float((matrix[: len(kept)] @ v).max()) >= threshold:
+            dropped += 1
+            continue
+        matrix[len(kept)] = v
         kept.append(c)
-        kept_vecs.append(v)
         seen_text.add(norm)
     return kept, dropped
 

@@ -213,6 +213,13 @@ class _Reader:
             return None
         if not isinstance(value, dict):
             raise self._fail(key, f"expected map, got {_kind(value)}")
+        # Every JSON value takes at least one byte: more nodes than the byte limit is too
+        # large, found in O(limit) before anything more expensive runs on the event loop.
+        if _count_nodes(value, self.config.max_metadata_bytes) > self.config.max_metadata_bytes:
+            raise TooLarge(
+                f"{self.where}.{key}: metadata exceeds the limit of {self.config.max_metadata_bytes} bytes",
+                {"param": f"{self.where}.{key}", "limit": self.config.max_metadata_bytes},
+            )
         _check_json_value(value, f"{self.where}.{key}", 0)
         size = len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
         if size > self.config.max_metadata_bytes:
@@ -260,8 +267,9 @@ class _Reader:
 
     def done(self) -> None:
         if self.params:
-            names = ", ".join(sorted(repr(k) for k in self.params)[:10])
-            raise InvalidParams(f"{self.where}: unknown parameter(s) {names}", {"unknown": sorted(self.params)[:10]})
+            first = [k if isinstance(k, str) else repr(k) for k in list(self.params)[:10]]
+            names = ", ".join(repr(k)[:60] for k in first)
+            raise InvalidParams(f"{self.where}: unknown parameter(s) {names}", {"unknown": [k[:60] for k in first]})
 
 
 def parse_time(value: str, fail: Any) -> datetime:
@@ -281,6 +289,21 @@ def parse_time(value: str, fail: Any) -> datetime:
     if parsed.year < 1970:
         raise fail(f"time before 1970: {value[:64]!r}")
     return parsed
+
+
+def _count_nodes(value: Any, budget: int) -> int:
+    """Number of values inside *value*; counting stops just past *budget*."""
+    count = 0
+    stack = [value]
+    while stack and count <= budget:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            count += len(item)  # keys
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return count
 
 
 def _check_json_value(value: Any, where: str, depth: int) -> None:

@@ -112,12 +112,20 @@ class Connection:
             if self.closed:
                 return
             try:
-                await self.stream.send(frame)
+                # A peer that stops reading gets its connection closed instead of pinning
+                # request tasks (and shutdown) on a full socket buffer.
+                with anyio.fail_after(self.config.frame_timeout_s):
+                    await self.stream.send(frame)
+            except TimeoutError:
+                self.closed = True
+                log.warning("send_timeout", conn=self.id)
+                await self.stream.aclose()
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
                 self.closed = True
 
     async def run(self) -> None:
         buf = bytearray()
+        frame_deadline: float | None = None
         max_frame = self.config.max_frame_bytes
         try:
             async with anyio.create_task_group() as tg:
@@ -140,13 +148,18 @@ class Connection:
                             break
                         body = bytes(buf[HEADER.size : end])
                         del buf[:end]
+                        frame_deadline = None  # the next frame's clock starts with its first byte
                         await self.handle_frame(body, tg)
-                    # Read more; a started frame must complete within the frame timeout.
+                    # Read more; a started frame must complete within the frame timeout,
+                    # counted from its first byte (a trickling sender does not reset it).
                     try:
                         if buf:
-                            with anyio.fail_after(self.config.frame_timeout_s):
+                            if frame_deadline is None:
+                                frame_deadline = anyio.current_time() + self.config.frame_timeout_s
+                            with anyio.fail_after(max(0.0, frame_deadline - anyio.current_time())):
                                 chunk = await self.stream.receive(65536)
                         else:
+                            frame_deadline = None
                             chunk = await self.stream.receive(65536)
                     except TimeoutError:
                         log.warning("frame_timeout", conn=self.id, buffered=len(buf))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -27,7 +26,7 @@ from .errors import NotFound, ServiceError, Unavailable
 from .pipeline import RERANK_TOP, Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
 from .schema import FlushParams, IdParams, QueryParams, StoreBatchParams, StoreParams, UpdateParams
-from .store import Filter, MemoryStore, Row, to_micros
+from .store import Filter, MemoryStore, Row, iso, to_micros
 from .worker import Batcher, JobQueue, wait_until
 
 __all__ = ["Service"]
@@ -78,7 +77,11 @@ class Service:
         self.embed_limiter = anyio.CapacityLimiter(1)
         self.write_limiter = anyio.CapacityLimiter(1)
         self.embedder_batcher: Batcher[str, npt.NDArray[np.float32]] = Batcher(
-            "embedder", self._embed_sync, max_items=config.embed_batch_size * 4, limiter=self.embed_limiter
+            "embedder",
+            self._embed_sync,
+            max_items=config.embed_batch_size * 4,
+            limiter=self.embed_limiter,
+            shield_wait=False,
         )
         self.writer: Batcher[WriteOp, Any] = Batcher(
             "writer",
@@ -368,8 +371,7 @@ class Service:
         else:
             detail = {"skipped": "disabled by request" if not p.rerank else self.reranker.state}
         trace.mark("rerank", len(top), **detail)
-        kept, dropped = dedup(candidates, self.config.dedup_cosine)
-        results = kept[: p.limit]
+        results, dropped = dedup(candidates, self.config.dedup_cosine, p.limit)
         trace.mark("dedup", len(results), dropped=dropped)
         reply: dict[str, Any] = {"results": [result_dict(c, p.explain) for c in results]}
         if p.explain:
@@ -409,9 +411,7 @@ class Service:
             "upkeep": {
                 "rows_since": self.rows_since_upkeep,
                 "commits_since": self.commits_since_upkeep,
-                "last_at": datetime.fromtimestamp(self.last_upkeep_us / 1e6, tz=UTC).isoformat()
-                if self.last_upkeep_us
-                else None,
+                "last_at": iso(self.last_upkeep_us) if self.last_upkeep_us else None,
                 "last": self.last_upkeep,
             },
             "models": {

@@ -50,10 +50,11 @@ class Progress:
 
 
 class _Job(Generic[T, R]):
-    __slots__ = ("done", "error", "items", "results")
+    __slots__ = ("abandoned", "done", "error", "items", "results")
 
     def __init__(self, items: Sequence[T]) -> None:
         self.items = items
+        self.abandoned = False
         self.done = anyio.Event()
         self.results: list[R] | None = None
         self.error: BaseException | None = None
@@ -74,8 +75,10 @@ class Batcher(Generic[T, R]):
         limiter: anyio.CapacityLimiter,
         queue_size: int = 1024,
         after: Callable[[list[T], list[R]], Awaitable[None]] | None = None,
+        shield_wait: bool = True,
     ) -> None:
         self.name = name
+        self._shield_wait = shield_wait
         self._fn = fn
         self._max = max_items
         self._limiter = limiter
@@ -92,18 +95,30 @@ class Batcher(Generic[T, R]):
         return self.progress.pending
 
     async def submit(self, items: Sequence[T]) -> list[R]:
-        """Queue *items*; returns their results once the batch holding them has run."""
+        """Queue *items*; returns their results once the batch holding them has run.
+
+        Queuing is shielded from cancellation, so the submitted/finished counters always
+        match what is really queued. With ``shield_wait`` (the writer) a cancelled caller
+        still waits for its batch: a write is never left half-acknowledged. Without it (the
+        embedder) a cancelled caller leaves at once and its job is skipped if not yet run.
+        """
         job: _Job[T, R] = _Job(items)
-        self.progress.add()
-        try:
-            await self._send.send(job)
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self.progress.done()
-            raise RuntimeError(f"{self.name} is shut down") from None
         with anyio.CancelScope(shield=True):
-            # A caller that gives up must not leave the batch half-acknowledged: the work is
-            # queued and will run; we only stop waiting for it when the whole run is done.
-            await job.done.wait()
+            self.progress.add()
+            try:
+                await self._send.send(job)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                self.progress.done()
+                raise RuntimeError(f"{self.name} is shut down") from None
+        if self._shield_wait:
+            with anyio.CancelScope(shield=True):
+                await job.done.wait()
+        else:
+            try:
+                await job.done.wait()
+            except BaseException:
+                job.abandoned = True
+                raise
         if job.error is not None:
             raise job.error
         assert job.results is not None
@@ -132,9 +147,12 @@ class Batcher(Generic[T, R]):
                     count += len(job.items)
                 await self._run_batch(jobs)
 
-    async def _run_batch(self, jobs: list[_Job[T, R]]) -> None:
+    async def _run_batch(self, all_jobs: list[_Job[T, R]]) -> None:
+        jobs = [job for job in all_jobs if not job.abandoned]
         flat: list[T] = [item for job in jobs for item in job.items]
         try:
+            if not flat:
+                return
             with anyio.CancelScope(shield=True):
                 results = await anyio.to_thread.run_sync(self._fn, flat, limiter=self._limiter)
             if len(results) != len(flat):
@@ -150,11 +168,12 @@ class Batcher(Generic[T, R]):
             if self._after is not None:
                 await self._after(flat, results)
         finally:
-            self.batches += 1
-            self.items += len(flat)
-            for job in jobs:
+            if flat:
+                self.batches += 1
+                self.items += len(flat)
+            for job in all_jobs:
                 job.done.set()
-            self.progress.done(len(jobs))
+            self.progress.done(len(all_jobs))
 
 
 class JobQueue:

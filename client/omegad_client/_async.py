@@ -164,7 +164,9 @@ class AsyncClient:
             raise ClientClosed("the client is not open")
         async with self._send_lock:
             try:
-                await self._stream.send(frame)
+                # Never stop halfway through a frame: the rest of the stream would be misread.
+                with anyio.CancelScope(shield=True):
+                    await self._stream.send(frame)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
                 raise ConnectionLost(f"connection to the daemon failed: {exc}") from None
 
@@ -186,7 +188,10 @@ class AsyncClient:
                 raise Timeout(f"no reply to {method!r} within {self.timeout} s") from None
             except anyio.get_cancelled_exc_class():
                 with anyio.CancelScope(shield=True), anyio.move_on_after(1):
-                    await self._send(protocol.request(next(self._ids), "cancel", {"request_id": request_id}))
+                    try:
+                        await self._send(protocol.request(next(self._ids), "cancel", {"request_id": request_id}))
+                    except OmegadError:
+                        pass  # the connection is gone; the cancellation still propagates
                 raise
         finally:
             self._pending.pop(request_id, None)

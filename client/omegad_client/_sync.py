@@ -147,7 +147,9 @@ class Client:
                     if message.get("id") == request_id:
                         break
                     if message.get("id") is None and message.get("ok") is False:
-                        # The daemon could not tell which request this answers; it is ours.
+                        # The daemon could not tell which request this answers; it is ours,
+                        # and the daemon may close the connection after it: start afresh.
+                        self._drop()
                         break
             except TimeoutError:
                 self._drop()

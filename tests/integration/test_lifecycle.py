@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import stat
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -156,3 +159,49 @@ print("ok")
     out = subprocess.run([str(py), "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stdout + out.stderr
     shutil.rmtree(venv)
+
+
+def test_broken_stdout_does_not_stop_the_daemon(tmp_path: Path) -> None:
+    sock = Path(tempfile.mkdtemp(prefix="od-", dir="/tmp")) / "d.sock"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "omegad", "serve", "--socket", str(sock), "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()  # "started"... wait until it logs, then break the pipe
+        for _ in range(600):
+            if sock.exists():
+                break
+            time.sleep(0.05)
+        proc.stdout.close()
+        with Client(sock, timeout=30) as a, Client(sock, timeout=30) as b:
+            for _ in range(20):
+                assert a.ping() == {} and b.ping() == {}
+            assert b.store("still stored after stdout broke", namespace="pipe")
+        assert proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+        shutil.rmtree(sock.parent, ignore_errors=True)
+
+
+def test_sigterm_abandons_queued_embedding_and_exits_promptly(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    """Queued-but-unstarted embedding work of requests that will never be answered is dropped
+    on shutdown; what was acknowledged stays, and the daemon exits 0."""
+    from ..helpers import raw_socket, send_frame
+
+    d = daemon_factory(config="[server]\nshutdown_timeout_s = 2.0\n").start()
+    s = raw_socket(d.socket)
+    for i in range(12):
+        items = [{"text": f"queued {i}-{j} " + "long text " * 40, "namespace": "shut"} for j in range(64)]
+        send_frame(s, {"v": 1, "id": i + 1, "method": "store_batch", "params": {"items": items}})
+    time.sleep(0.5)
+    assert d.stop(timeout=120) == 0
+    s.close()
+    d.start()
+    with d.client() as c:
+        stored = c.stats()["namespaces"].get("shut", {"total": 0})["total"]
+    assert stored < 12 * 64 and stored % 64 == 0  # whole batches or nothing; the rest abandoned
+    assert d.stop() == 0

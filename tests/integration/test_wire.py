@@ -177,6 +177,16 @@ def test_cancel_in_flight_request(wire_daemon: Daemon) -> None:
     send_frame(s, {"v": 1, "id": 99, "method": "ping"})
     assert recv_frame(s)["ok"] is True
     s.close()
+    # A cancelled write leaves no phantom job behind: flush returns and the queues are empty.
+    with wire_daemon.client() as c:
+        c.flush(timeout=30)
+        assert c.stats()["queues"]["writer"]["depth"] == 0
+        for _ in range(300):  # an embedding run already started finishes; nothing stays counted
+            if c.stats()["queues"]["embedder"]["depth"] == 0:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("a cancelled request left a phantom embedder job")
 
 
 def test_async_client_error_class(wire_daemon: Daemon) -> None:
@@ -201,3 +211,23 @@ def test_event_loop_and_queries_are_not_blocked_by_a_big_batch(wire_daemon: Daem
     reply = recv_frame(big)
     assert reply["ok"] is True and len(reply["result"]["ids"]) == 640
     big.close()
+
+
+def test_trickled_frame_times_out_from_its_first_byte(wire_daemon: Daemon) -> None:
+    """Sending one byte now and then does not keep a frame alive past the frame timeout."""
+    s = raw_socket(wire_daemon.socket, timeout=30)
+    s.sendall(struct.pack(">I", 100))
+    closed = False
+    for _ in range(40):  # 40 × 0.25 s = 10 s of trickling; the timeout is 1 s
+        time.sleep(0.25)
+        try:
+            s.sendall(b"\x00")
+        except (BrokenPipeError, ConnectionResetError):
+            closed = True
+            break
+        readable, _, _ = select.select([s], [], [], 0)
+        if readable:
+            closed = True
+            break
+    assert closed, "a trickling sender kept its frame open"
+    s.close()
