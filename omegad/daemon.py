@@ -79,7 +79,7 @@ def run_demo(config: Config) -> None:
 
 
 def serve(config: Config, *, demo: bool = False, exit_after_demo: bool = False) -> int:
-    setup_logging(config.log_format, config.log_level)
+    log_writer = setup_logging(config.log_format, config.log_level)
 
     async def on_ready(service: Service) -> None:
         if demo or exit_after_demo:
@@ -94,3 +94,5 @@ def serve(config: Config, *, demo: bool = False, exit_after_demo: bool = False) 
         return 1
     except KeyboardInterrupt:
         return 0
+    finally:
+        log_writer.close()

@@ -205,3 +205,30 @@ def test_sigterm_abandons_queued_embedding_and_exits_promptly(daemon_factory) ->
         stored = c.stats()["namespaces"].get("shut", {"total": 0})["total"]
     assert stored < 12 * 64 and stored % 64 == 0  # whole batches or nothing; the rest abandoned
     assert d.stop() == 0
+
+
+def test_unread_stdout_pipe_does_not_stall_the_daemon(tmp_path: Path) -> None:
+    """Log lines queue up (and are dropped past a bound) instead of blocking the event loop
+    when nobody reads the daemon's stdout; a 64 KiB pipe fills after a few hundred lines."""
+    sock = Path(tempfile.mkdtemp(prefix="od-", dir="/tmp")) / "d.sock"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "omegad", "serve", "--socket", str(sock), "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(1200):
+            if sock.exists():
+                break
+            time.sleep(0.05)
+        with Client(sock, timeout=30) as c:
+            for _ in range(2000):  # ~2000 log lines of ~150 bytes: far beyond the pipe buffer
+                assert c.ping() == {}
+            assert c.query("anything", namespace="pipe") == []
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.stdout is not None
+        out = proc.stdout.read()  # drain so the daemon can finish writing and exit
+        assert proc.wait(60) == 0
+        shutil.rmtree(sock.parent, ignore_errors=True)
+    assert b'"event": "stopped"' in out
