@@ -260,8 +260,3 @@ def load_config(
     values.setdefault("data_dir", _xdg(env, "XDG_DATA_HOME", ".local/share") / "omegad")
     values.setdefault("model_cache_dir", _xdg(env, "XDG_CACHE_HOME", ".cache") / "omegad" / "models")
     return Config(**values)
-
-
-def env_flag(name: str) -> str | None:
-    """Read one environment variable (for the few switches that are not config keys)."""
-    return os.environ.get(name)

@@ -50,7 +50,6 @@ class Dispatcher:
             "stats": service.stats,
             "flush": service.flush,
         }
-        self.counts: dict[str, int] = {}
 
     def envelope(self, message: Any) -> Envelope:
         """Validate the request envelope; raises BadRequest (with the id when it is known)."""
@@ -96,7 +95,6 @@ class Dispatcher:
             reply = error_reply(request_id, "internal", f"internal error: {type(exc).__name__}: {exc}")
         finally:
             ms = (time.perf_counter() - started) * 1000
-            self.counts[outcome] = self.counts.get(outcome, 0) + 1
             log.info(
                 "request", method=method if method in METHODS else "?", ms=round(ms, 3), outcome=outcome, conn=conn_id
             )

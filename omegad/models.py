@@ -29,7 +29,7 @@ import time
 import urllib.error
 import urllib.request
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -176,7 +176,6 @@ def download(
     *,
     out: TextIO | None = None,
     timeout: float = 15.0,
-    opener: Callable[..., object] | None = None,
 ) -> None:
     """Download *url* to *dest*, resuming from ``dest.partial`` and checking *sha256*."""
     partial = dest.with_name(dest.name + ".partial")

@@ -90,9 +90,6 @@ class Trace:
         self.stages.append({"stage": stage, "candidates": candidates, "ms": round((now - self._t) * 1000, 3), **extra})
         self._t = now
 
-    def restart(self) -> None:
-        self._t = time.perf_counter()
-
 
 def fuse(
     vector_hits: Sequence[tuple[Row, float]],

@@ -120,9 +120,6 @@ class _Reader:
     def _fail(self, key: str, message: str) -> InvalidParams:
         return InvalidParams(f"{self.where}.{key}: {message}", {"param": f"{self.where}.{key}"})
 
-    def has(self, key: str) -> bool:
-        return key in self.params and self.params[key] is not None
-
     def take(self, key: str) -> Any:
         return self.params.pop(key, None)
 

@@ -96,7 +96,6 @@ class Service:
         self.commits_since_upkeep = 0
         self.last_upkeep_us: int | None = None
         self.last_upkeep: dict[str, Any] = {}
-        self.commits = 0
         self.write_errors = 0
 
     # -- workers ---------------------------------------------------------------------------
@@ -181,7 +180,6 @@ class Service:
             except Exception as exc:
                 results[i] = exc
             i += 1
-        self.commits += 1
         return results
 
     def _apply_inserts(self, ops: list[WriteOp], start: int, end: int, results: list[Any]) -> None:

@@ -106,6 +106,10 @@ class Filter:
         return " AND ".join(parts)
 
 
+def _id_in(ids: Sequence[str]) -> str:
+    return f"id IN ({', '.join(sql_str(i) for i in ids)})"
+
+
 SELECT = ["id", "text", "type", "tags", "namespace", "metadata", "created_at", "updated_at", "version", "vector"]
 
 
@@ -238,8 +242,7 @@ class MemoryStore:
         out: dict[str, Row] = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            where = f"id IN ({', '.join(sql_str(i) for i in chunk)})"
-            tbl = self._table.search().where(where).select(SELECT).limit(len(chunk) + 10).to_arrow()
+            tbl = self._table.search().where(_id_in(chunk)).select(SELECT).limit(len(chunk) + 10).to_arrow()
             for row in _rows(tbl, self.dim):
                 out[row.id] = row
         return out
@@ -249,8 +252,7 @@ class MemoryStore:
         found: set[str] = set()
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            where = f"id IN ({', '.join(sql_str(i) for i in chunk)})"
-            tbl = self._table.search().where(where).select(["id"]).limit(len(chunk) + 10).to_arrow()
+            tbl = self._table.search().where(_id_in(chunk)).select(["id"]).limit(len(chunk) + 10).to_arrow()
             found.update(tbl.column("id").to_pylist())
         return found
 
@@ -354,7 +356,7 @@ class MemoryStore:
 
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self._table.delete(f"id IN ({', '.join(sql_str(i) for i in ids)})")
+            self._table.delete(_id_in(ids))
 
     def upkeep(self, compact: bool = False) -> dict[str, Any]:
         """Create missing indexes (full text on ``text``, btree on ``id``) once there are rows;
@@ -372,7 +374,7 @@ class MemoryStore:
         if not self._fts_ready:
             self._table.create_index("text", config=FTS(with_position=False), replace=True)
             done["fts_created"] = True
-        if not any(list(idx.columns) == ["id"] for idx in self._table.list_indices()):
+        if not self._id_index_ready:
             self._table.create_index("id", config=BTree(), replace=True)
             done["id_index_created"] = True
         if done:

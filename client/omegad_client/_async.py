@@ -159,7 +159,7 @@ class AsyncClient:
         try:
             frame = protocol.encode_frame(message, self.max_frame)
         except protocol.FrameError as exc:
-            raise OmegadError(str(exc), code="too_large" if "exceeds" in str(exc) else "bad_request") from None
+            raise OmegadError(str(exc), code=exc.code) from None
         if self._stream is None:
             raise ClientClosed("the client is not open")
         async with self._send_lock:

@@ -135,7 +135,7 @@ class Client:
             try:
                 frame = protocol.encode_frame(protocol.request(request_id, method, params or {}), self.max_frame)
             except protocol.FrameError as exc:
-                raise OmegadError(str(exc), code="too_large" if "exceeds" in str(exc) else "bad_request") from None
+                raise OmegadError(str(exc), code=exc.code) from None
             sock = self._connect()
             try:
                 sock.sendall(frame)

@@ -91,7 +91,12 @@ MEMORY_TYPES: Final = (
 
 
 class FrameError(ValueError):
-    """A frame that cannot be encoded or decoded under the wire rules."""
+    """A frame that cannot be encoded or decoded under the wire rules. ``code`` is the wire
+    error code it maps to (``too_large`` for a frame over the cap, else ``bad_request``)."""
+
+    def __init__(self, message: str, code: str = "bad_request") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _reject_ext(code: int, data: bytes) -> Any:
@@ -109,7 +114,7 @@ def encode_frame(message: Mapping[str, Any], max_frame: int = DEFAULT_MAX_FRAME)
     except (TypeError, ValueError, OverflowError) as exc:
         raise FrameError(f"cannot encode message: {exc}") from exc
     if len(body) > max_frame:
-        raise FrameError(f"frame of {len(body)} bytes exceeds the limit of {max_frame}")
+        raise FrameError(f"frame of {len(body)} bytes exceeds the limit of {max_frame}", "too_large")
     return HEADER.pack(len(body)) + body
 
 

@@ -161,20 +161,25 @@ print("ok")
     shutil.rmtree(venv)
 
 
-def test_broken_stdout_does_not_stop_the_daemon(tmp_path: Path) -> None:
+def _piped_daemon(tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    """A daemon whose stdout is a pipe the test controls; returns once the socket exists."""
     sock = Path(tempfile.mkdtemp(prefix="od-", dir="/tmp")) / "d.sock"
     proc = subprocess.Popen(
         [sys.executable, "-m", "omegad", "serve", "--socket", str(sock), "--data-dir", str(tmp_path / "data")],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
+    for _ in range(1200):
+        if sock.exists() or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    return proc, sock
+
+
+def test_broken_stdout_does_not_stop_the_daemon(tmp_path: Path) -> None:
+    proc, sock = _piped_daemon(tmp_path)
     try:
         assert proc.stdout is not None
-        proc.stdout.readline()  # "started"... wait until it logs, then break the pipe
-        for _ in range(600):
-            if sock.exists():
-                break
-            time.sleep(0.05)
         proc.stdout.close()
         with Client(sock, timeout=30) as a, Client(sock, timeout=30) as b:
             for _ in range(20):
@@ -210,17 +215,8 @@ def test_sigterm_abandons_queued_embedding_and_exits_promptly(daemon_factory) ->
 def test_unread_stdout_pipe_does_not_stall_the_daemon(tmp_path: Path) -> None:
     """Log lines queue up (and are dropped past a bound) instead of blocking the event loop
     when nobody reads the daemon's stdout; a 64 KiB pipe fills after a few hundred lines."""
-    sock = Path(tempfile.mkdtemp(prefix="od-", dir="/tmp")) / "d.sock"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "omegad", "serve", "--socket", str(sock), "--data-dir", str(tmp_path / "data")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
+    proc, sock = _piped_daemon(tmp_path)
     try:
-        for _ in range(1200):
-            if sock.exists():
-                break
-            time.sleep(0.05)
         with Client(sock, timeout=30) as c:
             for _ in range(2000):  # ~2000 log lines of ~150 bytes: far beyond the pipe buffer
                 assert c.ping() == {}
