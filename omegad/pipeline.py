@@ -1,7 +1,7 @@
 """The query pipeline, stage by stage:
 
     embed query → recall (vector + full text, filter inside the storage query) → fuse
-    → heuristic score (type weight × recency decay) → rerank (cross-encoder slot)
+    → heuristic score (type weight × recency decay) → rerank (cross-encoder, top 20)
     → dedup → top `limit`
 
 Each stage is a plain function of the candidates so it can be tested alone; `explain` traces
@@ -18,7 +18,8 @@ Scoring, in full (defaults in `omegad.config`, documented in docs/scoring.md):
   docs/scoring.md for the measurements.
 * heuristic: ``score = fused × type_weight[type] × recency``, with
   ``recency = floor + (1 − floor) × 0.5 ^ (age_days / half_life[type])``.
-* rerank: the top 20 re-scored by the cross-encoder (see `omegad.rerank`).
+* rerank: the top ``reranker.top_k`` (20) re-scored by the cross-encoder:
+  ``score × (1 + w × sigmoid(logit))`` (see `omegad.rerank`).
 * dedup: a result whose embedding has cosine ≥ ``dedup_cosine`` with a better-scored result,
   or whose normalised text equals one, is dropped.
 """
@@ -39,8 +40,6 @@ from .store import Row
 
 __all__ = ["Candidate", "Trace", "dedup", "fuse", "heuristic", "recall_size"]
 
-RERANK_TOP = 20
-
 
 def recall_size(limit: int) -> int:
     return max(15, 3 * limit)
@@ -56,7 +55,8 @@ class Candidate:
     fused: float = 0.0
     type_weight: float = 1.0
     recency: float = 1.0
-    rerank: float | None = None
+    rerank: float | None = None  # sigmoid of the cross-encoder logit
+    rerank_logit: float | None = None
     score: float = 0.0
 
     def signals(self) -> dict[str, Any]:
@@ -71,6 +71,7 @@ class Candidate:
         }
         if self.rerank is not None:
             out["rerank"] = _round(self.rerank)
+            out["rerank_logit"] = _round(self.rerank_logit)
         return out
 
 

@@ -1,35 +1,592 @@
-"""The cross-encoder rerank stage slot.
+"""The cross-encoder rerank stage.
 
-The query pipeline calls `Reranker.rerank` on its top `pipeline.RERANK_TOP` candidates after
-heuristic scoring. Until the cross-encoder lands (ms-marco-MiniLM-L-6-v2 in one ONNX session,
-boost ``score × (1 + w × sigmoid(logit))``), the stage reports itself ``not_installed`` and
-leaves the order unchanged; queries never wait for it.
+After heuristic scoring, the query pipeline hands its top ``reranker.top_k`` (20) candidates
+to `Reranker.rerank`. Each (query, memory text) pair is encoded together as
+``[CLS] query [SEP] passage [SEP]`` (segment ids 0 then 1), truncated longest-first to
+``reranker.max_tokens`` word pieces, and scored by one ONNX Runtime CPU session of
+cross-encoder/ms-marco-MiniLM-L-6-v2 (one logit per pair). The logit is normalised on an
+absolute scale, ``norm = sigmoid(logit)``, never min-max within the batch, and boosts the
+heuristic score multiplicatively::
+
+    score = heuristic_score × (1 + w × norm)        (w = reranker.weight, 0.3)
+
+so the reranker refines the order without overriding type, recency and feedback signals.
+
+Speed:
+
+* pairs are sorted by token length and batched without fixed padding (each ONNX run pads to
+  its longest pair);
+* concurrent queries share ONNX runs: a `Batcher` collects the pairs of every query that
+  arrives while the previous run is busy;
+* an LRU cache keyed by (query text, memory id, memory version) makes a repeated query cost
+  no model time.
+
+Availability: the model is loaded in the background (never inside a query). Until it is
+ready, or when it is off, missing, failed or too slow, queries keep the heuristic order and
+say why in ``explain``; ``hello`` and ``stats`` report the state. After
+``reranker.max_failures`` failed loads a circuit breaker blocks new attempts for
+``reranker.cooldown_s`` seconds. An inference error falls back for that query, is logged once
+per distinct cause and counted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from .pipeline import Candidate
+import anyio
+import numpy as np
+import numpy.typing as npt
+import structlog
 
-__all__ = ["Reranker"]
+from .config import Config
+from .embed import ModelMissing
+from .pipeline import Candidate
+from .store import iso
+from .worker import Batcher
+
+__all__ = [
+    "FETCH_RERANKER_COMMAND",
+    "RERANKER_DIR_NAME",
+    "RERANKER_MODEL_ID",
+    "Breaker",
+    "CrossEncoder",
+    "Reranker",
+    "RerankerFiles",
+    "boost",
+    "read_reranker_dir",
+    "reranker_dir",
+    "sigmoid",
+]
+
+log = structlog.get_logger("omegad")
+
+RERANKER_MODEL_ID = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+RERANKER_DIR_NAME = "ms-marco-MiniLM-L-6-v2"
+FETCH_RERANKER_COMMAND = "omegad models fetch reranker"
+
+#: ONNX files a model directory may hold, best first: an int8 per-channel model when present.
+ONNX_CANDIDATES = ("model_int8.onnx", "model.onnx")
+
+#: Failed loads are retried on demand (a query while not ready), at most this often.
+RETRY_SPACING_S = 5.0
+
+
+def sigmoid(x: float) -> float:
+    """Numerically stable logistic function: an absolute [0, 1] scale for a logit."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def boost(score: float, logit: float, weight: float) -> tuple[float, float]:
+    """Return (new score, norm) for a heuristic *score* and a cross-encoder *logit*."""
+    norm = sigmoid(logit)
+    return score * (1.0 + weight * norm), norm
+
+
+# -- model files --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RerankerFiles:
+    directory: Path
+    onnx: Path
+    tokenizer: Path
+    model_id: str
+    quantization: str
+
+
+def reranker_dir(config: Config) -> Path:
+    """Where the daemon looks: ``reranker.model_dir`` if set, else the user cache."""
+    return config.reranker_model_dir or config.model_cache_dir / RERANKER_DIR_NAME
+
+
+def read_reranker_dir(directory: Path) -> RerankerFiles:
+    """Check a reranker directory: ``model.onnx`` (or ``model_int8.onnx``, preferred) +
+    ``tokenizer.json`` [+ ``manifest.json`` naming the model id and quantization]."""
+    tokenizer = directory / "tokenizer.json"
+    onnx = next((directory / n for n in ONNX_CANDIDATES if (directory / n).is_file()), None)
+    missing = [n for n, ok in (("model.onnx", onnx is not None), ("tokenizer.json", tokenizer.is_file())) if not ok]
+    if missing:
+        raise ModelMissing(f"{directory} lacks {' and '.join(missing)}")
+    assert onnx is not None
+    model_id = RERANKER_MODEL_ID
+    quantization = "int8 (per-channel)" if onnx.name == "model_int8.onnx" else "none (fp32)"
+    manifest = directory / "manifest.json"
+    if manifest.is_file():
+        try:
+            doc = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ModelMissing(f"{manifest} is unreadable: {exc}") from None
+        if isinstance(doc, dict):
+            model_id = str(doc.get("model_id", model_id))
+            quant = doc.get("quantization", {})
+            if isinstance(quant, dict) and onnx.name in quant:
+                quantization = str(quant[onnx.name])
+    return RerankerFiles(directory, onnx, tokenizer, model_id, quantization)
+
+
+# -- the ONNX session ---------------------------------------------------------------------------
+
+
+class CrossEncoder:
+    """One ONNX Runtime session and one tokenizer scoring (query, passage) pairs. Blocking:
+    call from a worker thread. Raises `ModelMissing` when the files cannot be used."""
+
+    def __init__(
+        self,
+        files: RerankerFiles,
+        *,
+        threads: int = 2,
+        max_tokens: int = 256,
+        batch_size: int = 32,
+        spinning: bool = False,
+    ) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.files = files
+        self.threads = threads
+        self.max_tokens = max_tokens
+        self.batch_size = batch_size
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
+        try:
+            self.session = ort.InferenceSession(str(files.onnx), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise ModelMissing(f"cannot load {files.onnx}: {_short(exc)}") from None
+        inputs = {i.name for i in self.session.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= inputs:
+            raise ModelMissing(f"{files.onnx} does not look like a BERT cross-encoder (inputs: {sorted(inputs)})")
+        self._token_types = "token_type_ids" in inputs
+        self._output = self.session.get_outputs()[0].name
+        try:
+            tokenizer = Tokenizer.from_file(str(files.tokenizer))
+        except Exception as exc:
+            raise ModelMissing(f"cannot load {files.tokenizer}: {_short(exc)}") from None
+        # A hub tokenizer.json may carry fixed padding or a truncation length: replace both.
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_tokens, strategy="longest_first")
+        self.tokenizer = tokenizer
+        self._lock = threading.Lock()
+        try:
+            probe = self.score([("probe query", "probe passage"), ("a", "b c")])[0]
+        except Exception as exc:
+            raise ModelMissing(f"{files.onnx} failed a probe run: {_short(exc)}") from None
+        if probe.shape != (2,) or not np.isfinite(probe).all():
+            raise ModelMissing(f"{files.onnx} gave {probe!r} for a probe pair, expected one finite logit per pair")
+
+    def feeds(self, encodings: Sequence[Any]) -> dict[str, npt.NDArray[np.int64]]:
+        """Pad *encodings* to their longest one: the ONNX inputs for one run."""
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, e in enumerate(encodings):
+            n = len(e.ids)
+            ids[row, :n] = e.ids
+            mask[row, :n] = 1
+            types[row, :n] = e.type_ids
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if self._token_types:
+            feeds["token_type_ids"] = types
+        return feeds
+
+    def run(self, feeds: dict[str, npt.NDArray[np.int64]]) -> npt.NDArray[np.float32]:
+        out = self.session.run([self._output], feeds)[0]
+        return np.asarray(out, dtype=np.float32).reshape(len(feeds["input_ids"]), -1)[:, 0]
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[npt.NDArray[np.float32], list[int]]:
+        """Logits and token counts for *pairs* (same order). Pairs are sorted by length and
+        run in batches of at most ``batch_size``, each padded to its own longest pair."""
+        if not pairs:
+            return np.zeros(0, dtype=np.float32), []
+        with self._lock:
+            encodings = self.tokenizer.encode_batch(list(pairs))
+            lengths = [len(e.ids) for e in encodings]
+            order = sorted(range(len(pairs)), key=lengths.__getitem__)
+            logits = np.zeros(len(pairs), dtype=np.float32)
+            for start in range(0, len(order), self.batch_size):
+                chunk = order[start : start + self.batch_size]
+                logits[chunk] = self.run(self.feeds([encodings[i] for i in chunk]))
+        return logits, lengths
+
+
+def _short(exc: BaseException, limit: int = 300) -> str:
+    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- circuit breaker ----------------------------------------------------------------------------
+
+
+class Breaker:
+    """After *max_failures* failed loads, no attempt for *cooldown_s* seconds. After the
+    cooldown one attempt is allowed; if it fails too, the breaker opens again at once."""
+
+    def __init__(self, max_failures: int, cooldown_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_failures = max_failures
+        self.cooldown_s = cooldown_s
+        self.clock = clock
+        self.failures = 0
+        self.open_until: float | None = None
+        self.last_error: str | None = None
+
+    def allow(self) -> bool:
+        return self.open_until is None or self.clock() >= self.open_until
+
+    @property
+    def is_open(self) -> bool:
+        return not self.allow()
+
+    def failure(self, error: str) -> None:
+        self.failures += 1
+        self.last_error = error
+        if self.failures >= self.max_failures:
+            self.open_until = self.clock() + self.cooldown_s
+
+    def success(self) -> None:
+        self.failures = 0
+        self.open_until = None
+        self.last_error = None
+
+
+# -- the stage ----------------------------------------------------------------------------------
+
+Pair = tuple[str, str]
+Scored = tuple[float, int]  # (logit, tokens)
+
+
+class ScoreCache:
+    """LRU of logits keyed by (query text, memory id, memory version)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict[tuple[str, str, int], Scored] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[str, str, int]) -> Scored | None:
+        value = self._data.get(key)
+        if value is None:
+            self.misses += 1
+            return None
+        self._data.move_to_end(key)
+        self.hits += 1
+        return value
+
+    def put(self, key: tuple[str, str, int], value: Scored) -> None:
+        self._data[key] = value
+        self._data.move_to_end(key)
+        while len(self._data) > self.size:
+            self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
 
 
 class Reranker:
-    """The rerank stage. `ready` says whether `rerank` changes anything."""
+    """The rerank stage: state machine, background loader, shared batcher, cache, counters.
 
-    def __init__(self) -> None:
-        self.state = "not_installed"
-        self.detail = "the cross-encoder rerank stage is not part of this version; results keep the heuristic order"
+    States: ``disabled`` (turned off), ``missing`` (no model files: the fix is
+    `FETCH_RERANKER_COMMAND`), ``downloading`` (``reranker.auto_download``), ``loading``,
+    ``ready``, ``failed`` (last error; with ``until`` while the breaker is open).
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        fetch: Callable[[], Path] | None = None,
+    ) -> None:
+        self.config = config
+        self.clock = clock
+        self.wall = wall
+        self.directory = reranker_dir(config)
+        self._fetch = fetch
+        self.breaker = Breaker(config.reranker_max_failures, config.reranker_cooldown_s, clock)
+        self.encoder: CrossEncoder | None = None
+        self.state = "disabled" if not config.reranker_enabled else "loading"
+        self.detail = (
+            "" if config.reranker_enabled else "turned off (OMEGAD_CROSS_ENCODER=0 or reranker.enabled = false)"
+        )
+        self.cache = ScoreCache(config.reranker_cache_size)
+        self.limiter = anyio.CapacityLimiter(1)
+        self.batcher: Batcher[Pair, Scored] = Batcher(
+            "reranker",
+            self._score_sync,
+            max_items=config.reranker_batch_size * 8,
+            limiter=self.limiter,
+            shield_wait=False,
+        )
+        self.attempts = 0
+        self.last_attempt: float | None = None
+        self.attempting = False
+        self.loaded_at: float | None = None
+        self.load_ms: float | None = None
+        self.queries = 0
+        self.pairs = 0
+        self.scored = 0
+        self.tokens = 0
+        self.model_ms = 0.0
+        self.errors = 0
+        self.timeouts = 0
+        self.last_error: str | None = None
+        self.consecutive_errors = 0
+        self._logged: set[str] = set()
+        self._wake = anyio.Event()
+
+    # -- lifecycle ------------------------------------------------------------------------------
 
     @property
     def ready(self) -> bool:
-        return False
+        return self.state == "ready" and self.encoder is not None
+
+    async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        """Run the batcher and the background loader until `close` (the loader is cancelled
+        with the enclosing task group)."""
+        async with anyio.create_task_group() as tg:
+            await tg.start(self.batcher.run)
+            if self.config.reranker_enabled:
+                tg.start_soon(self._loader)
+            task_status.started()
+
+    def close(self) -> None:
+        self.batcher.close()
+
+    def request(self) -> None:
+        """A query wanted the reranker while it is not ready: start a background attempt if
+        one is due. Never waits."""
+        if self._attempt_due():
+            self._wake.set()
+
+    def _attempt_due(self) -> bool:
+        if not self.config.reranker_enabled or self.ready or self.attempting:
+            return False
+        if not self.breaker.allow():
+            return False
+        return self.last_attempt is None or self.clock() - self.last_attempt >= RETRY_SPACING_S
+
+    async def _loader(self) -> None:
+        while True:
+            if self._attempt_due():
+                await self.attempt()
+            self._wake = anyio.Event()
+            if self._attempt_due():  # a request arrived during the attempt
+                continue
+            await self._wake.wait()
+
+    async def attempt(self) -> None:
+        """One load attempt (and a download first when configured and the files are absent)."""
+        self.attempting = True
+        self.attempts += 1
+        self.last_attempt = self.clock()
+        try:
+            try:
+                files = await anyio.to_thread.run_sync(read_reranker_dir, self.directory)
+            except ModelMissing as exc:
+                if not (self.config.reranker_auto_download and self._fetch is not None):
+                    self._set_missing(str(exc))
+                    return
+                fetched = await self._download()
+                if fetched is None:
+                    return
+                files = fetched
+            self.state, self.detail = "loading", f"loading {files.onnx}"
+            started = time.perf_counter()
+            try:
+                encoder = await anyio.to_thread.run_sync(self._load, files)
+            except Exception as exc:
+                self._set_failed(f"load failed: {_short(exc)}")
+                return
+            self.encoder = encoder
+            self.cache.clear()
+            self.consecutive_errors = 0
+            self.breaker.success()
+            self.load_ms = round((time.perf_counter() - started) * 1000, 1)
+            self.loaded_at = self.wall()
+            self.state, self.detail = "ready", ""
+            log.info(
+                "reranker_ready",
+                model=files.model_id,
+                file=str(files.onnx),
+                quantization=files.quantization,
+                threads=self.config.reranker_threads,
+                load_ms=self.load_ms,
+            )
+        finally:
+            self.attempting = False
+
+    def _load(self, files: RerankerFiles) -> CrossEncoder:
+        return CrossEncoder(
+            files,
+            threads=self.config.reranker_threads,
+            max_tokens=self.config.reranker_max_tokens,
+            batch_size=self.config.reranker_batch_size,
+            spinning=self.config.reranker_spinning,
+        )
+
+    async def _download(self) -> RerankerFiles | None:
+        assert self._fetch is not None
+        self.state, self.detail = "downloading", f"downloading {RERANKER_MODEL_ID} into {self.directory}"
+        log.info("reranker_download_started", directory=str(self.directory))
+        try:
+            directory = await anyio.to_thread.run_sync(self._fetch, abandon_on_cancel=True)
+            return await anyio.to_thread.run_sync(read_reranker_dir, directory)
+        except Exception as exc:
+            self._set_failed(f"download failed: {_short(exc)}")
+            return None
+
+    def _set_missing(self, reason: str) -> None:
+        changed = self.state != "missing"
+        self.state = "missing"
+        self.detail = f"no reranker model ({reason}); run `{FETCH_RERANKER_COMMAND}`"
+        if changed:
+            log.warning("reranker_missing", directory=str(self.directory), fix=FETCH_RERANKER_COMMAND)
+
+    def _set_failed(self, error: str) -> None:
+        self.breaker.failure(error)
+        self.encoder = None
+        self.state = "failed"
+        self.detail = error
+        log.error(
+            "reranker_failed",
+            error=error,
+            failures=self.breaker.failures,
+            retry_after=self._until(),
+        )
+
+    def _until(self) -> str | None:
+        """Wall-clock time when the breaker lets the next attempt through (None: not open)."""
+        if self.breaker.open_until is None or not self.breaker.is_open:
+            return None
+        left = self.breaker.open_until - self.clock()
+        return iso(int((self.wall() + left) * 1e6))
 
     def describe(self) -> dict[str, Any]:
-        return {"state": self.state, "detail": self.detail}
+        """The state as ``hello`` and ``stats`` report it."""
+        out: dict[str, Any] = {"state": self.state}
+        if self.ready:
+            assert self.encoder is not None
+            files = self.encoder.files
+            out.update(
+                model=files.model_id,
+                file=str(files.onnx),
+                quantization=files.quantization,
+                threads=self.encoder.threads,
+                max_tokens=self.encoder.max_tokens,
+                weight=self.config.reranker_weight,
+                top_k=self.config.reranker_top_k,
+            )
+            return out
+        out["detail"] = self.detail
+        if self.state == "missing":
+            out["fix"] = FETCH_RERANKER_COMMAND
+            out["directory"] = str(self.directory)
+        elif self.state == "failed":
+            out["last_error"] = self.breaker.last_error
+            out["failures"] = self.breaker.failures
+            out["until"] = self._until()
+        return out
+
+    def counters(self) -> dict[str, Any]:
+        return {
+            "queries": self.queries,
+            "pairs": self.pairs,
+            "scored": self.scored,
+            "tokens": self.tokens,
+            "model_ms": round(self.model_ms, 1),
+            "runs": self.batcher.batches,
+            "cache": {"entries": len(self.cache), "hits": self.cache.hits, "misses": self.cache.misses},
+            "errors": self.errors,
+            "timeouts": self.timeouts,
+            "last_error": self.last_error,
+            "load_attempts": self.attempts,
+            "load_ms": self.load_ms,
+        }
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def _score_sync(self, pairs: list[Pair]) -> list[Scored]:
+        encoder = self.encoder
+        if encoder is None:
+            raise RuntimeError("the reranker model was unloaded")
+        started = time.perf_counter()
+        logits, tokens = encoder.score(pairs)
+        self.model_ms += (time.perf_counter() - started) * 1000
+        return [(float(x), n) for x, n in zip(logits.tolist(), tokens, strict=True)]
 
     async def rerank(self, query: str, candidates: Sequence[Candidate]) -> dict[str, Any]:
-        """Re-score *candidates* in place; returns trace details. A no-op until installed."""
-        return {"skipped": self.state}
+        """Re-score *candidates* in place (``rerank``, ``rerank_logit`` and ``score``); the
+        caller re-sorts. On any failure nothing is changed and the trace says why."""
+        self.queries += 1
+        weight = self.config.reranker_weight
+        keys = [(query, c.row.id, c.row.version) for c in candidates]
+        scored: list[Scored | None] = [self.cache.get(k) for k in keys]
+        todo = [i for i, s in enumerate(scored) if s is None]
+        started = time.perf_counter()
+        if todo:
+            pairs = [(query, candidates[i].row.text) for i in todo]
+            try:
+                with anyio.fail_after(self.config.reranker_timeout_s):
+                    fresh = await self.batcher.submit(pairs)
+            except TimeoutError:
+                self.timeouts += 1
+                return {"skipped": f"timeout: no scores within {self.config.reranker_timeout_s} s"}
+            except Exception as exc:
+                return {"skipped": f"inference error: {self._inference_error(exc)}"}
+            self.consecutive_errors = 0
+            for i, fresh_value in zip(todo, fresh, strict=True):
+                scored[i] = fresh_value
+                self.cache.put(keys[i], fresh_value)
+        tokens = 0
+        for i, c in enumerate(candidates):
+            value = scored[i]
+            assert value is not None
+            logit, n = value
+            if i in todo:
+                tokens += n
+            c.rerank_logit = logit
+            c.score, c.rerank = boost(c.score, logit, weight)
+        self.pairs += len(candidates)
+        self.scored += len(todo)
+        self.tokens += tokens
+        return {
+            "pairs": len(candidates),
+            "scored": len(todo),
+            "cached": len(candidates) - len(todo),
+            "tokens": tokens,
+            "model_wait_ms": round((time.perf_counter() - started) * 1000, 3),
+            "weight": weight,
+        }
+
+    def _inference_error(self, exc: BaseException) -> str:
+        """Count an inference failure, log each distinct cause once; after
+        ``max_failures`` in a row, drop the session (state ``failed``, breaker counts it)."""
+        message = _short(exc)
+        self.errors += 1
+        self.last_error = message
+        self.consecutive_errors += 1
+        if message not in self._logged and len(self._logged) < 100:
+            self._logged.add(message)
+            log.error("rerank_inference_failed", error=message, note="falling back to the heuristic order")
+        if self.consecutive_errors >= self.config.reranker_max_failures and self.encoder is not None:
+            self._set_failed(f"{self.consecutive_errors} inference errors in a row; last: {message}")
+        return message

@@ -23,7 +23,7 @@ from . import __version__
 from .config import Config
 from .embed import Embedder
 from .errors import NotFound, ServiceError, Unavailable
-from .pipeline import RERANK_TOP, Trace, dedup, fuse, heuristic, recall_size, result_dict
+from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
 from .schema import FlushParams, IdParams, QueryParams, StoreBatchParams, StoreParams, UpdateParams
 from .store import Filter, MemoryStore, Row, iso, to_micros
@@ -71,7 +71,7 @@ class Service:
         self.config = config
         self.embedder = embedder
         self.store = store
-        self.reranker = Reranker()
+        self.reranker = Reranker(config, fetch=self._fetch_reranker if config.reranker_model_dir is None else None)
         self.started = time.monotonic()
         self.read_limiter = anyio.CapacityLimiter(config.db_read_threads)
         self.embed_limiter = anyio.CapacityLimiter(1)
@@ -98,6 +98,11 @@ class Service:
         self.last_upkeep: dict[str, Any] = {}
         self.write_errors = 0
 
+    def _fetch_reranker(self) -> Any:
+        from .models import fetch_reranker
+
+        return fetch_reranker(self.config.model_cache_dir, endpoint=self.config.hub_endpoint)
+
     # -- workers ---------------------------------------------------------------------------
 
     async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
@@ -106,10 +111,12 @@ class Service:
             await tg.start(self.embedder_batcher.run)
             await tg.start(self.writer.run)
             await tg.start(self.jobs.run)
+            await tg.start(self.reranker.run)
             tg.start_soon(self._upkeep_timer)
             task_status.started()
 
     def close(self) -> None:
+        self.reranker.close()
         self.embedder_batcher.close()
         self.jobs.close()
         self.writer.close()
@@ -362,12 +369,19 @@ class Service:
         trace.mark("recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql())
         candidates = heuristic(candidates, self.config, now_us())
         trace.mark("heuristic", len(candidates), fusion=self.config.fusion)
-        top = candidates[:RERANK_TOP]
-        if p.rerank and self.reranker.ready:
+        top_k = self.config.reranker_top_k
+        top = candidates[:top_k]
+        if not p.rerank:
+            detail: dict[str, Any] = {"skipped": "turned off by the request (rerank=false)"}
+        elif not top:
+            detail = {"skipped": "no candidates"}
+        elif self.reranker.ready:
             detail = await self.reranker.rerank(p.text, top)
-            candidates = sorted(top, key=lambda c: (-c.score, c.row.id)) + candidates[RERANK_TOP:]
+            if "skipped" not in detail:
+                candidates = sorted(top, key=lambda c: (-c.score, c.row.id)) + candidates[top_k:]
         else:
-            detail = {"skipped": "disabled by request" if not p.rerank else self.reranker.state}
+            self.reranker.request()
+            detail = {"skipped": f"reranker {self.reranker.state}: {self.reranker.detail}"}
         trace.mark("rerank", len(top), **detail)
         results, dropped = dedup(candidates, self.config.dedup_cosine, p.limit)
         trace.mark("dedup", len(results), dropped=dropped)
@@ -420,7 +434,7 @@ class Service:
                     "dim": self.embedder.dim,
                     "threads": self.embedder.threads,
                 },
-                "reranker": self.reranker.describe(),
+                "reranker": {**self.reranker.describe(), **self.reranker.counters()},
             },
             "uptime_s": round(time.monotonic() - self.started, 3),
         }
