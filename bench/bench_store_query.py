@@ -210,7 +210,7 @@ def _client_worker(kind: str, socket: str, payload: list[Any], barrier: Any, out
                 elif kind == "store_batch":
                     c.store_batch(p)
                 else:
-                    c.query(p["text"], namespace=p["namespace"], limit=10)
+                    c.query(p["text"], namespace=p["namespace"], limit=10, rerank=p.get("rerank"))
                 lat.append((time.perf_counter() - s) * 1000)
             t1 = time.monotonic()
         out.put({"t0": t0, "t1": t1, "lat": lat, "error": None})

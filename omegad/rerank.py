@@ -205,8 +205,11 @@ class CrossEncoder:
         return feeds
 
     def run(self, feeds: dict[str, npt.NDArray[np.int64]]) -> npt.NDArray[np.float32]:
-        out = self.session.run([self._output], feeds)[0]
-        return np.asarray(out, dtype=np.float32).reshape(len(feeds["input_ids"]), -1)[:, 0]
+        out = np.asarray(self.session.run([self._output], feeds)[0], dtype=np.float32)
+        n = len(feeds["input_ids"])
+        if out.shape not in ((n,), (n, 1)):
+            raise ValueError(f"expected one logit per pair, got output of shape {out.shape}")
+        return out.reshape(n)
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[npt.NDArray[np.float32], list[int]]:
         """Logits and token counts for *pairs* (same order). Pairs are sorted by length and
