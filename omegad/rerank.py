@@ -181,6 +181,7 @@ class CrossEncoder:
         tokenizer.enable_truncation(max_tokens, strategy="longest_first")
         self.tokenizer = tokenizer
         self._lock = threading.Lock()
+        self.runs = 0
         try:
             probe = self.score([("probe query", "probe passage"), ("a", "b c")])[0]
         except Exception as exc:
@@ -206,6 +207,7 @@ class CrossEncoder:
 
     def run(self, feeds: dict[str, npt.NDArray[np.int64]]) -> npt.NDArray[np.float32]:
         out = np.asarray(self.session.run([self._output], feeds)[0], dtype=np.float32)
+        self.runs += 1
         n = len(feeds["input_ids"])
         if out.shape not in ((n,), (n, 1)):
             raise ValueError(f"expected one logit per pair, got output of shape {out.shape}")
@@ -516,7 +518,8 @@ class Reranker:
             "scored": self.scored,
             "tokens": self.tokens,
             "model_ms": round(self.model_ms, 1),
-            "runs": self.batcher.batches,
+            "batches": self.batcher.batches,
+            "onnx_runs": self.encoder.runs if self.encoder is not None else 0,
             "cache": {"entries": len(self.cache), "hits": self.cache.hits, "misses": self.cache.misses},
             "errors": self.errors,
             "timeouts": self.timeouts,

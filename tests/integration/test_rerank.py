@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from omegad.config import load_config
+from omegad.models import RERANKER_VARIANTS
 from omegad.rerank import CrossEncoder, read_reranker_dir, sigmoid
 
 from ..helpers import REPO, Daemon
@@ -116,7 +118,7 @@ def test_repeated_query_costs_no_model_time(tiny_daemon: Daemon, ns: str) -> Non
         assert rerank_stage(first)["scored"] == 5
         s2 = rerank_stage(second)
         assert s2["scored"] == 0 and s2["cached"] == 5 and s2["tokens"] == 0
-        assert after["runs"] == before["runs"] and after["cache"]["hits"] == before["cache"]["hits"] + 5
+        assert after["batches"] == before["batches"] and after["cache"]["hits"] == before["cache"]["hits"] + 5
         assert [r["id"] for r in first["results"]] == [r["id"] for r in second["results"]]
         # a new text version is a new cache key: the updated memory is scored again
         target = first["results"][0]["id"]
@@ -270,3 +272,43 @@ def test_timeout_falls_back(tmp_path: Path) -> None:
     finally:
         assert d.stop() == 0
         d.cleanup()
+
+
+def test_background_download_never_stalls_a_query(tmp_path: Path) -> None:
+    """With reranker.auto_download, a daemon without the model fetches it from the (local)
+    hub in the background; queries meanwhile answer at once, unreranked, and say why."""
+    from ..hub import blob_id, start_hub
+
+    model = (TINY / "model.onnx").read_bytes()
+    with start_hub() as hub:
+        hub.files = {path: model for path, _ in RERANKER_VARIANTS.values()}
+        hub.files["tokenizer.json"] = (TINY / "tokenizer.json").read_bytes()
+        hub.lfs = {path for path, _ in RERANKER_VARIANTS.values()}
+        hub.delay = 4.0  # a slow download
+        cache = tmp_path / "cache"
+        d = Daemon(
+            tmp_path,
+            env={"OMEGAD_MODEL_CACHE": str(cache), "OMEGAD_HUB_ENDPOINT": hub.endpoint},  # type: ignore[attr-defined]
+            config="[reranker]\nauto_download = true\n",
+        )
+        # the daemon still needs the embedding model: give it the one already fetched
+        d.env["OMEGAD_EMBEDDING_MODEL_DIR"] = str(load_config().model_cache_dir / "all-MiniLM-L6-v2")
+        d.start()
+        try:
+            wait_state(d, "downloading")
+            with d.client() as c:
+                c.store("a memory stored during the download", namespace="x")
+                reply = c.query("memory", namespace="x", explain=True)
+                assert reply["results"] and "downloading" in rerank_stage(reply)["skipped"]
+                # the query came back while the download was still running
+                assert c.hello()["reranker"]["state"] == "downloading"
+            r = wait_state(d, "ready")
+            assert r["model"] == "cross-encoder/ms-marco-MiniLM-L-6-v2"
+            target = cache / "ms-marco-MiniLM-L-6-v2"
+            manifest = json.loads((target / "manifest.json").read_text())
+            assert manifest["files"]["tokenizer.json"] == blob_id((TINY / "tokenizer.json").read_bytes())
+            with d.client() as c:
+                assert rerank_stage(c.query("memory", namespace="x", explain=True))["pairs"] == 1
+        finally:
+            assert d.stop() == 0
+            d.cleanup()

@@ -5,14 +5,11 @@ redirect for LFS files, ``ETag`` = git blob id for small files), Range requests.
 from __future__ import annotations
 
 import hashlib
-import http.server
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -27,85 +24,16 @@ from omegad.models import (
 )
 from omegad.rerank import read_reranker_dir
 
-REPO = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+from ..hub import REPO, Hub, blob_id, start_hub
+
 ONNX = bytes(range(256)) * 2000
 TOKENIZER = b'{"version": "1.0", "tiny": true}'
 
 
-def _blob_id(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-class _Hub(http.server.BaseHTTPRequestHandler):
-    files: ClassVar[dict[str, bytes]] = {}  # path under /REPO/resolve/REV/ -> bytes
-    lfs: ClassVar[set[str]] = set()
-    lie: ClassVar[dict[str, str]] = {}  # path -> wrong hash to publish
-    requests: ClassVar[list[tuple[str, str]]] = []
-
-    def _lookup(self) -> tuple[str, bytes | None]:
-        prefix = f"/{REPO}/resolve/{RERANKER_HUB_REVISION}/"
-        if self.path.startswith("/cdn/"):
-            name = self.path[5:]
-            return name, self.files.get(name)
-        if not self.path.startswith(prefix):
-            return "", None
-        name = self.path[len(prefix) :]
-        return name, self.files.get(name)
-
-    def do_HEAD(self) -> None:
-        self.requests.append(("HEAD", self.path))
-        name, data = self._lookup()
-        if data is None:
-            self.send_error(404)
-            return
-        if name in self.lfs:
-            self.send_response(302)
-            self.send_header("Location", f"/cdn/{name}")
-            self.send_header("X-Linked-Etag", f'"{self.lie.get(name, hashlib.sha256(data).hexdigest())}"')
-        else:
-            self.send_response(200)
-            self.send_header("ETag", f'"{self.lie.get(name, _blob_id(data))}"')
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def do_GET(self) -> None:
-        self.requests.append(("GET", self.path))
-        name, data = self._lookup()
-        if data is None:
-            self.send_error(404)
-            return
-        if name in self.lfs and not self.path.startswith("/cdn/"):
-            self.send_response(302)
-            self.send_header("Location", f"/cdn/{name}")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        start = 0
-        rng = self.headers.get("Range")
-        if rng and rng.startswith("bytes="):
-            start = int(rng[6:].split("-")[0])
-            self.send_response(206)
-        else:
-            self.send_response(200)
-        body = data[start:]
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
-def hub() -> Iterator[type[_Hub]]:
-    handler = type("H", (_Hub,), {"files": {}, "lfs": set(), "lie": {}, "requests": []})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    handler.endpoint = f"http://127.0.0.1:{server.server_address[1]}"  # type: ignore[attr-defined]
-    yield handler
-    server.shutdown()
-    server.server_close()
+def hub() -> Iterator[type[Hub]]:
+    with start_hub() as h:
+        yield h
 
 
 def test_cpu_variant_from_flags() -> None:
@@ -118,16 +46,16 @@ def test_cpu_variant_from_flags() -> None:
     assert cpu_variant() in RERANKER_VARIANTS  # this machine
 
 
-def test_content_hash_git_blob_id_matches_git(tmp_path: Path) -> None:
+def test_content_hash_gitblob_id_matches_git(tmp_path: Path) -> None:
     p = tmp_path / "f"
     p.write_bytes(TOKENIZER)
     git = subprocess.run(["git", "hash-object", str(p)], capture_output=True, text=True)
-    expected = git.stdout.strip() if git.returncode == 0 else _blob_id(TOKENIZER)
+    expected = git.stdout.strip() if git.returncode == 0 else blob_id(TOKENIZER)
     assert content_hash(p, expected) == ("git blob id", expected)
     assert content_hash(p, "0" * 64) == ("sha256", hashlib.sha256(TOKENIZER).hexdigest())
 
 
-def test_fetch_reranker_verifies_against_hub_hashes(hub: type[_Hub], tmp_path: Path) -> None:
+def test_fetch_reranker_verifies_against_hub_hashes(hub: type[Hub], tmp_path: Path) -> None:
     onnx_path = RERANKER_VARIANTS["avx2"][0]
     hub.files = {onnx_path: ONNX, "tokenizer.json": TOKENIZER}
     hub.lfs = {onnx_path}
@@ -137,7 +65,7 @@ def test_fetch_reranker_verifies_against_hub_hashes(hub: type[_Hub], tmp_path: P
     assert (target / "tokenizer.json").read_bytes() == TOKENIZER
     manifest = json.loads((target / "manifest.json").read_text())
     assert manifest["source"] == f"hub:{REPO}@{RERANKER_HUB_REVISION}"
-    assert manifest["files"] == {"model.onnx": hashlib.sha256(ONNX).hexdigest(), "tokenizer.json": _blob_id(TOKENIZER)}
+    assert manifest["files"] == {"model.onnx": hashlib.sha256(ONNX).hexdigest(), "tokenizer.json": blob_id(TOKENIZER)}
     assert manifest["quantization"]["model.onnx"] == "uint8 dynamic (hub, avx2)"
     files = read_reranker_dir(target)
     assert files.quantization == "uint8 dynamic (hub, avx2)" and files.model_id == REPO
@@ -150,7 +78,7 @@ def test_fetch_reranker_verifies_against_hub_hashes(hub: type[_Hub], tmp_path: P
     assert len(hub.requests) == n
 
 
-def test_fetch_reranker_refuses_a_file_that_does_not_match(hub: type[_Hub], tmp_path: Path) -> None:
+def test_fetch_reranker_refuses_a_file_that_does_not_match(hub: type[Hub], tmp_path: Path) -> None:
     onnx_path = RERANKER_VARIANTS["fp32"][0]
     hub.files = {onnx_path: ONNX, "tokenizer.json": TOKENIZER}
     hub.lfs = {onnx_path}

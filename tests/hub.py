@@ -1,0 +1,95 @@
+"""A local stand-in for the Hugging Face hub: ``resolve`` URLs at the pinned revision, HEAD
+answering with the content hash (``X-Linked-Etag`` on a redirect for LFS files, ``ETag`` = git
+blob id for small files), redirects to a CDN path, Range requests, an optional delay."""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import ClassVar
+
+from omegad.models import RERANKER_HUB_REVISION
+
+REPO = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+
+
+def blob_id(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+class Hub(http.server.BaseHTTPRequestHandler):
+    files: ClassVar[dict[str, bytes]] = {}  # path under /REPO/resolve/REV/ -> bytes
+    lfs: ClassVar[set[str]] = set()
+    lie: ClassVar[dict[str, str]] = {}  # path -> wrong hash to publish
+    requests: ClassVar[list[tuple[str, str]]] = []
+    delay: ClassVar[float] = 0.0  # seconds before a file body is sent
+
+    def _lookup(self) -> tuple[str, bytes | None]:
+        prefix = f"/{REPO}/resolve/{RERANKER_HUB_REVISION}/"
+        if self.path.startswith("/cdn/"):
+            name = self.path[5:]
+            return name, self.files.get(name)
+        if not self.path.startswith(prefix):
+            return "", None
+        name = self.path[len(prefix) :]
+        return name, self.files.get(name)
+
+    def do_HEAD(self) -> None:
+        self.requests.append(("HEAD", self.path))
+        name, data = self._lookup()
+        if data is None:
+            self.send_error(404)
+            return
+        if name in self.lfs:
+            self.send_response(302)
+            self.send_header("Location", f"/cdn/{name}")
+            self.send_header("X-Linked-Etag", f'"{self.lie.get(name, hashlib.sha256(data).hexdigest())}"')
+        else:
+            self.send_response(200)
+            self.send_header("ETag", f'"{self.lie.get(name, blob_id(data))}"')
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        self.requests.append(("GET", self.path))
+        name, data = self._lookup()
+        if data is None:
+            self.send_error(404)
+            return
+        if name in self.lfs and not self.path.startswith("/cdn/"):
+            self.send_response(302)
+            self.send_header("Location", f"/cdn/{name}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        start = 0
+        rng = self.headers.get("Range")
+        if rng and rng.startswith("bytes="):
+            start = int(rng[6:].split("-")[0])
+            self.send_response(206)
+        else:
+            self.send_response(200)
+        body = data[start:]
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        time.sleep(self.delay)
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def start_hub() -> Iterator[type[Hub]]:
+    handler = type("H", (Hub,), {"files": {}, "lfs": set(), "lie": {}, "requests": [], "delay": 0.0})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    handler.endpoint = f"http://127.0.0.1:{server.server_address[1]}"  # type: ignore[attr-defined]
+    yield handler
+    server.shutdown()
+    server.server_close()
