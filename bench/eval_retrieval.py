@@ -71,6 +71,11 @@ def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True) -> dic
                 ]
             )
         c.flush()
+        # Let a reranker that is still loading finish, so the numbers say what they measured.
+        deadline = time.monotonic() + 120
+        while c.hello()["reranker"]["state"] in ("loading", "downloading") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        reranker = c.hello()["reranker"]
         for q in queries:
             t0 = time.perf_counter()
             results = c.query(q["text"], namespace=q["namespace"], limit=10, rerank=rerank)
@@ -91,7 +96,13 @@ def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True) -> dic
                         "want": [m for m, g in grades.items() if g == max(grades.values())],
                     }
                 )
-    summary: dict[str, Any] = {"kinds": {}, "leaks": leaks, "queries": len(queries), "memories": len(corpus)}
+    summary: dict[str, Any] = {
+        "kinds": {},
+        "leaks": leaks,
+        "queries": len(queries),
+        "memories": len(corpus),
+        "reranker": reranker if rerank else {"state": "off (--no-rerank)"},
+    }
     all_scores: list[tuple[float, float, float]] = []
     for kind in sorted(per_kind):
         rows = per_kind[kind]
@@ -117,11 +128,15 @@ def main() -> int:
     ap.add_argument("--set", default="dev", help="dev, holdout, or a directory with corpus.jsonl + queries.jsonl")
     ap.add_argument("--config", type=Path, help="omegad TOML config to evaluate")
     ap.add_argument("--no-rerank", action="store_true")
+    ap.add_argument("--reranker", type=Path, help="cross-encoder model directory (sets reranker.model_dir)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--failures", action="store_true", help="list queries whose best answer is not first")
     args = ap.parse_args()
     set_dir = Path(args.set) if Path(args.set).is_dir() else DATA / args.set
     config_text = args.config.read_text() if args.config else None
+    if args.reranker:
+        config_text = (config_text or "") + f'\n[reranker]\nmodel_dir = "{args.reranker.resolve()}"\n'
+
     summary = evaluate(set_dir, config_text, rerank=not args.no_rerank)
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -129,6 +144,8 @@ def main() -> int:
     print(
         f"set {set_dir.name}: {summary['memories']} memories, {summary['queries']} queries, query p50 {summary['query_ms_p50']} ms"
     )
+    r = summary["reranker"]
+    print(f"reranker: {r['state']}" + (f" ({r['model']}, quantization {r['quantization']})" if "model" in r else ""))
     print(f"{'kind':<12} {'n':>3} {'nDCG@5':>8} {'Recall@5':>9} {'MRR@10':>8}")
     for kind, m in [*summary["kinds"].items(), ("overall", summary["overall"])]:
         print(f"{kind:<12} {m['n']:>3} {m['ndcg@5']:>8.4f} {m['recall@5']:>9.4f} {m['mrr@10']:>8.4f}")

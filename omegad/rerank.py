@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 import numpy as np
 import numpy.typing as npt
 import structlog
@@ -232,6 +234,32 @@ class CrossEncoder:
 def _short(exc: BaseException, limit: int = 300) -> str:
     text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def _run_detached(fn: Callable[[], Any], name: str) -> Any:
+    """Run *fn* in its own daemon thread and await its result. Unlike a worker thread, a
+    long download does not hold up the process when the daemon stops: it is dropped, and
+    resumes from its ``.partial`` files next time."""
+    done = anyio.Event()
+    box: dict[str, Any] = {}
+    token = anyio.lowlevel.current_token()
+
+    def target() -> None:
+        try:
+            box["result"] = fn()
+        except BaseException as exc:
+            box["error"] = exc
+        finally:
+            try:
+                anyio.from_thread.run_sync(done.set, token=token)
+            except Exception:
+                pass  # the event loop is gone (daemon stopping)
+
+    threading.Thread(target=target, name=name, daemon=True).start()
+    await done.wait()
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 # -- circuit breaker ----------------------------------------------------------------------------
@@ -453,7 +481,7 @@ class Reranker:
         self.state, self.detail = "downloading", f"downloading {RERANKER_MODEL_ID} into {self.directory}"
         log.info("reranker_download_started", directory=str(self.directory))
         try:
-            directory = await anyio.to_thread.run_sync(self._fetch, abandon_on_cancel=True)
+            directory = await _run_detached(self._fetch, "omegad-reranker-download")
             return await anyio.to_thread.run_sync(read_reranker_dir, directory)
         except Exception as exc:
             self._set_failed(f"download failed: {_short(exc)}")

@@ -26,7 +26,7 @@ class Hub(http.server.BaseHTTPRequestHandler):
     lfs: ClassVar[set[str]] = set()
     lie: ClassVar[dict[str, str]] = {}  # path -> wrong hash to publish
     requests: ClassVar[list[tuple[str, str]]] = []
-    delay: ClassVar[float] = 0.0  # seconds before a file body is sent
+    delay: ClassVar[float] = 0.0  # seconds a file body takes to arrive
 
     def _lookup(self) -> tuple[str, bytes | None]:
         prefix = f"/{REPO}/resolve/{RERANKER_HUB_REVISION}/"
@@ -76,8 +76,14 @@ class Hub(http.server.BaseHTTPRequestHandler):
         body = data[start:]
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        time.sleep(self.delay)
-        self.wfile.write(body)
+        if self.delay:  # a slow link: the body in 20 pieces spread over `delay` seconds
+            step = max(1, len(body) // 20)
+            for i in range(0, len(body), step):
+                time.sleep(self.delay / 20)
+                self.wfile.write(body[i : i + step])
+                self.wfile.flush()
+        else:
+            self.wfile.write(body)
 
     def log_message(self, *args: object) -> None:
         pass

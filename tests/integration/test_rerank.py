@@ -312,3 +312,29 @@ def test_background_download_never_stalls_a_query(tmp_path: Path) -> None:
         finally:
             assert d.stop() == 0
             d.cleanup()
+
+
+def test_stopping_during_a_download_does_not_wait_for_it(tmp_path: Path) -> None:
+    from ..hub import start_hub
+
+    with start_hub() as hub:
+        hub.files = {path: b"x" * 1000 for path, _ in RERANKER_VARIANTS.values()}
+        hub.files["tokenizer.json"] = b"{}"
+        hub.lfs = {path for path, _ in RERANKER_VARIANTS.values()}
+        hub.delay = 120.0  # a download that would take minutes
+        d = Daemon(
+            tmp_path,
+            env={
+                "OMEGAD_MODEL_CACHE": str(tmp_path / "cache"),
+                "OMEGAD_HUB_ENDPOINT": hub.endpoint,  # type: ignore[attr-defined]
+                "OMEGAD_RERANKER_AUTO_DOWNLOAD": "1",
+                "OMEGAD_EMBEDDING_MODEL_DIR": str(load_config().model_cache_dir / "all-MiniLM-L6-v2"),
+            },
+        ).start()
+        try:
+            wait_state(d, "downloading")
+            time.sleep(0.5)
+            assert d.stop(timeout=30) == 0  # not held up by the download thread
+            assert "stopped" in d.log()
+        finally:
+            d.cleanup()
