@@ -3,9 +3,9 @@
 Uses a random-weight model of the exact cross-encoder/ms-marco-MiniLM-L-6-v2 shape (6 layers,
 hidden 384, 12 heads, intermediate 1536, vocab 30522, one logit): the real weights cannot be
 downloaded on the development machines, and speed depends on the shape, not the weights. The
-model is built on demand by ``bench/make_cross_encoder.py full --int8`` (needs torch +
-transformers: pass ``--builder-python`` of a venv that has them) into
-``~/.cache/omegad/bench/ms-marco-shape``.
+model is built on demand by ``bench/make_cross_encoder.py full`` (needs torch + transformers:
+pass ``--builder-python`` of a venv that has them) into ``~/.cache/omegad/bench/ms-marco-shape``
+and quantized as ``omegad models fetch reranker --quantize`` would (needs ``onnx``).
 
 Parts, all measured in one run (medians; the machine is shared and noisy, so compare ratios):
 
@@ -46,17 +46,26 @@ def log(msg: str) -> None:
 
 
 def ensure_model(directory: Path, builder_python: str) -> None:
-    if (directory / "model_int8.onnx").is_file() and (directory / "model.onnx").is_file():
-        return
-    log(f"building the random-weight ms-marco-shape model into {directory} with {builder_python}")
-    cmd = [builder_python, str(REPO / "bench" / "make_cross_encoder.py"), "full", "--out", str(directory), "--int8"]
-    proc = subprocess.run(cmd)
-    if proc.returncode != 0:
-        raise SystemExit(
-            "could not build the benchmark model; it needs torch and transformers, e.g.\n"
-            "  python3 -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch transformers onnx onnxruntime\n"
-            "  python bench/bench_rerank.py --builder-python /tmp/torchvenv/bin/python"
-        )
+    """Build the fp32 model with torch (``make_cross_encoder.py full``), then quantize it the
+    way ``omegad models fetch reranker --quantize`` does (`omegad.models.quantize_per_channel`)."""
+    from omegad.models import quantize_per_channel
+
+    if not (directory / "model.onnx").is_file():
+        log(f"building the random-weight ms-marco-shape model into {directory} with {builder_python}")
+        cmd = [builder_python, str(REPO / "bench" / "make_cross_encoder.py"), "full", "--out", str(directory)]
+        if subprocess.run(cmd).returncode != 0:
+            raise SystemExit(
+                "could not build the benchmark model; it needs torch and transformers, e.g.\n"
+                "  python3 -m venv /work/torchvenv && /work/torchvenv/bin/pip install torch==2.13.0 transformers onnx\n"
+                "  python bench/bench_rerank.py --builder-python /work/torchvenv/bin/python"
+            )
+    if not (directory / "model_int8.onnx").is_file():
+        log("quantizing: 8-bit per-channel weights (omegad.models.quantize_per_channel)")
+        label = quantize_per_channel(directory / "model.onnx", directory / "model_int8.onnx")
+        manifest_path = directory / "manifest.json"
+        manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
+        manifest.setdefault("quantization", {})["model_int8.onnx"] = label
+        manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
 
 
 # -- 1. stage vs raw onnxruntime ----------------------------------------------------------------

@@ -91,7 +91,7 @@ class Config:
     reranker_top_k: int = 20
     reranker_max_tokens: int = 256
     reranker_threads: int = 2
-    reranker_batch_size: int = 32
+    reranker_batch_size: int = 8
     reranker_spinning: bool = False
     reranker_cache_size: int = 10_000
     reranker_timeout_s: float = 5.0

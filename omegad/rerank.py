@@ -150,7 +150,7 @@ class CrossEncoder:
         *,
         threads: int = 2,
         max_tokens: int = 256,
-        batch_size: int = 32,
+        batch_size: int = 8,
         spinning: bool = False,
     ) -> None:
         import onnxruntime as ort
