@@ -46,7 +46,16 @@ def test_cpu_variant_from_flags() -> None:
     assert cpu_variant() in RERANKER_VARIANTS  # this machine
 
 
-def test_content_hash_gitblob_id_matches_git(tmp_path: Path) -> None:
+def test_vnni_detection_picks_signed_weights() -> None:
+    from omegad.models import has_vnni
+
+    assert has_vnni("flags : fpu avx2 avx512f avx512_vnni\n")
+    assert has_vnni("flags : fpu avx2 avx_vnni\n")
+    assert not has_vnni("flags : fpu avx2\n")
+    assert not has_vnni("")
+
+
+def test_content_hash_git_blob_id_matches_git(tmp_path: Path) -> None:
     p = tmp_path / "f"
     p.write_bytes(TOKENIZER)
     git = subprocess.run(["git", "hash-object", str(p)], capture_output=True, text=True)
