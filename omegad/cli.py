@@ -212,7 +212,10 @@ def _fetch_models(args: argparse.Namespace) -> int:
                 out=sys.stdout,
                 force=args.force,
             )
-            print(f"reranker ready in {target} (a running daemon picks it up on its next query)")
+            print(
+                f"reranker ready in {target} (a running daemon starts loading it on its next query; "
+                "until then queries keep the heuristic order)"
+            )
     except FetchError as exc:
         print(f"omegad: model fetch failed: {exc}", file=sys.stderr)
         return 1

@@ -27,12 +27,13 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from .embed import ModelFiles, ModelMissing, read_model_dir
 
@@ -376,7 +377,9 @@ def fetch_embedding(
 
 # -- the cross-encoder reranker -----------------------------------------------------------------
 
-RERANKER_HUB_REPO = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+#: The repository's current name (it was published as ``ms-marco-MiniLM-L-6-v2``; the hub
+#: redirects the old name). The revision is the commit sentence-transformers model cards cite.
+RERANKER_HUB_REPO = "cross-encoder/ms-marco-MiniLM-L6-v2"
 RERANKER_HUB_REVISION = "c5ee24cb16019beea0893ab7796b1df96625c6b8"
 
 #: ONNX files of the hub repository: variant -> (path, quantization label). ``auto`` picks
@@ -416,8 +419,8 @@ def cpu_variant(cpuinfo: str | None = None, machine: str | None = None) -> str:
             break
     if {"avx512_vnni", "avx512f"} <= flags:
         return "avx512_vnni"
-    if {"avx512f", "avx512bw"} <= flags:
-        return "avx512"
+    # Without VNNI, onnxruntime's uint8 × int8 kernel saturates (wrong results): the hub's
+    # avx512 file has int8 weights, so those CPUs take the avx2 file (uint8 × uint8, exact).
     if "avx2" in flags:
         return "avx2"
     return "fp32"
@@ -432,21 +435,29 @@ def hub_content_hash(url: str, timeout: float = 15.0) -> str:
     """The content hash the hub publishes for *url* (a ``resolve`` URL at a fixed revision):
     ``X-Linked-Etag`` (LFS sha256) on its redirect, else the ``ETag`` (git blob id)."""
     opener = urllib.request.build_opener(_NoRedirect)
-    req = urllib.request.Request(url, method="HEAD", headers={"User-Agent": "omegad-models-fetch"})
-    try:
-        resp = opener.open(req, timeout=timeout)
-        headers = resp.headers
-        resp.close()
-    except urllib.error.HTTPError as exc:
-        if exc.code not in (301, 302, 303, 307, 308):
-            raise FetchError(f"{url}: HTTP {exc.code} {exc.reason}") from None
-        headers = exc.headers
-    except (urllib.error.URLError, OSError) as exc:
-        raise FetchError(f"{url}: {getattr(exc, 'reason', exc)}") from None
-    for name in ("X-Linked-Etag", "ETag"):
-        value = (headers.get(name) or "").strip().removeprefix("W/").strip('"').lower()
-        if len(value) in (40, 64) and all(ch in "0123456789abcdef" for ch in value):
-            return value
+    current = url
+    for _ in range(5):
+        req = urllib.request.Request(current, method="HEAD", headers={"User-Agent": "omegad-models-fetch"})
+        try:
+            resp = opener.open(req, timeout=timeout)
+            headers = resp.headers
+            resp.close()
+        except urllib.error.HTTPError as exc:
+            if exc.code not in (301, 302, 303, 307, 308):
+                raise FetchError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+            headers = exc.headers
+        except (urllib.error.URLError, OSError) as exc:
+            raise FetchError(f"{url}: {getattr(exc, 'reason', exc)}") from None
+        for name in ("X-Linked-Etag", "ETag"):
+            value = (headers.get(name) or "").strip().removeprefix("W/").strip('"').lower()
+            if len(value) in (40, 64) and all(ch in "0123456789abcdef" for ch in value):
+                return value
+        # A renamed repository answers with a relative redirect to its new name on the same
+        # host: follow it (a redirect to another host without a hash is not trusted).
+        location = headers.get("Location") or ""
+        if not location.startswith("/"):
+            break
+        current = urllib.parse.urljoin(current, location)
     raise FetchError(f"{url}: the hub published no content hash (ETag); refusing an unverified file")
 
 
@@ -508,6 +519,48 @@ def fetch_reranker(
     onnx_path, quantization = RERANKER_VARIANTS[variant]
     staging = cache_dir / f".{target.name}.hub-{revision[:12]}-{variant}"
     staging.mkdir(parents=True, exist_ok=True)
+    with _fetch_lock(cache_dir):
+        return _fetch_reranker_locked(
+            staging, target, endpoint, repo, revision, onnx_path, quantization, variant, quantize, out, timeout
+        )
+
+
+def _fetch_lock(cache_dir: Path) -> Any:
+    """An exclusive lock on the cache while a fetch runs (the CLI and a daemon's background
+    download must not write the same partial files)."""
+    import contextlib
+    import fcntl
+
+    @contextlib.contextmanager
+    def lock() -> Iterator[None]:
+        with (cache_dir / ".fetch.lock").open("a") as f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise FetchError(f"another fetch is running in {cache_dir}; try again when it is done") from None
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+
+    return lock()
+
+
+def _fetch_reranker_locked(
+    staging: Path,
+    target: Path,
+    endpoint: str,
+    repo: str,
+    revision: str,
+    onnx_path: str,
+    quantization: str,
+    variant: str,
+    quantize: bool,
+    out: TextIO | None,
+    timeout: float,
+) -> Path:
+    from .rerank import read_reranker_dir
+
     files: dict[str, str] = {}
     files["model.onnx"] = _fetch_hub_file(endpoint, repo, revision, onnx_path, staging / "model.onnx", out, timeout)
     try:
@@ -523,6 +576,12 @@ def fetch_reranker(
 
         BertWordPieceTokenizer(str(staging / "vocab.txt"), lowercase=True).save(str(staging / "tokenizer.json"))
     quant = {"model.onnx": quantization}
+    # Only what this run produced goes into the model directory (an interrupted --quantize
+    # run may have left a model_int8.onnx that would otherwise be installed and preferred).
+    keep = {"model.onnx", "tokenizer.json", "vocab.txt"}
+    for leftover in staging.iterdir():
+        if leftover.name not in keep and not leftover.name.endswith(".partial"):
+            leftover.unlink()
     if quantize:
         quant["model_int8.onnx"] = quantize_per_channel(staging / "model.onnx", staging / "model_int8.onnx")
     manifest = {

@@ -116,8 +116,12 @@ def read_reranker_dir(directory: Path) -> RerankerFiles:
     """Check a reranker directory: ``model.onnx`` (or ``model_int8.onnx``, preferred) +
     ``tokenizer.json`` [+ ``manifest.json`` naming the model id and quantization]."""
     tokenizer = directory / "tokenizer.json"
-    onnx = next((directory / n for n in ONNX_CANDIDATES if (directory / n).is_file()), None)
-    missing = [n for n, ok in (("model.onnx", onnx is not None), ("tokenizer.json", tokenizer.is_file())) if not ok]
+    try:
+        onnx = next((directory / n for n in ONNX_CANDIDATES if (directory / n).is_file()), None)
+        has_tokenizer = tokenizer.is_file()
+    except OSError as exc:  # e.g. a directory the daemon may not search
+        raise ModelMissing(f"cannot read {directory}: {exc.strerror or exc}") from None
+    missing = [n for n, ok in (("model.onnx", onnx is not None), ("tokenizer.json", has_tokenizer)) if not ok]
     if missing:
         raise ModelMissing(f"{directory} lacks {' and '.join(missing)}")
     assert onnx is not None
@@ -185,7 +189,9 @@ class CrossEncoder:
         self._lock = threading.Lock()
         self.runs = 0
         try:
-            probe = self.score([("probe query", "probe passage"), ("a", "b c")])[0]
+            # a short pair and one at the full max_tokens: a model whose position table is
+            # shorter than max_tokens fails here, not on every long memory later
+            probe = self.score([("probe query", "probe passage"), ("a", "word " * max_tokens)])[0]
         except Exception as exc:
             raise ModelMissing(f"{files.onnx} failed a probe run: {_short(exc)}") from None
         if probe.shape != (2,) or not np.isfinite(probe).all():
@@ -213,6 +219,8 @@ class CrossEncoder:
         n = len(feeds["input_ids"])
         if out.shape not in ((n,), (n, 1)):
             raise ValueError(f"expected one logit per pair, got output of shape {out.shape}")
+        if not np.isfinite(out).all():
+            raise ValueError("the model produced a non-finite logit")
         return out.reshape(n)
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[npt.NDArray[np.float32], list[int]]:
@@ -220,8 +228,12 @@ class CrossEncoder:
         run in batches of at most ``batch_size``, each padded to its own longest pair."""
         if not pairs:
             return np.zeros(0, dtype=np.float32), []
+        # A word piece covers at least one character, and these texts can be 16k characters
+        # long: clipping them first keeps tokenization cost bounded without changing the
+        # truncated result (8 characters per token is far above any real average).
+        clip = self.max_tokens * 8
         with self._lock:
-            encodings = self.tokenizer.encode_batch(list(pairs))
+            encodings = self.tokenizer.encode_batch([(q[:clip], p[:clip]) for q, p in pairs])
             lengths = [len(e.ids) for e in encodings]
             order = sorted(range(len(pairs)), key=lengths.__getitem__)
             logits = np.zeros(len(pairs), dtype=np.float32)
@@ -298,20 +310,22 @@ class Breaker:
 
 # -- the stage ----------------------------------------------------------------------------------
 
-Pair = tuple[str, str]
-Scored = tuple[float, int]  # (logit, tokens)
+CacheKey = tuple[str, str, int, int]  # (query text, memory id, memory version, hash of its text)
+Item = tuple[CacheKey, str, str]  # (cache key, query, memory text)
+Scored = tuple[float | None, int, int, str | None]  # (logit or None, tokens, model generation, error)
 
 
 class ScoreCache:
-    """LRU of logits keyed by (query text, memory id, memory version)."""
+    """LRU of scores keyed by (query text, memory id, memory version, hash of the text): the
+    text hash guards against an id deleted and stored again with other text."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._data: OrderedDict[tuple[str, str, int], Scored] = OrderedDict()
+        self._data: OrderedDict[CacheKey, Scored] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: tuple[str, str, int]) -> Scored | None:
+    def get(self, key: CacheKey) -> Scored | None:
         value = self._data.get(key)
         if value is None:
             self.misses += 1
@@ -320,7 +334,7 @@ class ScoreCache:
         self.hits += 1
         return value
 
-    def put(self, key: tuple[str, str, int], value: Scored) -> None:
+    def put(self, key: CacheKey, value: Scored) -> None:
         self._data[key] = value
         self._data.move_to_end(key)
         while len(self._data) > self.size:
@@ -339,6 +353,12 @@ class Reranker:
     States: ``disabled`` (turned off), ``missing`` (no model files: the fix is
     `FETCH_RERANKER_COMMAND`), ``downloading`` (``reranker.auto_download``), ``loading``,
     ``ready``, ``failed`` (last error; with ``until`` while the breaker is open).
+
+    The loader makes one attempt at start-up; later attempts happen only when a query asks
+    for the reranker while it is not ready (`request`), at most every `RETRY_SPACING_S`
+    seconds and never while the breaker is open. A load counts as a success for the
+    breaker only once the model has scored a batch, so a model that loads but cannot run
+    still opens the breaker instead of being reloaded forever.
     """
 
     def __init__(
@@ -356,22 +376,25 @@ class Reranker:
         self._fetch = fetch
         self.breaker = Breaker(config.reranker_max_failures, config.reranker_cooldown_s, clock)
         self.encoder: CrossEncoder | None = None
+        self.generation = 0  # bumped on every load: scores of an older model are not cached
         self.state = "disabled" if not config.reranker_enabled else "loading"
         self.detail = (
-            "" if config.reranker_enabled else "turned off (OMEGAD_CROSS_ENCODER=0 or reranker.enabled = false)"
+            "starting" if config.reranker_enabled else "turned off (OMEGAD_CROSS_ENCODER=0 or reranker.enabled = false)"
         )
         self.cache = ScoreCache(config.reranker_cache_size)
         self.limiter = anyio.CapacityLimiter(1)
-        self.batcher: Batcher[Pair, Scored] = Batcher(
+        self.batcher: Batcher[Item, Scored] = Batcher(
             "reranker",
             self._score_sync,
             max_items=config.reranker_batch_size * 8,
             limiter=self.limiter,
             shield_wait=False,
+            after=self._cache_results,
         )
         self.attempts = 0
         self.last_attempt: float | None = None
         self.attempting = False
+        self._requested = True  # the start-up attempt
         self.loaded_at: float | None = None
         self.load_ms: float | None = None
         self.queries = 0
@@ -381,10 +404,11 @@ class Reranker:
         self.model_ms = 0.0
         self.errors = 0
         self.timeouts = 0
-        self.last_error: str | None = None
-        self.consecutive_errors = 0
+        self.last_inference_error: str | None = None
+        self.failed_batches = 0  # batches in a row in which no pair could be scored
         self._logged: set[str] = set()
         self._wake = anyio.Event()
+        self.fix = FETCH_RERANKER_COMMAND
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -405,13 +429,16 @@ class Reranker:
         self.batcher.close()
 
     def request(self) -> None:
-        """A query wanted the reranker while it is not ready: start a background attempt if
-        one is due. Never waits."""
+        """A query wanted the reranker while it is not ready: ask for a background attempt
+        (made when one is due). Never waits."""
+        if not self.config.reranker_enabled or self.ready:
+            return
+        self._requested = True
         if self._attempt_due():
             self._wake.set()
 
     def _attempt_due(self) -> bool:
-        if not self.config.reranker_enabled or self.ready or self.attempting:
+        if not self.config.reranker_enabled or self.ready or self.attempting or not self._requested:
             return False
         if not self.breaker.allow():
             return False
@@ -420,7 +447,10 @@ class Reranker:
     async def _loader(self) -> None:
         while True:
             if self._attempt_due():
-                await self.attempt()
+                try:
+                    await self.attempt()
+                except Exception as exc:  # never let the loader die: the daemon must keep serving
+                    self._set_failed(f"load attempt failed: {_short(exc)}")
             self._wake = anyio.Event()
             if self._attempt_due():  # a request arrived during the attempt
                 continue
@@ -429,6 +459,7 @@ class Reranker:
     async def attempt(self) -> None:
         """One load attempt (and a download first when configured and the files are absent)."""
         self.attempting = True
+        self._requested = False
         self.attempts += 1
         self.last_attempt = self.clock()
         try:
@@ -445,22 +476,22 @@ class Reranker:
             self.state, self.detail = "loading", f"loading {files.onnx}"
             started = time.perf_counter()
             try:
-                encoder = await anyio.to_thread.run_sync(self._load, files)
+                encoder = await anyio.to_thread.run_sync(self._load, files, abandon_on_cancel=True)
             except Exception as exc:
                 self._set_failed(f"load failed: {_short(exc)}")
                 return
             self.encoder = encoder
+            self.generation += 1
             self.cache.clear()
-            self.consecutive_errors = 0
-            self.breaker.success()
+            self.failed_batches = 0
             self.load_ms = round((time.perf_counter() - started) * 1000, 1)
             self.loaded_at = self.wall()
             self.state, self.detail = "ready", ""
             log.info(
                 "reranker_ready",
-                model=files.model_id,
-                file=str(files.onnx),
-                quantization=files.quantization,
+                model=encoder.files.model_id,
+                file=str(encoder.files.onnx),
+                quantization=encoder.files.quantization,
                 threads=self.config.reranker_threads,
                 load_ms=self.load_ms,
             )
@@ -468,13 +499,25 @@ class Reranker:
             self.attempting = False
 
     def _load(self, files: RerankerFiles) -> CrossEncoder:
-        return CrossEncoder(
-            files,
-            threads=self.config.reranker_threads,
-            max_tokens=self.config.reranker_max_tokens,
-            batch_size=self.config.reranker_batch_size,
-            spinning=self.config.reranker_spinning,
-        )
+        """Load the preferred ONNX file; if an int8 file is unusable, fall back to fp32."""
+
+        def make(f: RerankerFiles) -> CrossEncoder:
+            return CrossEncoder(
+                f,
+                threads=self.config.reranker_threads,
+                max_tokens=self.config.reranker_max_tokens,
+                batch_size=self.config.reranker_batch_size,
+                spinning=self.config.reranker_spinning,
+            )
+
+        try:
+            return make(files)
+        except ModelMissing as exc:
+            fp32 = files.directory / "model.onnx"
+            if files.onnx == fp32 or not fp32.is_file():
+                raise
+            log.warning("reranker_int8_unusable", file=str(files.onnx), error=str(exc), fallback=str(fp32))
+            return make(RerankerFiles(files.directory, fp32, files.tokenizer, files.model_id, "none (fp32)"))
 
     async def _download(self) -> RerankerFiles | None:
         assert self._fetch is not None
@@ -490,21 +533,23 @@ class Reranker:
     def _set_missing(self, reason: str) -> None:
         changed = self.state != "missing"
         self.state = "missing"
-        self.detail = f"no reranker model ({reason}); run `{FETCH_RERANKER_COMMAND}`"
+        if self.config.reranker_model_dir is not None:
+            self.fix = (
+                f"put model.onnx and tokenizer.json in {self.directory} (reranker.model_dir), "
+                f"or unset it and run `{FETCH_RERANKER_COMMAND}`"
+            )
+        else:
+            self.fix = FETCH_RERANKER_COMMAND
+        self.detail = f"no reranker model ({reason}); fix: {self.fix}"
         if changed:
-            log.warning("reranker_missing", directory=str(self.directory), fix=FETCH_RERANKER_COMMAND)
+            log.warning("reranker_missing", directory=str(self.directory), fix=self.fix)
 
     def _set_failed(self, error: str) -> None:
         self.breaker.failure(error)
         self.encoder = None
         self.state = "failed"
         self.detail = error
-        log.error(
-            "reranker_failed",
-            error=error,
-            failures=self.breaker.failures,
-            retry_after=self._until(),
-        )
+        log.error("reranker_failed", error=error, failures=self.breaker.failures, retry_after=self._until())
 
     def _until(self) -> str | None:
         """Wall-clock time when the breaker lets the next attempt through (None: not open)."""
@@ -531,7 +576,7 @@ class Reranker:
             return out
         out["detail"] = self.detail
         if self.state == "missing":
-            out["fix"] = FETCH_RERANKER_COMMAND
+            out["fix"] = self.fix
             out["directory"] = str(self.directory)
         elif self.state == "failed":
             out["last_error"] = self.breaker.last_error
@@ -551,50 +596,86 @@ class Reranker:
             "cache": {"entries": len(self.cache), "hits": self.cache.hits, "misses": self.cache.misses},
             "errors": self.errors,
             "timeouts": self.timeouts,
-            "last_error": self.last_error,
+            "last_inference_error": self.last_inference_error,
             "load_attempts": self.attempts,
             "load_ms": self.load_ms,
         }
 
     # -- scoring --------------------------------------------------------------------------------
 
-    def _score_sync(self, pairs: list[Pair]) -> list[Scored]:
+    def _score_sync(self, items: list[Item]) -> list[Scored]:
+        """Score a batch (worker thread). When the batch fails, each pair is retried alone,
+        so one bad pair fails only the queries that hold it."""
         encoder = self.encoder
+        generation = self.generation
         if encoder is None:
-            raise RuntimeError("the reranker model was unloaded")
+            return [(None, 0, generation, "the reranker model was unloaded")] * len(items)
         started = time.perf_counter()
-        logits, tokens = encoder.score(pairs)
+        pairs = [(q, p) for _, q, p in items]
+        try:
+            logits, tokens = encoder.score(pairs)
+            out: list[Scored] = [(float(x), n, generation, None) for x, n in zip(logits.tolist(), tokens, strict=True)]
+        except Exception:
+            out = []
+            for pair in pairs:
+                try:
+                    one, n = encoder.score([pair])
+                    out.append((float(one[0]), n[0], generation, None))
+                except Exception as exc:
+                    out.append((None, 0, generation, _short(exc)))
         self.model_ms += (time.perf_counter() - started) * 1000
-        return [(float(x), n) for x, n in zip(logits.tolist(), tokens, strict=True)]
+        return out
+
+    async def _cache_results(self, items: list[Item], results: list[Scored]) -> None:
+        """After every batch, on the event loop: cache what the current model scored, also
+        for queries that stopped waiting (a retry then costs nothing); track whole-batch
+        failures (a model that cannot score anything is dropped)."""
+        good = 0
+        for (key, _, _), (logit, n, generation, _) in zip(items, results, strict=True):
+            if logit is not None:
+                good += 1
+                if generation == self.generation:
+                    self.cache.put(key, (logit, n, generation, None))
+        if good:
+            self.failed_batches = 0
+            if self.breaker.failures:
+                self.breaker.success()  # this model really runs
+        elif results and results[0][2] == self.generation and self.encoder is not None:
+            self.failed_batches += 1
+            if self.failed_batches >= self.config.reranker_max_failures:
+                self._set_failed(
+                    f"{self.failed_batches} batches in a row failed; last: {results[0][3] or 'unknown error'}"
+                )
 
     async def rerank(self, query: str, candidates: Sequence[Candidate]) -> dict[str, Any]:
         """Re-score *candidates* in place (``rerank``, ``rerank_logit`` and ``score``); the
         caller re-sorts. On any failure nothing is changed and the trace says why."""
         self.queries += 1
         weight = self.config.reranker_weight
-        keys = [(query, c.row.id, c.row.version) for c in candidates]
+        keys = [(query, c.row.id, c.row.version, hash(c.row.text)) for c in candidates]
         scored: list[Scored | None] = [self.cache.get(k) for k in keys]
         todo = [i for i, s in enumerate(scored) if s is None]
         started = time.perf_counter()
         if todo:
-            pairs = [(query, candidates[i].row.text) for i in todo]
+            items = [(keys[i], query, candidates[i].row.text) for i in todo]
             try:
                 with anyio.fail_after(self.config.reranker_timeout_s):
-                    fresh = await self.batcher.submit(pairs)
+                    fresh = await self.batcher.submit(items)
             except TimeoutError:
                 self.timeouts += 1
                 return {"skipped": f"timeout: no scores within {self.config.reranker_timeout_s} s"}
-            except Exception as exc:
-                return {"skipped": f"inference error: {self._inference_error(exc)}"}
-            self.consecutive_errors = 0
-            for i, fresh_value in zip(todo, fresh, strict=True):
-                scored[i] = fresh_value
-                self.cache.put(keys[i], fresh_value)
+            except RuntimeError as exc:  # the batcher is shut down: the daemon is stopping
+                return {"skipped": f"unavailable: {exc}"}
+            errors = [r[3] for r in fresh if r[0] is None]
+            if errors:
+                return {"skipped": f"inference error: {self._inference_error(errors[0] or 'unknown error')}"}
+            for i, value in zip(todo, fresh, strict=True):
+                scored[i] = value
         tokens = 0
         for i, c in enumerate(candidates):
-            value = scored[i]
-            assert value is not None
-            logit, n = value
+            got = scored[i]
+            assert got is not None and got[0] is not None
+            logit, n = got[0], got[1]
             if i in todo:
                 tokens += n
             c.rerank_logit = logit
@@ -611,16 +692,12 @@ class Reranker:
             "weight": weight,
         }
 
-    def _inference_error(self, exc: BaseException) -> str:
-        """Count an inference failure, log each distinct cause once; after
-        ``max_failures`` in a row, drop the session (state ``failed``, breaker counts it)."""
-        message = _short(exc)
+    def _inference_error(self, message: str) -> str:
+        """Count a query that fell back because of an inference error; log each distinct
+        cause once."""
         self.errors += 1
-        self.last_error = message
-        self.consecutive_errors += 1
+        self.last_inference_error = message
         if message not in self._logged and len(self._logged) < 100:
             self._logged.add(message)
             log.error("rerank_inference_failed", error=message, note="falling back to the heuristic order")
-        if self.consecutive_errors >= self.config.reranker_max_failures and self.encoder is not None:
-            self._set_failed(f"{self.consecutive_errors} inference errors in a row; last: {message}")
         return message

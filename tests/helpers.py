@@ -42,7 +42,10 @@ class Daemon:
         if config is not None:
             self.config_path = base / f"{name}.toml"
             self.config_path.write_text(config)
-        self.env = {**os.environ, "OMEGAD_LOG_FORMAT": "json", **(env or {})}
+        # Tests see the reranker as CI does (not installed) unless they choose a model: a
+        # developer's cached real reranker would otherwise change orders and timings.
+        no_reranker = str(base / "no-reranker-model")
+        self.env = {**os.environ, "OMEGAD_LOG_FORMAT": "json", "OMEGAD_RERANKER_MODEL_DIR": no_reranker, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def argv(self) -> list[str]:

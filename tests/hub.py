@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import ClassVar
 
-from omegad.models import RERANKER_HUB_REVISION
+from omegad.models import RERANKER_HUB_REPO, RERANKER_HUB_REVISION
 
-REPO = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+REPO = RERANKER_HUB_REPO
+OLD_REPO = "cross-encoder/ms-marco-MiniLM-L-6-v2"  # the hub redirects the old name (relative 307)
 
 
 def blob_id(data: bytes) -> str:
@@ -26,6 +27,7 @@ class Hub(http.server.BaseHTTPRequestHandler):
     lfs: ClassVar[set[str]] = set()
     lie: ClassVar[dict[str, str]] = {}  # path -> wrong hash to publish
     requests: ClassVar[list[tuple[str, str]]] = []
+    publish_hashes: ClassVar[bool] = True
     delay: ClassVar[float] = 0.0  # seconds a file body takes to arrive
 
     def _lookup(self) -> tuple[str, bytes | None]:
@@ -38,8 +40,19 @@ class Hub(http.server.BaseHTTPRequestHandler):
         name = self.path[len(prefix) :]
         return name, self.files.get(name)
 
+    def _renamed(self) -> bool:
+        if not self.path.startswith(f"/{OLD_REPO}/"):
+            return False
+        self.send_response(307)
+        self.send_header("Location", f"/{REPO}/" + self.path[len(OLD_REPO) + 2 :])
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return True
+
     def do_HEAD(self) -> None:
         self.requests.append(("HEAD", self.path))
+        if self._renamed():
+            return
         name, data = self._lookup()
         if data is None:
             self.send_error(404)
@@ -47,15 +60,19 @@ class Hub(http.server.BaseHTTPRequestHandler):
         if name in self.lfs:
             self.send_response(302)
             self.send_header("Location", f"/cdn/{name}")
-            self.send_header("X-Linked-Etag", f'"{self.lie.get(name, hashlib.sha256(data).hexdigest())}"')
+            if self.publish_hashes:
+                self.send_header("X-Linked-Etag", f'"{self.lie.get(name, hashlib.sha256(data).hexdigest())}"')
         else:
             self.send_response(200)
-            self.send_header("ETag", f'"{self.lie.get(name, blob_id(data))}"')
+            if self.publish_hashes:
+                self.send_header("ETag", f'"{self.lie.get(name, blob_id(data))}"')
         self.send_header("Content-Length", "0")
         self.end_headers()
 
     def do_GET(self) -> None:
         self.requests.append(("GET", self.path))
+        if self._renamed():
+            return
         name, data = self._lookup()
         if data is None:
             self.send_error(404)
@@ -91,7 +108,9 @@ class Hub(http.server.BaseHTTPRequestHandler):
 
 @contextmanager
 def start_hub() -> Iterator[type[Hub]]:
-    handler = type("H", (Hub,), {"files": {}, "lfs": set(), "lie": {}, "requests": [], "delay": 0.0})
+    handler = type(
+        "H", (Hub,), {"files": {}, "lfs": set(), "lie": {}, "requests": [], "delay": 0.0, "publish_hashes": True}
+    )
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -23,8 +23,8 @@ from ..helpers import REPO
 TINY = REPO / "tests" / "data" / "tiny_reranker"
 
 
-def run_service(tmp_path: Path, body: Callable[[Service], Awaitable[None]]) -> None:
-    config = load_config(env={"HOME": str(tmp_path), "OMEGAD_RERANKER_MODEL_DIR": str(TINY)})
+def run_service(tmp_path: Path, body: Callable[[Service], Awaitable[None]], model_dir: Path = TINY) -> None:
+    config = load_config(env={"HOME": str(tmp_path), "OMEGAD_RERANKER_MODEL_DIR": str(model_dir)})
     config = config.with_overrides(data_dir=tmp_path / "data", model_cache_dir=load_config().model_cache_dir)
 
     async def main() -> None:
@@ -129,3 +129,40 @@ def test_concurrent_queries_share_onnx_runs(tmp_path: Path) -> None:
             assert together[q] == pytest.approx(alone[q], abs=1e-4)
 
     run_service(tmp_path, body)
+
+
+def test_a_bad_pair_fails_only_its_own_query_in_a_shared_batch(tmp_path: Path) -> None:
+    """An inference error in a batch shared by several queries: the batch is retried pair by
+    pair, the queries without the bad pair are reranked, the model stays loaded."""
+    import shutil
+
+    from tokenizers import Tokenizer
+
+    model_dir = tmp_path / "reranker"
+    shutil.copytree(TINY, model_dir)
+    tok = Tokenizer.from_file(str(TINY / "tokenizer.json"))
+    tok.add_tokens(["zzzboom"])  # an id past the model's vocabulary: ONNX Runtime fails on it
+    tok.save(str(model_dir / "tokenizer.json"))
+
+    async def body(service: Service) -> None:
+        store_reply = await service.store_batch(
+            StoreBatchParams(items=tuple(_item(f"note {i} on the deploy", "n") for i in range(5)))
+        )
+        rows = await anyio.to_thread.run_sync(service.store.get_many, store_reply["ids"])
+        details: dict[str, dict[str, Any]] = {}
+        batches_before = service.reranker.batcher.batches
+
+        async def one(q: str) -> None:
+            cs = [Candidate(row=rows[i], score=1.0) for i in store_reply["ids"]]
+            details[q] = await service.reranker.rerank(q, cs)
+
+        async with anyio.create_task_group() as tg:
+            for q in ["first deploy question", "zzzboom deploy", "second", "third", "fourth"]:
+                tg.start_soon(one, q)
+        assert service.reranker.batcher.batches - batches_before <= 2  # the bad query shared a batch
+        assert details["zzzboom deploy"]["skipped"].startswith("inference error:")
+        for q in ["first deploy question", "second", "third", "fourth"]:
+            assert details[q]["scored"] == 5, details[q]
+        assert service.reranker.errors == 1 and service.reranker.ready
+
+    run_service(tmp_path, body, model_dir)

@@ -24,7 +24,7 @@ from omegad.models import (
 )
 from omegad.rerank import read_reranker_dir
 
-from ..hub import REPO, Hub, blob_id, start_hub
+from ..hub import OLD_REPO, REPO, Hub, blob_id, start_hub
 
 ONNX = bytes(range(256)) * 2000
 TOKENIZER = b'{"version": "1.0", "tiny": true}'
@@ -38,7 +38,8 @@ def hub() -> Iterator[type[Hub]]:
 
 def test_cpu_variant_from_flags() -> None:
     assert cpu_variant("flags\t: fpu sse avx2 avx512f avx512bw avx512_vnni\n", "x86_64") == "avx512_vnni"
-    assert cpu_variant("flags : fpu avx2 avx512f avx512bw\n", "x86_64") == "avx512"
+    # AVX-512 without VNNI: the hub's int8-weight file would saturate, take the uint8 one
+    assert cpu_variant("flags : fpu avx2 avx512f avx512bw\n", "x86_64") == "avx2"
     assert cpu_variant("flags : fpu sse4_2 avx2\n", "x86_64") == "avx2"
     assert cpu_variant("flags : fpu sse4_2\n", "x86_64") == "fp32"
     assert cpu_variant("", "x86_64") == "fp32"
@@ -138,3 +139,58 @@ class _Out:
 
     def isatty(self) -> bool:
         return False
+
+
+def test_old_repository_name_follows_the_hubs_relative_redirect(hub: type[Hub], tmp_path: Path) -> None:
+    onnx_path = RERANKER_VARIANTS["fp32"][0]
+    hub.files = {onnx_path: ONNX, "tokenizer.json": TOKENIZER}
+    hub.lfs = {onnx_path}
+    target = fetch_reranker(tmp_path, endpoint=hub.endpoint, variant="fp32", repo=OLD_REPO)  # type: ignore[attr-defined]
+    assert (target / "model.onnx").read_bytes() == ONNX
+    assert any(p.startswith(f"/{OLD_REPO}/") for _, p in hub.requests)
+
+
+def test_a_file_without_a_published_hash_is_refused(hub: type[Hub], tmp_path: Path) -> None:
+    onnx_path = RERANKER_VARIANTS["fp32"][0]
+    hub.files = {onnx_path: ONNX, "tokenizer.json": TOKENIZER}
+    hub.lfs = {onnx_path}
+    hub.publish_hashes = False
+    with pytest.raises(FetchError, match="no content hash"):
+        fetch_reranker(tmp_path, endpoint=hub.endpoint, variant="fp32")  # type: ignore[attr-defined]
+    assert not (tmp_path / "ms-marco-MiniLM-L-6-v2").exists()
+    assert not any(method == "GET" for method, _ in hub.requests)  # nothing was even downloaded
+
+
+def test_tokenizer_built_from_vocab_when_the_revision_has_no_tokenizer_json(hub: type[Hub], tmp_path: Path) -> None:
+    """Older revisions ship only vocab.txt: the fetch builds the BERT uncased tokenizer from
+    it, which must tokenize exactly like the tokenizer.json of the same vocabulary."""
+    from tokenizers import Tokenizer
+
+    from omegad.rerank import CrossEncoder
+
+    tiny = Path(__file__).resolve().parents[1] / "data" / "tiny_reranker"
+    ref = Tokenizer.from_file(str(tiny / "tokenizer.json"))
+    vocab = sorted(ref.get_vocab().items(), key=lambda kv: kv[1])
+    vocab_txt = ("\n".join(tok for tok, _ in vocab) + "\n").encode()
+    onnx_path = RERANKER_VARIANTS["fp32"][0]
+    hub.files = {onnx_path: (tiny / "model.onnx").read_bytes(), "vocab.txt": vocab_txt}
+    hub.lfs = {onnx_path}
+    target = fetch_reranker(tmp_path, endpoint=hub.endpoint, variant="fp32")  # type: ignore[attr-defined]
+    built = Tokenizer.from_file(str(target / "tokenizer.json"))
+    for q, p in [
+        ("Where do we keep refresh tokens?", "In an httpOnly cookie, rotated on use."),
+        ("café", "naïve 日本語"),
+    ]:
+        a, b = built.encode(q, p), ref.encode(q, p)
+        assert a.ids == b.ids and a.type_ids == b.type_ids
+    CrossEncoder(read_reranker_dir(target))  # loads and passes its probe
+
+
+def test_concurrent_fetches_are_refused_not_interleaved(tmp_path: Path) -> None:
+    import fcntl
+
+    tmp_path.mkdir(exist_ok=True)
+    with (tmp_path / ".fetch.lock").open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        with pytest.raises(FetchError, match="another fetch is running"):
+            fetch_reranker(tmp_path, endpoint="http://127.0.0.1:9", variant="fp32")

@@ -98,9 +98,25 @@ def test_off_switches(tmp_path: Path) -> None:
     async def main() -> None:
         r = Reranker(load_config(env={"HOME": str(tmp_path), "OMEGAD_CROSS_ENCODER": "0"}))
         assert r.state == "disabled" and not r.ready
-        r.request()
+        async with anyio.create_task_group() as tg:
+            await tg.start(r.run)
+            r.request()
+            assert not r._attempt_due()
+            await anyio.sleep(0.1)
+            r.close()
+            tg.cancel_scope.cancel()
         assert r.attempts == 0  # never loads
         assert r.describe()["state"] == "disabled" and "OMEGAD_CROSS_ENCODER" in r.describe()["detail"]
+        # and the same loader with the stage on does attempt at start-up
+        on = Reranker(load_config(env={"HOME": str(tmp_path)}))
+        async with anyio.create_task_group() as tg:
+            await tg.start(on.run)
+            with anyio.fail_after(10):
+                while on.attempts == 0 or on.attempting:
+                    await anyio.sleep(0.01)
+            on.close()
+            tg.cancel_scope.cancel()
+        assert on.attempts == 1 and on.state == "missing"
 
     anyio.run(main)
 
@@ -131,7 +147,8 @@ def test_model_dir_rules(tmp_path: Path) -> None:
 
 def test_loader_states_and_breaker_with_injected_clock(tmp_path: Path) -> None:
     """missing → (files appear, but corrupt) failed ×3 → breaker open until a wall time →
-    cooldown passes → a good attempt is allowed again. Uses the real loader on real files."""
+    cooldown passes → an attempt is allowed again. Attempts happen only when a query asks,
+    at most every 5 s. Uses the real loader on real files."""
     model_dir = tmp_path / "rr"
     f = tmp_path / "c.toml"
     f.write_text(f'[reranker]\nmodel_dir = "{model_dir}"\nmax_failures = 3\ncooldown_s = 300\n')
@@ -142,12 +159,16 @@ def test_loader_states_and_breaker_with_injected_clock(tmp_path: Path) -> None:
         r = Reranker(config, clock=clock, wall=lambda: 1_700_000_000.0)
         await r.attempt()
         d = r.describe()
-        assert r.state == "missing" and d["fix"] == "omegad models fetch reranker" and d["directory"] == str(model_dir)
+        assert r.state == "missing" and d["directory"] == str(model_dir)
+        assert str(model_dir) in d["fix"] and "omegad models fetch reranker" in d["fix"]
         assert r.breaker.failures == 0  # absent files are not a failed load
         model_dir.mkdir()
         (model_dir / "model.onnx").write_bytes(b"\x08\x07 this is not an onnx graph")
         (model_dir / "tokenizer.json").write_text("{}")
+        clock.t += 10
+        assert not r._attempt_due()  # no query asked: no new attempt, however long ago the last
         for n in (1, 2, 3):
+            r.request()  # a query asks
             clock.t += 10  # attempts are spaced on demand
             assert r._attempt_due()
             await r.attempt()
@@ -159,8 +180,32 @@ def test_loader_states_and_breaker_with_injected_clock(tmp_path: Path) -> None:
         r.request()
         assert not r._attempt_due() and r.attempts == 4
         clock.t += 1
-        assert r._attempt_due()
+        assert r._attempt_due()  # the request made while the breaker was open still counts
         await r.attempt()  # still corrupt: re-opens at once
         assert r.breaker.is_open and r.attempts == 5
+
+    anyio.run(main)
+
+
+def test_unreadable_model_directory_is_missing_not_a_crash(tmp_path: Path) -> None:
+    """A directory the daemon may not search: reported, and the loader keeps running."""
+    import os
+
+    if os.geteuid() == 0:
+        # root searches any directory; a file where the directory should be fails the same way
+        (tmp_path / "rr").write_text("not a directory")
+        model_dir = tmp_path / "rr" / "inner"
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0)
+        model_dir = locked / "rr"
+    f = tmp_path / "c.toml"
+    f.write_text(f'[reranker]\nmodel_dir = "{model_dir}"\n')
+
+    async def main() -> None:
+        r = Reranker(load_config(f, env={"HOME": str(tmp_path)}))
+        await r.attempt()
+        assert r.state == "missing" and str(model_dir) in r.describe()["directory"]
+        assert "reranker.model_dir" in r.describe()["fix"]  # the fetch command would not fill it
 
     anyio.run(main)
