@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MAX_TOKENS", "Embedder", "ModelFiles", "ModelMissing"]
+__all__ = ["MAX_TOKENS", "Embedder", "ModelFiles", "ModelMissing", "cpu_session"]
 
 #: all-MiniLM-L6-v2 was trained with 256 word pieces; longer texts are truncated.
 MAX_TOKENS = 256
@@ -59,28 +59,37 @@ def read_model_dir(directory: Path) -> ModelFiles:
     return ModelFiles(directory, model_id, variant)
 
 
+def cpu_session(path: Path, threads: int, spinning: bool) -> Any:
+    """One ONNX Runtime CPU session as the daemon runs them: *threads* intra-op threads, one
+    inter-op thread, all graph optimisations (they matter for int8), spinning as configured.
+    Raises `ModelMissing` naming the file when it cannot be loaded."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # Spinning makes idle worker threads busy-wait for the next run: a single text embeds
+    # ~30% faster, but under sporadic traffic (a request every 50 ms) it keeps a core busy.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types
+        text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
+        raise ModelMissing(f"cannot load {path}: {text[:300]}") from None
+
+
 class Embedder:
     """One ONNX Runtime session and one tokenizer. Thread-safe (calls are serialised)."""
 
     def __init__(self, files: ModelFiles, threads: int = 2, batch_size: int = 64, spinning: bool = False) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.files = files
         self.model_id = files.model_id
         self.batch_size = batch_size
         self.threads = threads
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # Spinning makes idle worker threads busy-wait for the next run: a single text embeds
-        # ~30% faster, but under sporadic traffic (a request every 50 ms) it keeps a core busy.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
-        try:
-            self._session = ort.InferenceSession(str(files.onnx), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise ModelMissing(f"cannot load {files.onnx}: {exc}") from None
+        self._session = cpu_session(files.onnx, threads, spinning)
         self._inputs = {i.name for i in self._session.get_inputs()}
         try:
             tokenizer = Tokenizer.from_file(str(files.tokenizer))

@@ -49,7 +49,7 @@ import numpy.typing as npt
 import structlog
 
 from .config import Config
-from .embed import ModelMissing
+from .embed import ModelMissing, cpu_session
 from .pipeline import Candidate
 from .store import iso
 from .worker import Batcher
@@ -157,22 +157,13 @@ class CrossEncoder:
         batch_size: int = 8,
         spinning: bool = False,
     ) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.files = files
         self.threads = threads
         self.max_tokens = max_tokens
         self.batch_size = batch_size
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
-        try:
-            self.session = ort.InferenceSession(str(files.onnx), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise ModelMissing(f"cannot load {files.onnx}: {_short(exc)}") from None
+        self.session = cpu_session(files.onnx, threads, spinning)
         inputs = {i.name for i in self.session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= inputs:
             raise ModelMissing(f"{files.onnx} does not look like a BERT cross-encoder (inputs: {sorted(inputs)})")

