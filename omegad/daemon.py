@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 from typing import Any
 
 import anyio
@@ -64,6 +65,19 @@ def run_demo(config: Config) -> None:
             f"\n=== omegad demo: connected to {config.socket_path} "
             f"(protocol {hello['protocol']}, model {hello['embedding']['model']}) ===\n"
         )
+        reranker = hello["reranker"]
+        deadline = time.monotonic() + 15
+        while reranker["state"] == "loading" and time.monotonic() < deadline:
+            time.sleep(0.1)  # the demo waits a moment for the model; queries themselves never do
+            reranker = client.hello()["reranker"]
+        if reranker["state"] == "ready":
+            out.write(f"reranker: {reranker['model']} ({reranker['quantization']})\n")
+        else:
+            out.write(
+                f"reranker: {reranker['state']} (results keep the heuristic order"
+                + (f"; for cross-encoder reranking run `{reranker['fix']}`" if reranker.get("fix") else "")
+                + ")\n"
+            )
         ids = client.store_batch([{**m, "namespace": "demo"} for m in DEMO_MEMORIES])
         out.write(f"stored {len(ids)} memories in namespace 'demo'\n")
         for q in DEMO_QUERIES:

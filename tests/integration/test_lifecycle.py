@@ -121,8 +121,11 @@ def test_demo_command(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=180,
+        env={**os.environ, "OMEGAD_RERANKER_MODEL_DIR": str(tmp_path / "no-reranker")},
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "reranker: missing (results keep the heuristic order" in proc.stdout
+    assert "omegad models fetch reranker" in proc.stdout
     assert "stored 5 memories" in proc.stdout
     assert "[decision] Access tokens are JWTs" in proc.stdout  # the first demo query finds it
 
