@@ -232,9 +232,77 @@ _SCOPE_AXES = [
     {"unit", "integration", "e2e", "end-to-end", "smoke", "load", "acceptance"},
     {"linux", "macos", "windows", "mac"},
     {"internal", "external"},
+    {"eu", "us", "uk", "apac", "emea", "latam", "europe", "asia", "americas"},
+    {"release", "debug"},
     {"read", "write"},
     {"weekday", "weekend", "weekdays", "weekends", "morning", "evening", "night"},
 ]
+
+#: Spellings of the same scope.
+_SCOPE_SYNONYMS = {
+    "development": "dev",
+    "prod": "production",
+    "testing": "test",
+    "mac": "macos",
+    "weekdays": "weekday",
+    "weekends": "weekend",
+    "europe": "eu",
+}
+
+#: Units: "5 minutes" → "1 hour" is a value change, not a change of subject.
+_UNITS = {
+    "ms",
+    "s",
+    "sec",
+    "secs",
+    "second",
+    "seconds",
+    "min",
+    "mins",
+    "minute",
+    "minutes",
+    "h",
+    "hr",
+    "hrs",
+    "hour",
+    "hours",
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "kb",
+    "mb",
+    "gb",
+    "tb",
+    "kib",
+    "mib",
+    "gib",
+    "k",
+    "m",
+    "x",
+    "percent",
+    "%",
+    "px",
+    "em",
+    "rem",
+    "pt",
+    "chars",
+    "characters",
+    "lines",
+    "columns",
+    "cores",
+    "cpus",
+    "gbs",
+    "replicas",
+    "workers",
+    "threads",
+    "retries",
+    "times",
+}
 
 _STOP = {
     "a",
@@ -345,7 +413,7 @@ _CONTRACTIONS = [
     (re.compile(r"'m\b"), " am"),
     (re.compile(r"'s\b"), ""),
 ]
-_TOKEN = re.compile(r"v?\d+(?:\.\d+)*[a-z%]*|[a-z][a-z0-9+#_\-]*[a-z0-9+#]|[a-z]|[=:]")
+_TOKEN = re.compile(r"v?\d+(?:\.\d+)*[a-z%]*|[a-z][a-z0-9+#_\-]*[a-z0-9+#_]|[a-z]|[=:%]")
 _NUMBER = re.compile(r"v?\d+(?:\.\d+)*[a-z%]*$")
 _DOUBLE = re.compile(r"([bcdfgkmnprtvz])\1$")
 
@@ -372,12 +440,27 @@ def _stem(word: str) -> str:
     return w
 
 
+_ANTONYM_STEMS: dict[str, set[str]] = {}
+for _a, _b in _ANTONYM_PAIRS:
+    _ANTONYM_STEMS.setdefault(_stem(_a), set()).add(_stem(_b))
+    _ANTONYM_STEMS.setdefault(_stem(_b), set()).add(_stem(_a))
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
+
+
 def normalise(text: str) -> list[str]:
-    t = text.lower().replace("’", "'").replace("‘", "'")
+    t = text.replace("’", "'").replace("‘", "'")
+    # All-caps words are names ("US", "EU", "ON"), never the stop words they spell in lower
+    # case: mark them so they stay content.
+    t = _ACRONYM.sub(lambda m: m.group(0).lower() + "_", t).lower()
     for pattern, repl in _CONTRACTIONS:
         t = pattern.sub(repl, t)
     t = t.replace("non-blocking", "nonblocking").replace("no-op", "noop")
     return _TOKEN.findall(t)
+
+
+def _plain(token: str) -> str:
+    return token[:-1] if token.endswith("_") and len(token) > 2 else token
 
 
 # -- analysis -----------------------------------------------------------------------------------
@@ -415,15 +498,21 @@ class _Side:
     scope: list[set[str]]
 
 
+_STATE_VERBS = {"is", "are", "was", "turned", "switched", "set", "stays", "remains", "left", "kept", "now"}
+
+
 def _side(text: str) -> _Side:
-    tokens = normalise(text)
+    raw = normalise(text)
+    tokens = [_plain(t) for t in raw]
     content: list[str] = []
     negations = 0
     temporal: set[str] = set()
-    for i, tok in enumerate(tokens):
-        if tok in _NEGATION:
-            if tok == "no" and i + 1 < len(tokens) and tokens[i + 1] == "longer":
-                temporal.add("no longer")
+    for i, (tok, rtok) in enumerate(zip(tokens, raw, strict=True)):
+        acronym = rtok != tok
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if tok in _NEGATION and not acronym:
+            if tok == "no" and nxt in ("longer", "more"):
+                temporal.add(f"no {nxt}")
             negations += 1
             continue
         if tok in _NEGATING_VERBS:
@@ -433,11 +522,21 @@ def _side(text: str) -> _Side:
         if tok in _TEMPORAL_WORDS:
             temporal.add(tok)
             continue
-        if tok in _STOP:
+        # "on" / "off" as a state ("is ON", "turned off") are content, not prepositions
+        state = tok in ("on", "off") and (acronym or nxt is None or (i > 0 and tokens[i - 1] in _STATE_VERBS))
+        if tok in _STOP and not acronym and not state:
             continue
         content.append(tok)
-    scope = [axis & set(tokens) for axis in _SCOPE_AXES]
+    words = {_SCOPE_SYNONYMS.get(t, t) for t in tokens}
+    scope = [{_SCOPE_SYNONYMS.get(w, w) for w in axis} & words for axis in _SCOPE_AXES]
     return _Side(tokens, content, [_stem(w) for w in content], negations, temporal, scope)
+
+
+def _antonyms(a: str, b: str) -> bool:
+    if b in ANTONYMS.get(a, ()):
+        return True
+    sa, sb = _stem(a), _stem(b)
+    return sb in _ANTONYM_STEMS.get(sa, ())
 
 
 def _scope_conflict(a: _Side, b: _Side) -> str | None:
@@ -467,29 +566,33 @@ def _previous_token(tokens: list[str], word: str) -> str | None:
     return tokens[i - 1] if i > 0 else None
 
 
+_W = r"[a-z0-9+#._\-/]+"
 _ABANDON = [
     re.compile(
-        r"\b(?:switched|switch|switching|moved|migrated|migrating|changed|went|moving)\s+(?:\w+\s+){0,3}?from\s+([a-z0-9+#._\-]+)"
+        r"\b(?:switched|switch|switching|moved|moving|migrated|migrating|changed|went|converted|ported|"
+        rf"transitioned|upgraded|rewrote|rewritten)\s+(?:{_W}\s+){{0,3}}?from\s+((?:{_W}\s+){{0,2}}?{_W})\s+(?:to|for|into)\b"
     ),
-    re.compile(r"\breplaced\s+([a-z0-9+#._\-]+)\s+with\b"),
-    re.compile(r"\binstead\s+of\s+([a-z0-9+#._\-]+)"),
+    re.compile(rf"\breplaced\s+((?:{_W}\s+){{0,2}}?{_W})\s+with\b"),
+    re.compile(rf"\binstead\s+of\s+((?:{_W}\s+){{0,1}}{_W})"),
     re.compile(
-        r"\bno\s+longer\s+(?:use|uses|using|run|runs|running|prefer|prefers|like|likes|want|wants)?\s*([a-z0-9+#._\-]+)"
+        r"\bno\s+longer\s+(?:use|uses|using|run|runs|running|prefer|prefers|like|likes|want|wants|need|needs)?\s*"
+        rf"(?:the\s+|a\s+|an\s+|any\s+)?({_W})"
     ),
-    re.compile(r"\b(?:stopped|stop)\s+(?:using|running)\s+([a-z0-9+#._\-]+)"),
-    re.compile(r"\b(?:dropped|ditched|abandoned|retired|removed)\s+([a-z0-9+#._\-]+)"),
-    re.compile(r"\bmoved\s+off\s+(?:of\s+)?([a-z0-9+#._\-]+)"),
+    re.compile(rf"\bno\s+more\s+({_W})"),
+    re.compile(rf"\b(?:stopped|stop)\s+(?:using|running)\s+(?:the\s+)?({_W})"),
+    re.compile(rf"\b(?:dropped|ditched|abandoned|retired|removed)\s+(?:the\s+)?({_W})"),
+    re.compile(rf"\bmoved\s+off\s+(?:of\s+)?({_W})"),
 ]
 
 
 def _abandoned(text: str) -> set[str]:
-    t = " ".join(normalise(text))
+    t = " ".join(_plain(w) for w in normalise(text))
     out: set[str] = set()
     for pattern in _ABANDON:
         for m in pattern.finditer(t):
-            word = m.group(1)
-            if word not in _STOP:
-                out.add(_stem(word))
+            for word in re.split(r"[\s/]+", m.group(1)):
+                if word and word not in _STOP:
+                    out.add(_stem(word))
     return out
 
 
@@ -518,7 +621,7 @@ def detect(new: str, old: str) -> Detection:
         old_words, new_words = a.content[i1:i2], b.content[j1:j2]
         rest_old, rest_new = list(old_words), list(new_words)
         for w in old_words:
-            hit = next((v for v in rest_new if v in ANTONYMS.get(w, ())), None)
+            hit = next((v for v in rest_new if _antonyms(w, v)), None)
             if hit is not None:
                 antonym_hits.append(f"{w}/{hit}")
                 rest_old.remove(w)
@@ -526,9 +629,13 @@ def detect(new: str, old: str) -> Detection:
         nums_old = [w for w in rest_old if _NUMBER.match(w)]
         nums_new = [w for w in rest_new if _NUMBER.match(w)]
         if nums_old and nums_new:
-            value_hits.append(f"{' '.join(nums_old)} → {' '.join(nums_new)}")
             rest_old = [w for w in rest_old if w not in nums_old]
             rest_new = [w for w in rest_new if w not in nums_new]
+            units_old = [w for w in rest_old if w in _UNITS]
+            units_new = [w for w in rest_new if w in _UNITS]
+            value_hits.append(f"{' '.join(nums_old + units_old)} → {' '.join(nums_new + units_new)}")
+            rest_old = [w for w in rest_old if w not in _UNITS]
+            rest_new = [w for w in rest_new if w not in _UNITS]
         if not rest_old and not rest_new:
             continue
         if rest_old and rest_new:
@@ -537,8 +644,8 @@ def detect(new: str, old: str) -> Detection:
             if (
                 prev_old in _SLOT_WORDS
                 and prev_new in _SLOT_WORDS
-                and _contiguous(a.tokens, rest_old)
-                and _contiguous(b.tokens, rest_new)
+                and _contiguous(a.tokens, rest_old, 3)
+                and _contiguous(b.tokens, rest_new, 3)
                 and i1 > 0
             ):
                 object_hits.append(f"{' '.join(rest_old)} → {' '.join(rest_new)}")
@@ -549,7 +656,7 @@ def detect(new: str, old: str) -> Detection:
     # Abandoned choice: "moved from X to Y" / "no longer X" where the old text states X (and
     # does not itself reject it). The sentence shapes differ too much to align: this rule
     # stands on its own (the scope check above still applies).
-    abandoned = _abandoned(new) & set(a.stems) if a.negations % 2 == 0 else set()
+    abandoned = _abandoned(new) & set(a.stems) - _abandoned(old) if a.negations % 2 == 0 else set()
     if abandoned:
         strength = min(1.0, 0.4 + overlap / 2)
         evidence = ", ".join(sorted(abandoned))
@@ -572,6 +679,9 @@ def detect(new: str, old: str) -> Detection:
         signals.append(Signal("value_change", 0.7 * strength, ", ".join(value_hits)))
     if object_hits:
         signals.append(Signal("preference_change", 0.8 * strength, ", ".join(object_hits)))
+    if object_hits and (antonym_hits or value_hits):
+        # "writes Go with tabs" / "writes YAML with spaces": the swapped object is a scope
+        return Detection(0.0, reason=f"several things differ ({'; '.join(object_hits)})", overlap=overlap)
     neg_differs = (a.negations % 2) != (b.negations % 2)
     if neg_differs and object_hits:
         # "uses Redis for caching" / "does not use Redis for sessions": the negation is
