@@ -98,6 +98,13 @@ class Config:
     reranker_max_failures: int = 3
     reranker_cooldown_s: float = 300.0
     reranker_auto_download: bool = False
+    # contradiction detection
+    contradiction_enabled: bool = True
+    contradiction_threshold: float = 0.4
+    contradiction_gate_model: str = "auto"  # "auto" (cross-encoder when ready), "cosine", "cross_encoder"
+    contradiction_gate: float = 0.3
+    contradiction_gate_cosine: float = 0.35
+    contradiction_demote_older: float = 0.85
     # index upkeep
     index_unindexed_rows: int = 2_000
     index_interval_s: float = 60.0
@@ -238,6 +245,12 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("reranker.max_failures", None, "reranker_max_failures", _int),
     ("reranker.cooldown_s", None, "reranker_cooldown_s", _float),
     ("reranker.auto_download", "OMEGAD_RERANKER_AUTO_DOWNLOAD", "reranker_auto_download", _bool),
+    ("contradiction.enabled", "OMEGAD_CONTRADICTIONS", "contradiction_enabled", _bool),
+    ("contradiction.threshold", None, "contradiction_threshold", _float),
+    ("contradiction.gate_model", None, "contradiction_gate_model", _choice("auto", "cosine", "cross_encoder")),
+    ("contradiction.gate", None, "contradiction_gate", _float),
+    ("contradiction.gate_cosine", None, "contradiction_gate_cosine", _float),
+    ("contradiction.demote_older", None, "contradiction_demote_older", _float),
     ("logging.format", "OMEGAD_LOG_FORMAT", "log_format", _choice("auto", "json", "console")),
     ("logging.level", "OMEGAD_LOG_LEVEL", "log_level", _choice("debug", "info", "warning", "error")),
 )

@@ -49,6 +49,10 @@ class Dispatcher:
             "query": service.query,
             "stats": service.stats,
             "flush": service.flush,
+            "contradictions": service.contradictions,
+            "traverse": service.traverse,
+            "resolve": service.resolve,
+            "unresolve": service.resolve,
         }
 
     def envelope(self, message: Any) -> Envelope:

@@ -57,6 +57,7 @@ class Candidate:
     recency: float = 1.0
     rerank: float | None = None  # sigmoid of the cross-encoder logit
     rerank_logit: float | None = None
+    demoted: float | None = None  # the contradiction demotion factor, when applied
     score: float = 0.0
 
     def signals(self) -> dict[str, Any]:
@@ -69,6 +70,8 @@ class Candidate:
             "type_weight": _round(self.type_weight),
             "recency": _round(self.recency),
         }
+        if self.demoted is not None:
+            out["contradiction_demotion"] = self.demoted
         if self.rerank is not None:
             out["rerank"] = _round(self.rerank)
             out["rerank_logit"] = _round(self.rerank_logit)

@@ -625,7 +625,7 @@ class Reranker:
         for (key, _, _), (logit, n, generation, _) in zip(items, results, strict=True):
             if logit is not None:
                 good += 1
-                if generation == self.generation:
+                if generation == self.generation and key[0]:
                     self.cache.put(key, (logit, n, generation, None))
         if good:
             self.failed_batches = 0
@@ -682,6 +682,21 @@ class Reranker:
             "model_wait_ms": round((time.perf_counter() - started) * 1000, 3),
             "weight": weight,
         }
+
+    async def scores(self, pairs: list[tuple[str, str]]) -> list[float] | None:
+        """Sigmoid cross-encoder scores of (text, text) pairs, or None when the model is not
+        ready or fails (callers fall back to another signal). Uncached; shares model calls."""
+        if not self.ready or not pairs:
+            return None
+        items = [(("", "", 0, 0), a, b) for a, b in pairs]
+        try:
+            with anyio.fail_after(self.config.reranker_timeout_s):
+                fresh = await self.batcher.submit(items)
+        except Exception:
+            return None
+        if any(r[0] is None for r in fresh):
+            return None
+        return [sigmoid(r[0]) for r in fresh if r[0] is not None]
 
     def _inference_error(self, message: str) -> str:
         """Count a query that fell back because of an inference error; log each distinct

@@ -17,6 +17,11 @@ from omegad_client.protocol import MEMORY_TYPES
 from .config import Config
 from .errors import InvalidParams, TooLarge
 
+#: Kinds of graph edges (``traverse`` filters on them).
+EDGE_KINDS = ("contradicts",)
+#: Decisions about a contradiction (``resolve``).
+RESOLUTIONS = ("keep_new", "keep_old", "both_valid")
+
 __all__ = [
     "CancelParams",
     "FlushParams",
@@ -82,6 +87,27 @@ class QueryParams:
     until: datetime | None = None
     rerank: bool = True
     explain: bool = False
+
+
+@dataclass(frozen=True)
+class ContradictionsParams:
+    namespace: str | None = None
+    id: str | None = None
+    limit: int = 50
+
+
+@dataclass(frozen=True)
+class TraverseParams:
+    id: str
+    kinds: tuple[str, ...] | None = None
+    depth: int = 1
+
+
+@dataclass(frozen=True)
+class ResolveParams:
+    source: str
+    target: str
+    resolution: str | None  # None: unresolve
 
 
 @dataclass(frozen=True)
@@ -411,6 +437,39 @@ def parse_params(method: str, raw: Any, config: Config) -> Any:
         if query.since and query.until and query.since > query.until:
             raise InvalidParams("params.since is after params.until", {"param": "params.since"})
         return query
+    if method == "contradictions":
+        cparams = ContradictionsParams(
+            namespace=r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace"),
+            id=r.ident("id", required=False),
+            limit=r.integer("limit", 50, 1, 1000),
+        )
+        r.done()
+        return cparams
+    if method == "traverse":
+        ident = r.ident("id", required=True)
+        assert ident is not None
+        kinds = r.take("kinds")
+        if kinds is not None and (not isinstance(kinds, list) or not kinds or any(k not in EDGE_KINDS for k in kinds)):
+            raise InvalidParams(
+                f"params.kinds: expected a non-empty array of {', '.join(EDGE_KINDS)}", {"param": "params.kinds"}
+            )
+        traverse = TraverseParams(ident, tuple(kinds) if kinds else None, r.integer("depth", 1, 1, 3))
+        r.done()
+        return traverse
+    if method in ("resolve", "unresolve"):
+        source = r.ident("source", required=True)
+        target = r.ident("target", required=True)
+        assert source is not None and target is not None
+        resolution = None
+        if method == "resolve":
+            resolution = r.take("resolution")
+            if resolution not in RESOLUTIONS:
+                raise InvalidParams(
+                    f"params.resolution: expected one of {', '.join(RESOLUTIONS)}, got {_kind(resolution) if not isinstance(resolution, str) else repr(resolution[:40])}",
+                    {"param": "params.resolution"},
+                )
+        r.done()
+        return ResolveParams(source, target, resolution)
     if method == "flush":
         timeout = r.number("timeout", 0.0, 3600.0)
         r.done()

@@ -36,6 +36,7 @@ import structlog
 from omegad_client.protocol import HEADER, FrameError, decode_body, encode_frame, error_reply, ok_reply
 
 from .config import Config
+from .contradictions import EdgeStore
 from .dispatch import Dispatcher
 from .embed import Embedder, ModelMissing
 from .errors import ServiceError, StartupError
@@ -319,7 +320,8 @@ async def run_server(
             store = await anyio.to_thread.run_sync(MemoryStore.open, config.data_dir, embedder.model_id, embedder.dim)
         except StoreMismatch as exc:
             raise StartupError(str(exc)) from None
-        service = Service(config, embedder, store)
+        edges = await anyio.to_thread.run_sync(EdgeStore.open, store, config.data_dir)
+        service = Service(config, embedder, store, edges)
         server = Server(config, service)
         listener = await anyio.create_unix_listener(config.socket_path, mode=0o600)
         socket_path = config.socket_path

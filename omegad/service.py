@@ -21,11 +21,22 @@ from omegad_client.protocol import PROTOCOL_VERSION
 
 from . import __version__
 from .config import Config
+from .contradictions import Checker, EdgeIndex, EdgeOp, EdgeStore, resolved
 from .embed import Embedder
-from .errors import NotFound, ServiceError, Unavailable
+from .errors import InvalidParams, NotFound, ServiceError, Unavailable
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
-from .schema import FlushParams, IdParams, QueryParams, StoreBatchParams, StoreParams, UpdateParams
+from .schema import (
+    ContradictionsParams,
+    FlushParams,
+    IdParams,
+    QueryParams,
+    ResolveParams,
+    StoreBatchParams,
+    StoreParams,
+    TraverseParams,
+    UpdateParams,
+)
 from .store import Filter, MemoryStore, Row, iso, to_micros
 from .worker import Batcher, JobQueue, wait_until
 
@@ -59,18 +70,26 @@ class UpkeepOp:
     compact: bool = False
 
 
-WriteOp = InsertOp | UpdateOp | DeleteOp | UpkeepOp
+WriteOp = InsertOp | UpdateOp | DeleteOp | UpkeepOp | EdgeOp
 
 
 def now_us() -> int:
     return time.time_ns() // 1000
 
 
+def _brief(row: Row) -> dict[str, Any]:
+    return {"id": row.id, "text": row.text, "type": row.type, "created_at": iso(row.created_at)}
+
+
 class Service:
-    def __init__(self, config: Config, embedder: Embedder, store: MemoryStore) -> None:
+    def __init__(self, config: Config, embedder: Embedder, store: MemoryStore, edges: EdgeStore | None = None) -> None:
         self.config = config
         self.embedder = embedder
         self.store = store
+        # (blocking when not given: the server opens it in a worker thread)
+        self.edges = edges if edges is not None else EdgeStore.open(store, config.data_dir)
+        self.graph = EdgeIndex()
+        self._last_stamp = 0
         self.reranker = Reranker(config, fetch=self._fetch_reranker if config.reranker_model_dir is None else None)
         self.started = time.monotonic()
         self.read_limiter = anyio.CapacityLimiter(config.db_read_threads)
@@ -97,6 +116,15 @@ class Service:
         self.last_upkeep_us: int | None = None
         self.last_upkeep: dict[str, Any] = {}
         self.write_errors = 0
+        self.checker = Checker(
+            config,
+            store,
+            self.edges,
+            self.graph,
+            self.write,
+            self.read_limiter,
+            cross_scores=self.reranker.scores,
+        )
 
     def _fetch_reranker(self) -> Any:
         from .models import fetch_reranker
@@ -112,6 +140,10 @@ class Service:
             await tg.start(self.writer.run)
             await tg.start(self.jobs.run)
             await tg.start(self.reranker.run)
+            for edge in await anyio.to_thread.run_sync(self.edges.load, limiter=self.read_limiter):
+                self.graph.add(edge)
+            await tg.start(self.checker.run)
+            self._last_stamp = max(self._last_stamp, self.checker.cursor)
             tg.start_soon(self._upkeep_timer)
             task_status.started()
 
@@ -180,14 +212,27 @@ class Service:
                     existed = bool(self.store.existing_ids([op.id]))
                     if existed:
                         self.store.delete([op.id])
+                        self.edges.delete_touching(op.id)
                         self.commits_since_upkeep += 1
                     results[i] = existed
+                elif isinstance(op, EdgeOp):
+                    self.edges.upsert(op.upsert)
+                    self.edges.delete(op.delete)
+                    if op.cursor_us is not None:
+                        self.edges.write_cursor(op.cursor_us)
+                    results[i] = True
                 else:
                     results[i] = self._apply_upkeep(op)
             except Exception as exc:
                 results[i] = exc
             i += 1
         return results
+
+    def _stamp(self) -> int:
+        """A commit stamp: now in µs, strictly increasing (writer thread only). Rows carry it
+        as ``updated_at``, so commit order can be recovered from the table."""
+        self._last_stamp = max(now_us(), self._last_stamp + 1)
+        return self._last_stamp
 
     def _apply_inserts(self, ops: list[WriteOp], start: int, end: int, results: list[Any]) -> None:
         batch = [op for op in ops[start:end] if isinstance(op, InsertOp)]
@@ -200,6 +245,7 @@ class Service:
                 created = op.row.id not in seen
                 if created:
                     seen.add(op.row.id)
+                    op.row.updated_at = self._stamp()
                     new_rows.append(op.row)
                 flags.append(created)
             self.store.insert(new_rows)
@@ -226,7 +272,7 @@ class Service:
             namespace=current.namespace,
             metadata=dict(p.metadata) if p.metadata is not None else current.metadata,
             created_at=current.created_at,
-            updated_at=now_us(),
+            updated_at=self._stamp(),
             version=current.version + 1 if text_changed else current.version,
             vector=op.vector if (text_changed and op.vector is not None) else current.vector,
         )
@@ -257,6 +303,16 @@ class Service:
 
     async def _after_commit(self, ops: list[WriteOp], results: list[Any]) -> None:
         """Queue background work for committed writes (never blocks the writer)."""
+        committed: list[tuple[str, int]] = []
+        for op, result in zip(ops, results, strict=True):
+            if isinstance(op, InsertOp) and result is True:
+                committed.append((op.row.id, op.row.updated_at))
+            elif isinstance(op, UpdateOp) and isinstance(result, Row) and op.vector is not None:
+                committed.append((result.id, result.updated_at))
+            elif isinstance(op, DeleteOp) and result is True:
+                for edge in self.graph.of(op.id):
+                    self.graph.remove(edge.id)
+        self.checker.notify(committed)
         if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp)) for op in ops):
             return
         if not self.store.indexes_ready or self.upkeep_due():
@@ -368,6 +424,13 @@ class Service:
         candidates = fuse(vector_hits, text_hits, self.config)
         trace.mark("recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql())
         candidates = heuristic(candidates, self.config, now_us())
+        demote = self.config.contradiction_demote_older
+        if demote != 1.0 and self.graph.edges:
+            for c in candidates:
+                if self.graph.demoted(c.row.id):
+                    c.score *= demote
+                    c.demoted = demote
+            candidates.sort(key=lambda c: (-c.score, c.row.id))
         trace.mark("heuristic", len(candidates), fusion=self.config.fusion)
         top_k = self.config.reranker_top_k
         top = candidates[:top_k]
@@ -385,10 +448,77 @@ class Service:
         trace.mark("rerank", len(top), **detail)
         results, dropped = dedup(candidates, self.config.dedup_cosine, p.limit)
         trace.mark("dedup", len(results), dropped=dropped)
-        reply: dict[str, Any] = {"results": [result_dict(c, p.explain) for c in results]}
+        reply: dict[str, Any] = {"results": [self._annotated(result_dict(c, p.explain)) for c in results]}
         if p.explain:
             reply["trace"] = trace.stages
         return reply
+
+    def _annotated(self, memory: dict[str, Any]) -> dict[str, Any]:
+        """Add ``contradicts`` / ``contradicted_by`` (unresolved edges) to a memory dict."""
+        memory.update(self.graph.annotations(memory["id"]))
+        return memory
+
+    async def contradictions(self, p: ContradictionsParams) -> dict[str, Any]:
+        if p.id is not None:
+            edges = self.graph.of(p.id)
+        else:
+            namespace = p.namespace or "default"
+            edges = [e for e in self.graph.edges.values() if e.namespace == namespace]
+        edges = sorted(edges, key=lambda e: (-e.created_at, e.id))[: p.limit]
+        ids = {i for e in edges for i in (e.source, e.target)}
+        rows = await anyio.to_thread.run_sync(self.store.get_many, ids, limiter=self.read_limiter)
+        out = []
+        for e in edges:
+            new, old = rows.get(e.source), rows.get(e.target)
+            if new is None or old is None:
+                continue  # one side was deleted meanwhile
+            out.append({**e.public(), "new": _brief(new), "old": _brief(old)})
+        return {"contradictions": out}
+
+    async def traverse(self, p: TraverseParams) -> dict[str, Any]:
+        kinds = set(p.kinds) if p.kinds else None
+        depth_of = {p.id: 0}
+        seen_edges: dict[str, Any] = {}
+        frontier = [p.id]
+        for depth in range(1, p.depth + 1):
+            nxt = []
+            for mid in frontier:
+                for e in self.graph.of(mid):
+                    if kinds is not None and e.kind not in kinds:
+                        continue
+                    seen_edges[e.id] = e
+                    other = e.target if e.source == mid else e.source
+                    if other not in depth_of:
+                        depth_of[other] = depth
+                        nxt.append(other)
+            frontier = nxt
+        rows = await anyio.to_thread.run_sync(self.store.get_many, list(depth_of), limiter=self.read_limiter)
+        if p.id not in rows:
+            raise NotFound(f"no memory with id {p.id!r}", {"id": p.id})
+        nodes = [
+            {**rows[m].public(), "depth": d}
+            for m, d in sorted(depth_of.items(), key=lambda x: (x[1], x[0]))
+            if m in rows
+        ]
+        edges = [
+            e.public() for e in sorted(seen_edges.values(), key=lambda e: e.id) if e.source in rows and e.target in rows
+        ]
+        return {"nodes": nodes, "edges": edges}
+
+    async def resolve(self, p: ResolveParams) -> dict[str, Any]:
+        edge = self.graph.between(p.source, p.target)
+        if edge is None or edge.source != p.source:
+            raise NotFound(
+                f"no contradiction {p.source!r} → {p.target!r} (source is the newer memory)",
+                {"source": p.source, "target": p.target},
+            )
+        if p.resolution is None and edge.resolution is None:
+            raise InvalidParams("this contradiction is not resolved", {"source": p.source, "target": p.target})
+        updated = resolved(edge, p.resolution)
+        await self.write([EdgeOp([updated], [])])
+        self.graph.add(updated)
+        log.info("contradiction_resolved", source=p.source, target=p.target, resolution=p.resolution)
+        return updated.public()
 
     async def stats(self, _: Any) -> dict[str, Any]:
         def collect() -> dict[str, Any]:
@@ -420,6 +550,7 @@ class Service:
                     "last_error": self.jobs.last_error,
                 },
             },
+            "contradictions": self.checker.stats(),
             "upkeep": {
                 "rows_since": self.rows_since_upkeep,
                 "commits_since": self.commits_since_upkeep,
@@ -450,10 +581,13 @@ class Service:
 
         ok = await wait_until(self.writer.progress, self.writer.progress.submitted, left())
         ok = ok and await wait_until(self.jobs.progress, self.jobs.progress.submitted, left())
+        ok = ok and await wait_until(self.checker.progress, self.checker.progress.submitted, left())
+        # the checker's own edge writes are queued behind it
+        ok = ok and await wait_until(self.writer.progress, self.writer.progress.submitted, left())
         if not ok:
             raise ServiceError(
                 f"background work still pending after {p.timeout} s",
-                {"writer": self.writer.depth, "background": self.jobs.depth},
+                {"writer": self.writer.depth, "background": self.jobs.depth, "contradictions": self.checker.depth},
                 code="timeout",
             )
         return {"waited_ms": round((time.perf_counter() - started) * 1000, 3)}

@@ -269,6 +269,12 @@ class MemoryStore:
         distances = tbl.column("_distance").to_pylist()
         return [(row, 1.0 - float(dist)) for row, dist in zip(_rows(tbl, self.dim), distances, strict=True)]
 
+    def updated_after(self, us: int) -> list[tuple[str, int]]:
+        """(id, updated_at) of rows committed after the commit stamp *us*, oldest first."""
+        tbl = self._table.search().where(f"updated_at > {int(us)}").select(["id", "updated_at"]).limit(None).to_arrow()
+        pairs = zip(tbl.column("id").to_pylist(), tbl.column("updated_at").to_pylist(), strict=True)
+        return sorted(((i, int(u)) for i, u in pairs), key=lambda p: (p[1], p[0]))
+
     def text_search(self, text: str, flt: Filter, k: int) -> list[tuple[Row, float]]:
         """Full-text (BM25) matches, filtered inside the query; empty before the first index."""
         if not self._fts_ready:

@@ -315,6 +315,33 @@ class AsyncClient:
         result: dict[str, Any] = await self.call("stats")
         return result
 
+    async def contradictions(
+        self, *, namespace: str | None = None, id: str | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Flagged contradictions (newest first) of a namespace or of one memory, with both texts."""
+        result = await self.call("contradictions", params(namespace=namespace, id=id, limit=limit))
+        edges: list[dict[str, Any]] = result["contradictions"]
+        return edges
+
+    async def traverse(
+        self, id: str, *, kinds: Sequence[str] | None = None, depth: int | None = None
+    ) -> dict[str, Any]:
+        """The graph neighbourhood of a memory: ``{"nodes": [...], "edges": [...]}``."""
+        result: dict[str, Any] = await self.call("traverse", params(id=id, kinds=kinds, depth=depth))
+        return result
+
+    async def resolve(self, source: str, target: str, resolution: str) -> dict[str, Any]:
+        """Record a decision about a contradiction: ``keep_new``, ``keep_old`` or ``both_valid``."""
+        result: dict[str, Any] = await self.call(
+            "resolve", {"source": source, "target": target, "resolution": resolution}
+        )
+        return result
+
+    async def unresolve(self, source: str, target: str) -> dict[str, Any]:
+        """Undo `resolve`: the pair is flagged again."""
+        result: dict[str, Any] = await self.call("unresolve", {"source": source, "target": target})
+        return result
+
     async def flush(self, timeout: float | None = None) -> dict[str, Any]:
         result: dict[str, Any] = await self.call("flush", params(timeout=timeout))
         return result

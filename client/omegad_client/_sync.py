@@ -282,6 +282,29 @@ class Client:
         result: dict[str, Any] = self.call("stats")
         return result
 
+    def contradictions(
+        self, *, namespace: str | None = None, id: str | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Flagged contradictions (newest first) of a namespace or of one memory, with both texts."""
+        result = self.call("contradictions", params(namespace=namespace, id=id, limit=limit))
+        edges: list[dict[str, Any]] = result["contradictions"]
+        return edges
+
+    def traverse(self, id: str, *, kinds: Sequence[str] | None = None, depth: int | None = None) -> dict[str, Any]:
+        """The graph neighbourhood of a memory: ``{"nodes": [...], "edges": [...]}``."""
+        result: dict[str, Any] = self.call("traverse", params(id=id, kinds=kinds, depth=depth))
+        return result
+
+    def resolve(self, source: str, target: str, resolution: str) -> dict[str, Any]:
+        """Record a decision about a contradiction: ``keep_new``, ``keep_old`` or ``both_valid``."""
+        result: dict[str, Any] = self.call("resolve", {"source": source, "target": target, "resolution": resolution})
+        return result
+
+    def unresolve(self, source: str, target: str) -> dict[str, Any]:
+        """Undo `resolve`: the pair is flagged again."""
+        result: dict[str, Any] = self.call("unresolve", {"source": source, "target": target})
+        return result
+
     def flush(self, timeout: float | None = None) -> dict[str, Any]:
         """Wait until every background job queued before this call has finished."""
         result: dict[str, Any] = self.call("flush", params(timeout=timeout))

@@ -74,6 +74,10 @@ METHODS: Final = (
     "stats",
     "flush",
     "cancel",
+    "contradictions",
+    "traverse",
+    "resolve",
+    "unresolve",
 )
 
 #: Memory types the daemon accepts; "memory" is the default.

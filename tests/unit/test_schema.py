@@ -99,6 +99,11 @@ param_keys = st.sampled_from(
         "explain",
         "timeout",
         "request_id",
+        "source",
+        "target",
+        "resolution",
+        "kinds",
+        "depth",
         "bogus",
     ]
 )

@@ -1,0 +1,466 @@
+"""Contradiction checking after each commit, and the graph of flagged pairs.
+
+Flow: the writer stamps every committed row with a strictly increasing ``updated_at`` (commit
+order). After a commit the service hands the committed ids to `Checker.notify`; the checker
+works through them in order in the background (writers never wait), and for each memory:
+
+1. takes its ~10 nearest memories *in the same namespace* (vector search with the namespace
+   filter inside the storage query);
+2. keeps real neighbours: cosine ≥ ``contradiction.gate_cosine`` (calibrated on
+   bench/data/contradictions/dev), or, when the reranker is ready and
+   ``contradiction.gate_model`` allows, the cross-encoder's sigmoid ≥ ``contradiction.gate``;
+3. runs the deterministic detectors (`omegad.contradict.detect`, newer text against older);
+4. writes an edge ``newer --contradicts--> older`` for each flagged pair, through the writer,
+   together with the new *cursor*: the commit stamp up to which every memory is checked.
+
+Edges live in their own LanceDB table (``edges``), so vector rows are never rewritten; the
+annotations a query shows (``contradicts`` / ``contradicted_by``) are read from an in-memory
+index of that small table. The cursor is a small file written atomically after the edges it
+covers, so a memory committed but not yet checked when the daemon stops is checked after the
+restart. Edge ids are a hash of (kind, source, target, detector version): re-checking is
+idempotent and never duplicates an edge.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pyarrow as pa
+import structlog
+
+from .config import Config
+from .contradict import DETECTOR_VERSION, detect
+from .schema import RESOLUTIONS
+from .store import Filter, MemoryStore, Row, iso, sql_str
+from .worker import Progress
+
+__all__ = ["RESOLUTIONS", "Checker", "Edge", "EdgeIndex", "EdgeStore", "edge_id"]
+
+log = structlog.get_logger("omegad")
+
+EDGES_TABLE = "edges"
+CURSOR_FILE = "contradictions.json"
+KIND = "contradicts"
+NEIGHBOURS = 10
+
+
+def edge_id(kind: str, source: str, target: str) -> str:
+    return hashlib.sha1(f"{kind}|{source}|{target}|v{DETECTOR_VERSION}".encode(), usedforsecurity=False).hexdigest()
+
+
+@dataclass(frozen=True)
+class Edge:
+    id: str
+    kind: str
+    source: str  # the newer memory
+    target: str  # the older memory it contradicts
+    namespace: str
+    confidence: float
+    signals: tuple[dict[str, Any], ...]
+    source_version: int
+    target_version: int
+    created_at: int
+    resolution: str | None = None
+    resolved_at: int | None = None
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "source": self.source,
+            "target": self.target,
+            "namespace": self.namespace,
+            "confidence": round(self.confidence, 4),
+            "signals": list(self.signals),
+            "created_at": iso(self.created_at),
+            "resolution": self.resolution,
+            "resolved_at": iso(self.resolved_at) if self.resolved_at else None,
+        }
+
+
+def _edge_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False, metadata={"lance-schema:unenforced-primary-key": "true"}),
+            pa.field("kind", pa.string(), nullable=False),
+            pa.field("source", pa.string(), nullable=False),
+            pa.field("target", pa.string(), nullable=False),
+            pa.field("namespace", pa.string(), nullable=False),
+            pa.field("confidence", pa.float64(), nullable=False),
+            pa.field("signals", pa.string(), nullable=False),
+            pa.field("source_version", pa.int32(), nullable=False),
+            pa.field("target_version", pa.int32(), nullable=False),
+            pa.field("created_at", pa.int64(), nullable=False),
+            pa.field("resolution", pa.string()),
+            pa.field("resolved_at", pa.int64()),
+        ]
+    )
+
+
+class EdgeStore:
+    """The ``edges`` table and the checker's cursor file. Blocking; writer thread only for
+    writes."""
+
+    def __init__(self, table: Any, cursor_path: Path) -> None:
+        self._table = table
+        self.cursor_path = cursor_path
+
+    @classmethod
+    def open(cls, store: MemoryStore, data_dir: Path) -> EdgeStore:
+        db = store._db
+        try:
+            table = db.open_table(EDGES_TABLE)
+        except ValueError:
+            table = db.create_table(EDGES_TABLE, schema=_edge_schema())
+        return cls(table, data_dir / CURSOR_FILE)
+
+    def load(self) -> list[Edge]:
+        tbl = self._table.search().limit(None).to_arrow()
+        out = []
+        for r in tbl.to_pylist():
+            out.append(
+                Edge(
+                    id=r["id"],
+                    kind=r["kind"],
+                    source=r["source"],
+                    target=r["target"],
+                    namespace=r["namespace"],
+                    confidence=float(r["confidence"]),
+                    signals=tuple(json.loads(r["signals"])),
+                    source_version=int(r["source_version"]),
+                    target_version=int(r["target_version"]),
+                    created_at=int(r["created_at"]),
+                    resolution=r["resolution"],
+                    resolved_at=r["resolved_at"],
+                )
+            )
+        return out
+
+    def upsert(self, edges: Sequence[Edge]) -> None:
+        if not edges:
+            return
+        rows = [
+            {
+                "id": e.id,
+                "kind": e.kind,
+                "source": e.source,
+                "target": e.target,
+                "namespace": e.namespace,
+                "confidence": e.confidence,
+                "signals": json.dumps(list(e.signals), separators=(",", ":")),
+                "source_version": e.source_version,
+                "target_version": e.target_version,
+                "created_at": e.created_at,
+                "resolution": e.resolution,
+                "resolved_at": e.resolved_at,
+            }
+            for e in edges
+        ]
+        data = pa.Table.from_pylist(rows, schema=_edge_schema())
+        self._table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            self._table.delete(f"id IN ({', '.join(sql_str(i) for i in ids)})")
+
+    def delete_touching(self, memory_id: str) -> None:
+        q = sql_str(memory_id)
+        self._table.delete(f"source = {q} OR target = {q}")
+
+    def read_cursor(self) -> int:
+        try:
+            return int(json.loads(self.cursor_path.read_text(encoding="utf-8"))["checked_through_us"])
+        except FileNotFoundError:
+            return 0
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("contradiction_cursor_unreadable", path=str(self.cursor_path), error=str(exc))
+            return 0  # re-check everything: idempotent
+
+    def write_cursor(self, us: int) -> None:
+        tmp = self.cursor_path.with_suffix(".tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            json.dump({"checked_through_us": us, "detector_version": DETECTOR_VERSION}, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.cursor_path)
+
+
+@dataclass
+class EdgeIndex:
+    """All edges in memory (the table is small: contradictions are rare), by id and by memory."""
+
+    edges: dict[str, Edge] = field(default_factory=dict)
+    by_memory: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, edge: Edge) -> None:
+        self.remove(edge.id)
+        self.edges[edge.id] = edge
+        self.by_memory.setdefault(edge.source, set()).add(edge.id)
+        self.by_memory.setdefault(edge.target, set()).add(edge.id)
+
+    def remove(self, eid: str) -> None:
+        old = self.edges.pop(eid, None)
+        if old is None:
+            return
+        for mid in (old.source, old.target):
+            ids = self.by_memory.get(mid)
+            if ids is not None:
+                ids.discard(eid)
+                if not ids:
+                    del self.by_memory[mid]
+
+    def of(self, memory_id: str) -> list[Edge]:
+        return [self.edges[e] for e in sorted(self.by_memory.get(memory_id, ()))]
+
+    def between(self, a: str, b: str) -> Edge | None:
+        for e in self.of(a):
+            if {e.source, e.target} == {a, b}:
+                return e
+        return None
+
+    def annotations(self, memory_id: str) -> dict[str, list[dict[str, Any]]]:
+        """``contradicts`` / ``contradicted_by`` of a memory (unresolved edges only)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        for e in self.of(memory_id):
+            if e.resolution is not None:
+                continue
+            other, key = (e.target, "contradicts") if e.source == memory_id else (e.source, "contradicted_by")
+            out.setdefault(key, []).append(
+                {"id": other, "confidence": round(e.confidence, 4), "signals": list(e.signals), "at": iso(e.created_at)}
+            )
+        return out
+
+    def demoted(self, memory_id: str) -> bool:
+        """The memory is the losing side of a contradiction: contradicted by a newer memory
+        (unresolved or resolved keep_new), or the newer side of a pair resolved keep_old."""
+        for e in self.of(memory_id):
+            if e.target == memory_id and e.resolution in (None, "keep_new"):
+                return True
+            if e.source == memory_id and e.resolution == "keep_old":
+                return True
+        return False
+
+
+@dataclass
+class EdgeOp:
+    """Writer operation: edges to write and delete, then the new cursor."""
+
+    upsert: list[Edge]
+    delete: list[str]
+    cursor_us: int | None = None
+
+
+def _newer(a: Row, b: Row) -> bool:
+    return (a.created_at, a.updated_at, a.id) > (b.created_at, b.updated_at, b.id)
+
+
+class Checker:
+    """The background contradiction checker (see the module docstring)."""
+
+    def __init__(
+        self,
+        config: Config,
+        store: MemoryStore,
+        edges: EdgeStore,
+        index: EdgeIndex,
+        write: Callable[[list[Any]], Awaitable[list[Any]]],
+        read_limiter: anyio.CapacityLimiter,
+        cross_scores: Callable[[list[tuple[str, str]]], Awaitable[list[float] | None]] | None = None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.edges = edges
+        self.index = index
+        self._write = write
+        self._read_limiter = read_limiter
+        self._cross_scores = cross_scores
+        self._queue: deque[tuple[str, int]] = deque()
+        self._wake = anyio.Event()
+        self.progress = Progress()
+        self.cursor = 0
+        self.checked = 0
+        self.pairs = 0
+        self.flagged = 0
+        self.detect_ms = 0.0
+        self.lag_ms: deque[float] = deque(maxlen=1000)
+        self.errors = 0
+        self.last_error: str | None = None
+        self.recovered = 0
+
+    @property
+    def depth(self) -> int:
+        return self.progress.pending
+
+    def notify(self, committed: Iterable[tuple[str, int]]) -> None:
+        """Queue committed (id, commit stamp) pairs, in commit order. Never blocks."""
+        if not self.config.contradiction_enabled:
+            return
+        n = 0
+        for item in committed:
+            self._queue.append(item)
+            n += 1
+        if n:
+            self.progress.add(n)
+            self._wake.set()
+
+    async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        if not self.config.contradiction_enabled:
+            task_status.started()
+            return
+        self.cursor = await anyio.to_thread.run_sync(self.edges.read_cursor)
+        pending = await anyio.to_thread.run_sync(self.store.updated_after, self.cursor, limiter=self._read_limiter)
+        if pending:
+            self.recovered = len(pending)
+            log.info("contradiction_recovery", unchecked=len(pending), cursor=self.cursor)
+            self.notify(pending)
+        task_status.started()
+        while True:
+            if not self._queue:
+                self._wake = anyio.Event()
+                await self._wake.wait()
+                continue
+            batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
+            try:
+                await self._check(batch)
+            except Exception as exc:  # keep the worker alive; the cursor did not move
+                self.errors += 1
+                self.last_error = f"{type(exc).__name__}: {exc}"
+                log.error("contradiction_check_failed", error=self.last_error, memories=len(batch))
+            finally:
+                self.progress.done(len(batch))
+
+    async def _check(self, batch: list[tuple[str, int]]) -> None:
+        rows = await anyio.to_thread.run_sync(
+            self.store.get_many, [mid for mid, _ in batch], limiter=self._read_limiter
+        )
+        candidates: list[tuple[Row, list[tuple[Row, float]]]] = []
+        for mid, _ in batch:
+            row = rows.get(mid)
+            if row is None:
+                continue  # deleted meanwhile
+            hits = await anyio.to_thread.run_sync(
+                self.store.vector_search,
+                row.vector,
+                Filter(namespace=row.namespace),
+                NEIGHBOURS + 1,
+                limiter=self._read_limiter,
+            )
+            candidates.append((row, [(n, cos) for n, cos in hits if n.id != row.id]))
+        gate = await self._gate(candidates)
+        # the edges these memories already have, copied on the event loop (the index changes there)
+        known = {e.id: e for row, _ in candidates for e in self.index.of(row.id)}
+        upserts, deletes = await anyio.to_thread.run_sync(self._detect, candidates, gate, known)
+        cursor = max(stamp for _, stamp in batch)
+        await self._write([EdgeOp(upserts, deletes, cursor)])
+        for eid in deletes:
+            self.index.remove(eid)
+        for e in upserts:
+            self.index.add(e)
+        self.cursor = max(self.cursor, cursor)
+        now = time.time_ns() // 1000
+        for _, stamp in batch:
+            self.lag_ms.append((now - stamp) / 1000)
+        self.checked += len(candidates)
+
+    async def _gate(self, candidates: list[tuple[Row, list[tuple[Row, float]]]]) -> dict[tuple[str, str], float]:
+        """Neighbour pairs that pass the similarity gate, with the score that passed them."""
+        out: dict[tuple[str, str], float] = {}
+        pairs = [(row, n, cos) for row, ns in candidates for n, cos in ns]
+        use_cross = self.config.contradiction_gate_model in ("auto", "cross_encoder") and self._cross_scores is not None
+        scores = None
+        if use_cross and pairs:
+            assert self._cross_scores is not None
+            scores = await self._cross_scores([(row.text, n.text) for row, n, _ in pairs])
+        for k, (row, n, cos) in enumerate(pairs):
+            if scores is not None:
+                if scores[k] >= self.config.contradiction_gate:
+                    out[(row.id, n.id)] = scores[k]
+            elif cos >= self.config.contradiction_gate_cosine:
+                out[(row.id, n.id)] = cos
+        return out
+
+    def _detect(
+        self,
+        candidates: list[tuple[Row, list[tuple[Row, float]]]],
+        gate: dict[tuple[str, str], float],
+        known: dict[str, Edge],
+    ) -> tuple[list[Edge], list[str]]:
+        """Run the detectors (worker thread). Returns edges to write and edge ids to delete."""
+        upserts: list[Edge] = []
+        deletes: list[str] = []
+        threshold = self.config.contradiction_threshold
+        now = time.time_ns() // 1000
+        for row, neighbours in candidates:
+            # edges computed on an older text of this memory are stale
+            for e in known.values():
+                if row.id not in (e.source, e.target):
+                    continue
+                version = e.source_version if e.source == row.id else e.target_version
+                if version != row.version:
+                    deletes.append(e.id)
+            for n, _ in neighbours:
+                if (row.id, n.id) not in gate:
+                    continue
+                newer, older = (row, n) if _newer(row, n) else (n, row)
+                t0 = time.perf_counter()
+                d = detect(newer.text, older.text)
+                self.detect_ms += (time.perf_counter() - t0) * 1000
+                self.pairs += 1
+                if not d.flagged(threshold):
+                    continue
+                eid = edge_id(KIND, newer.id, older.id)
+                existing = known.get(eid)
+                if (
+                    existing is not None
+                    and existing.source_version == newer.version
+                    and existing.target_version == older.version
+                ):
+                    continue  # already known (its resolution, if any, is kept)
+                self.flagged += 1
+                edge = Edge(
+                    id=eid,
+                    kind=KIND,
+                    source=newer.id,
+                    target=older.id,
+                    namespace=row.namespace,
+                    confidence=d.confidence,
+                    signals=tuple(s.as_dict() for s in d.signals),
+                    source_version=newer.version,
+                    target_version=older.version,
+                    created_at=now,
+                )
+                if eid in deletes:
+                    deletes.remove(eid)
+                upserts.append(edge)
+        return upserts, sorted(set(deletes))
+
+    def stats(self) -> dict[str, Any]:
+        lags = sorted(self.lag_ms)
+        return {
+            "enabled": self.config.contradiction_enabled,
+            "depth": self.depth,
+            "checked": self.checked,
+            "pairs": self.pairs,
+            "flagged": self.flagged,
+            "edges": len(self.index.edges),
+            "detect_ms_per_pair": round(self.detect_ms / self.pairs, 4) if self.pairs else None,
+            "lag_ms_p50": round(lags[len(lags) // 2], 1) if lags else None,
+            "lag_ms_p95": round(lags[int(len(lags) * 0.95)], 1) if lags else None,
+            "cursor": iso(self.cursor) if self.cursor else None,
+            "recovered_at_start": self.recovered,
+            "errors": self.errors,
+            "last_error": self.last_error,
+        }
+
+
+def resolved(edge: Edge, resolution: str | None) -> Edge:
+    return replace(edge, resolution=resolution, resolved_at=(time.time_ns() // 1000) if resolution else None)
