@@ -1,6 +1,6 @@
 """``omegad`` command line: the daemon (``serve``), model set-up (``models fetch``) and a few
-client commands (``status``, ``store``, ``query``, ``stats``) that talk to a running daemon
-through `omegad_client`."""
+client commands (``status``, ``store``, ``query``, ``contradictions``, ``stats``) that talk to a
+running daemon through `omegad_client`."""
 
 from __future__ import annotations
 
@@ -42,7 +42,15 @@ def _parser() -> argparse.ArgumentParser:
     st.add_argument("--tags", default=None, help="comma-separated tags")
     st.add_argument("--namespace", default=None)
     st.add_argument("--id", default=None, help="client-chosen id (makes retries idempotent)")
+    st.add_argument(
+        "--no-wait", action="store_true", help="do not wait for the contradiction check (up to 5 s) before returning"
+    )
     client_args(st)
+    ct = sub.add_parser("contradictions", help="list flagged contradictions")
+    ct.add_argument("--namespace", default=None)
+    ct.add_argument("--id", default=None, help="only those of this memory")
+    ct.add_argument("--limit", type=int, default=None)
+    client_args(ct)
     q = sub.add_parser("query", help="recall memories")
     q.add_argument("text")
     q.add_argument("--limit", type=int, default=None)
@@ -111,6 +119,16 @@ def _fmt_stage(stage: dict[str, Any]) -> str:
     return f"[{name}] {n} · {ms}"
 
 
+def _conflict_line(e: dict[str, Any]) -> str:
+    """``[contradiction] "old text" (date) — confidence 0.82 — signals: antonym (dark/light), ...``"""
+    signals = ", ".join(f"{s['kind'].replace('_', ' ')} ({s['evidence']})" for s in e["signals"])
+    old = e["old"]
+    return (
+        f'[contradiction] "{old["text"]}" ({old["created_at"][:10]}) — confidence {e["confidence"]:.2f} — '
+        f"signals: {signals}"
+    )
+
+
 def _reranker_line(r: dict[str, Any]) -> str:
     """The reranker state in the style of a doctor line: ok / off / warning / error + fix."""
     state = r.get("state")
@@ -161,10 +179,30 @@ def _client_command(args: argparse.Namespace) -> int:
             result = client.store_result(
                 args.text, type=args.type, tags=_split(args.tags), namespace=args.namespace, id=args.id
             )
+            conflicts: list[dict[str, Any]] = []
+            if result["created"] and not args.no_wait:
+                try:
+                    client.flush(timeout=5.0)
+                    conflicts = [e for e in client.contradictions(id=result["id"]) if e["source"] == result["id"]]
+                except OmegadError:
+                    pass  # the check is still running: it will show up in `omegad contradictions`
             if args.json:
-                _print_json(result)
+                _print_json({**result, "contradictions": conflicts})
             else:
                 print(f"{'stored' if result['created'] else 'already stored'}: {result['id']}")
+                for e in conflicts:
+                    print(_conflict_line(e))
+            return 0
+        if args.command == "contradictions":
+            edges = client.contradictions(namespace=args.namespace, id=args.id, limit=args.limit)
+            if args.json:
+                _print_json(edges)
+            elif not edges:
+                print("(no contradictions)")
+            for e in edges if not args.json else []:
+                state = f" [resolved: {e['resolution']}]" if e["resolution"] else ""
+                print(f'"{e["new"]["text"]}" ({e["new"]["created_at"][:10]}, {e["source"]})')
+                print(f"  {_conflict_line(e)}{state}")
             return 0
         if args.command == "query":
             reply = client.query(

@@ -51,6 +51,8 @@ EDGES_TABLE = "edges"
 CURSOR_FILE = "contradictions.json"
 KIND = "contradicts"
 NEIGHBOURS = 10
+#: Longest a queued check is put off while the daemon is busy with stores and queries.
+MAX_DEFER_S = 1.0
 
 
 def edge_id(kind: str, source: str, target: str) -> str:
@@ -252,11 +254,10 @@ class EdgeIndex:
 
 @dataclass
 class EdgeOp:
-    """Writer operation: edges to write and delete, then the new cursor."""
+    """Writer operation: edges to write and delete."""
 
     upsert: list[Edge]
     delete: list[str]
-    cursor_us: int | None = None
 
 
 def _newer(a: Row, b: Row) -> bool:
@@ -275,6 +276,7 @@ class Checker:
         write: Callable[[list[Any]], Awaitable[list[Any]]],
         read_limiter: anyio.CapacityLimiter,
         cross_scores: Callable[[list[tuple[str, str]]], Awaitable[list[float] | None]] | None = None,
+        busy: Callable[[], bool] | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -283,6 +285,7 @@ class Checker:
         self._write = write
         self._read_limiter = read_limiter
         self._cross_scores = cross_scores
+        self._busy = busy
         self._queue: deque[tuple[str, int]] = deque()
         self._wake = anyio.Event()
         self.progress = Progress()
@@ -295,6 +298,8 @@ class Checker:
         self.errors = 0
         self.last_error: str | None = None
         self.recovered = 0
+        self._saved_cursor = 0
+        self._saved_at = 0.0
 
     @property
     def depth(self) -> int:
@@ -317,6 +322,7 @@ class Checker:
             task_status.started()
             return
         self.cursor = await anyio.to_thread.run_sync(self.edges.read_cursor)
+        self._saved_cursor = self.cursor
         pending = await anyio.to_thread.run_sync(self.store.updated_after, self.cursor, limiter=self._read_limiter)
         if pending:
             self.recovered = len(pending)
@@ -328,6 +334,7 @@ class Checker:
                 self._wake = anyio.Event()
                 await self._wake.wait()
                 continue
+            await self._yield_to_foreground()
             batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
             try:
                 await self._check(batch)
@@ -342,34 +349,63 @@ class Checker:
         rows = await anyio.to_thread.run_sync(
             self.store.get_many, [mid for mid, _ in batch], limiter=self._read_limiter
         )
+        present = [rows[mid] for mid, _ in dict.fromkeys(batch) if mid in rows]  # deleted ones are gone
+        by_ns: dict[str, list[Row]] = {}
+        for row in present:
+            by_ns.setdefault(row.namespace, []).append(row)
         candidates: list[tuple[Row, list[tuple[Row, float]]]] = []
-        for mid, _ in batch:
-            row = rows.get(mid)
-            if row is None:
-                continue  # deleted meanwhile
+        for namespace, group in by_ns.items():
             hits = await anyio.to_thread.run_sync(
-                self.store.vector_search,
-                row.vector,
-                Filter(namespace=row.namespace),
+                self.store.vector_search_many,
+                [r.vector for r in group],
+                Filter(namespace=namespace),
                 NEIGHBOURS + 1,
                 limiter=self._read_limiter,
             )
-            candidates.append((row, [(n, cos) for n, cos in hits if n.id != row.id]))
+            for row, found in zip(group, hits, strict=True):
+                candidates.append((row, [(n, cos) for n, cos in found if n.id != row.id]))
         gate = await self._gate(candidates)
         # the edges these memories already have, copied on the event loop (the index changes there)
         known = {e.id: e for row, _ in candidates for e in self.index.of(row.id)}
         upserts, deletes = await anyio.to_thread.run_sync(self._detect, candidates, gate, known)
         cursor = max(stamp for _, stamp in batch)
-        await self._write([EdgeOp(upserts, deletes, cursor)])
-        for eid in deletes:
-            self.index.remove(eid)
-        for e in upserts:
-            self.index.add(e)
+        if upserts or deletes:  # most batches flag nothing and never touch the writer
+            await self._write([EdgeOp(upserts, deletes)])
+            for eid in deletes:
+                self.index.remove(eid)
+            for e in upserts:
+                self.index.add(e)
         self.cursor = max(self.cursor, cursor)
+        await self._save_cursor()
         now = time.time_ns() // 1000
         for _, stamp in batch:
             self.lag_ms.append((now - stamp) / 1000)
         self.checked += len(candidates)
+
+    async def _yield_to_foreground(self) -> None:
+        """Background priority: while stores or queries are being embedded or written, wait
+        (and let more memories queue up, so one neighbour search serves several) — but never
+        let the oldest queued memory wait more than ``MAX_DEFER_S``."""
+        if self._busy is None:
+            return
+        while self._queue and self._busy():
+            age_s = (time.time_ns() // 1000 - self._queue[0][1]) / 1e6
+            if age_s >= MAX_DEFER_S or len(self._queue) >= 32:
+                return
+            await anyio.sleep(0.005)
+
+    async def _save_cursor(self, force: bool = False) -> None:
+        """Persist the cursor (after the edges it covers are committed) at most once a second
+        while busy, and always when the queue drains: a crash re-checks at most a second of
+        memories, which is idempotent."""
+        now = time.monotonic()
+        if self.cursor <= self._saved_cursor:
+            return
+        if not force and self._queue and now - self._saved_at < 1.0:
+            return
+        cursor = self.cursor
+        await anyio.to_thread.run_sync(self.edges.write_cursor, cursor)
+        self._saved_cursor, self._saved_at = cursor, now
 
     async def _gate(self, candidates: list[tuple[Row, list[tuple[Row, float]]]]) -> dict[tuple[str, str], float]:
         """Neighbour pairs that pass the similarity gate, with the score that passed them."""

@@ -124,6 +124,7 @@ class Service:
             self.write,
             self.read_limiter,
             cross_scores=self.reranker.scores,
+            busy=lambda: self.embedder_batcher.depth > 0 or self.writer.depth > 0,
         )
 
     def _fetch_reranker(self) -> Any:
@@ -218,8 +219,6 @@ class Service:
                 elif isinstance(op, EdgeOp):
                     self.edges.upsert(op.upsert)
                     self.edges.delete(op.delete)
-                    if op.cursor_us is not None:
-                        self.edges.write_cursor(op.cursor_us)
                     results[i] = True
                 else:
                     results[i] = self._apply_upkeep(op)

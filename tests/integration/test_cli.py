@@ -65,3 +65,20 @@ def test_bad_config_exits_2(tmp_path: Path) -> None:
     cfg.write_text("[server]\nnope = 1\n")
     out = omegad("serve", "--config", str(cfg), "--socket", str(tmp_path / "s.sock"), "--data-dir", str(tmp_path / "d"))
     assert out.returncode == 2 and "unknown key" in out.stderr
+
+
+def test_store_prints_conflicts_and_contradictions_lists_them(shared_daemon: Daemon, ns: str) -> None:
+    sock = str(shared_daemon.socket)
+    first = omegad("store", "The user prefers dark mode in every editor", "--namespace", ns, "--socket", sock)
+    assert first.returncode == 0 and "[contradiction]" not in first.stdout
+    out = omegad("store", "The user switched to light mode in every editor", "--namespace", ns, "--socket", sock)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("stored: ")
+    assert lines[1].startswith('[contradiction] "The user prefers dark mode in every editor" (')
+    assert "— confidence 0." in lines[1] and "signals: antonym (dark/light)" in lines[1]
+    listed = omegad("contradictions", "--namespace", ns, "--socket", sock)
+    assert listed.returncode == 0 and '"The user switched to light mode in every editor"' in listed.stdout
+    assert "[contradiction]" in listed.stdout
+    empty = omegad("contradictions", "--namespace", ns + "-none", "--socket", sock)
+    assert empty.stdout.strip() == "(no contradictions)"

@@ -14,7 +14,7 @@ from omegad.config import load_config
 from omegad.embed import Embedder
 from omegad.models import resolve_embedding
 from omegad.pipeline import Candidate
-from omegad.schema import QueryParams, StoreBatchParams, StoreParams
+from omegad.schema import FlushParams, QueryParams, StoreBatchParams, StoreParams
 from omegad.service import Service
 from omegad.store import MemoryStore
 
@@ -60,6 +60,9 @@ def test_reranker_only_sees_the_callers_namespace(tmp_path: Path) -> None:
     async def body(service: Service) -> None:
         await service.store_batch(StoreBatchParams(items=tuple(_item(t, "mine") for t in mine)))
         await service.store_batch(StoreBatchParams(items=tuple(_item(t, "theirs") for t in theirs)))
+        # background work first (the contradiction checker scores neighbour pairs with the
+        # same model): from here on the spy sees only what the queries send
+        await service.flush(FlushParams())
         encoder = service.reranker.encoder
         assert encoder is not None
         real = encoder.score
@@ -99,6 +102,7 @@ def test_concurrent_queries_share_onnx_runs(tmp_path: Path) -> None:
         store_reply = await service.store_batch(
             StoreBatchParams(items=tuple(_item(f"memory number {i} about topic {i % 3}", "n") for i in range(20)))
         )
+        await service.flush(FlushParams())  # the contradiction checker's model calls are done
         rows = await anyio.to_thread.run_sync(service.store.get_many, store_reply["ids"])
         queries = [f"question {q} about topic {q % 3}" for q in range(8)]
 
@@ -148,6 +152,7 @@ def test_a_bad_pair_fails_only_its_own_query_in_a_shared_batch(tmp_path: Path) -
         store_reply = await service.store_batch(
             StoreBatchParams(items=tuple(_item(f"note {i} on the deploy", "n") for i in range(5)))
         )
+        await service.flush(FlushParams())  # the contradiction checker's model calls are done
         rows = await anyio.to_thread.run_sync(service.store.get_many, store_reply["ids"])
         details: dict[str, dict[str, Any]] = {}
         batches_before = service.reranker.batcher.batches
