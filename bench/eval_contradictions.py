@@ -1,7 +1,9 @@
 """Quality of contradiction detection on labelled pairs: precision, recall and F1, overall,
 per detector signal and per pair kind.
 
-Each line of a set (``bench/data/contradictions/{dev,holdout}.jsonl``) is
+By default the pairs go through a real daemon (the product path: store, background check,
+`contradictions`); ``--in-process`` scores them directly, which is faster for tuning. Each
+line of a set (``bench/data/contradictions/{dev,holdout}.jsonl``) is
 ``{"pid", "old", "new", "label": 0|1, "kind", "note"}``. A pair is flagged when it passes the
 similarity gate (embedding cosine of the two texts, all-MiniLM-L6-v2 as the daemon runs it,
 against ``--gate``) and the detectors' combined confidence reaches ``--threshold``.
@@ -19,6 +21,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +66,10 @@ def evaluate(pairs: list[dict[str, Any]], threshold: float, gate: float) -> dict
         times.append((time.perf_counter() - t0) * 1000)
         flagged = c >= gate and d.flagged(threshold)
         rows.append({**p, "cosine": round(c, 4), "confidence": d.confidence, "flagged": flagged, "detection": d})
+    return _summarise(rows, times, cos)
+
+
+def _summarise(rows: list[dict[str, Any]], times: list[float], cos: list[float] | None = None) -> dict[str, Any]:
     tp = sum(1 for r in rows if r["flagged"] and r["label"])
     fp = sum(1 for r in rows if r["flagged"] and not r["label"])
     fn = sum(1 for r in rows if not r["flagged"] and r["label"])
@@ -88,16 +95,64 @@ def evaluate(pairs: list[dict[str, Any]], threshold: float, gate: float) -> dict
         k["flagged"] += int(r["flagged"])
         k["label"] = int(r["label"])
     out["kinds"] = dict(sorted(per_kind.items()))
-    pos = [r["cosine"] for r in rows if r["label"]]
-    neg = [r["cosine"] for r in rows if not r["label"]]
-    out["cosine"] = {
-        "positives_p10": round(float(np.percentile(pos, 10)), 3) if pos else None,
-        "positives_min": round(min(pos), 3) if pos else None,
-        "negatives_median": round(statistics.median(neg), 3) if neg else None,
-    }
+    if cos is not None:
+        pos = [r["cosine"] for r in rows if r["label"]]
+        neg = [r["cosine"] for r in rows if not r["label"]]
+        out["cosine"] = {
+            "positives_p10": round(float(np.percentile(pos, 10)), 3) if pos else None,
+            "positives_min": round(min(pos), 3) if pos else None,
+            "negatives_median": round(statistics.median(neg), 3) if neg else None,
+        }
     out["detect_ms_per_pair"] = {"median": round(statistics.median(times), 4), "max": round(max(times), 4)}
     out["rows"] = rows
     return out
+
+
+def evaluate_daemon(pairs: list[dict[str, Any]], threshold: float, gate: float) -> dict[str, Any]:
+    """The product path: a real daemon (cosine gate: `contradiction.gate_model = cosine`),
+    each pair in its own namespace, the older memory stored (and back-dated) first; a pair
+    counts as flagged when `contradictions` lists an edge from the newer to the older."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from _daemon import BenchDaemon
+
+    config = (
+        f'[contradiction]\nthreshold = {threshold}\ngate_cosine = {gate}\ngate_model = "cosine"\n'
+        "[reranker]\nenabled = false\n"
+    )
+    rows = []
+    with BenchDaemon(config) as d, d.client() as c:
+        for i, p in enumerate(pairs):
+            ns = f"pair-{i}"
+            old_id = c.store(p["old"], namespace=ns, created_at="2026-01-01T00:00:00Z")
+            new_id = c.store(p["new"], namespace=ns, created_at="2026-03-01T00:00:00Z")
+            rows.append((p, old_id, new_id, ns))
+        c.flush()
+        out = []
+        for p, old_id, new_id, ns in rows:
+            edges = [e for e in c.contradictions(namespace=ns) if e["source"] == new_id and e["target"] == old_id]
+            signals = tuple(_Sig(s["kind"]) for s in edges[0]["signals"]) if edges else ()
+            out.append(
+                {
+                    **p,
+                    "cosine": float("nan"),
+                    "confidence": edges[0]["confidence"] if edges else 0.0,
+                    "flagged": bool(edges),
+                    "detection": _Det(signals, "" if edges else "not flagged by the daemon"),
+                }
+            )
+    return _summarise(out, [0.0])
+
+
+@dataclass(frozen=True)
+class _Sig:
+    kind: str
+    evidence: str = ""
+
+
+@dataclass(frozen=True)
+class _Det:
+    signals: tuple[_Sig, ...]
+    reason: str
 
 
 def main() -> int:
@@ -107,16 +162,26 @@ def main() -> int:
     ap.add_argument("--gate", type=float, default=0.35, help="embedding cosine gate (calibrated on dev)")
     ap.add_argument("--errors", action="store_true", help="list false positives and false negatives")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--in-process",
+        action="store_true",
+        help="score the pairs directly (fast, for tuning) instead of through a real daemon",
+    )
     args = ap.parse_args()
     path = Path(args.set) if Path(args.set).is_file() else DATA / f"{args.set}.jsonl"
-    result = evaluate(load(path), args.threshold, args.gate)
+    pairs = load(path)
+    if args.in_process:
+        result = evaluate(pairs, args.threshold, args.gate)
+    else:
+        result = evaluate_daemon(pairs, args.threshold, args.gate)
     rows = result.pop("rows")
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
     print(
         f"set {path.stem}: {result['pairs']} pairs ({result['positives']} contradictions), "
-        f"threshold {args.threshold}, cosine gate {args.gate}"
+        f"threshold {args.threshold}, cosine gate {args.gate}, "
+        + ("in process" if args.in_process else "through the daemon")
     )
     print(
         f"overall: precision {result['precision']:.3f}  recall {result['recall']:.3f}  F1 {result['f1']:.3f}  "
@@ -128,14 +193,15 @@ def main() -> int:
     print("per kind (label: share flagged):")
     for k, v in result["kinds"].items():
         print(f"  {k:<28} {'contradiction' if v['label'] else 'compatible':<13} {v['flagged']:>3}/{v['n']:<3}")
-    print(f"cosine: {result['cosine']}; detectors {result['detect_ms_per_pair']} ms per pair")
+    if "cosine" in result:
+        print(f"cosine: {result['cosine']}; detectors {result['detect_ms_per_pair']} ms per pair")
     if args.errors:
         for r in rows:
             if r["flagged"] != bool(r["label"]):
                 d = r["detection"]
                 sig = ", ".join(f"{s.kind}({s.evidence})" for s in d.signals) or d.reason
                 tag = "FP" if r["flagged"] else "FN"
-                print(f"{tag} {r['pid']} [{r['kind']}] cos {r['cosine']} conf {r['confidence']}: {sig}")
+                print(f"{tag} {r['pid']} [{r['kind']}] cos {r['cosine']:.3f} conf {r['confidence']}: {sig}")
                 print(f"     old: {r['old']}\n     new: {r['new']}")
     return 0
 

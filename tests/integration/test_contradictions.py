@@ -144,3 +144,23 @@ def test_updates_and_deletes_keep_the_graph_true(shared_daemon: Daemon, ns: str)
         c.flush()
         assert all(third not in (e["source"], e["target"]) for e in c.contradictions(namespace=ns))
         assert c.get(old)["text"] == "The API timeout is 30 s"
+
+
+def test_same_inputs_give_the_same_flags_and_confidences(shared_daemon: Daemon, ns: str) -> None:
+    pairs = [
+        (DARK, LIGHT),
+        ("The API timeout is 30 s", "The API timeout is 60 s"),
+        ("We use Jenkins for CI", "We no longer use Jenkins"),
+        ("Staging uses Postgres 15", "Production uses Postgres 16"),
+    ]
+    seen: list[list[tuple[float, list[str]]]] = []
+    with shared_daemon.client() as c:
+        for run in range(2):
+            space = f"{ns}-{run}"
+            for old, new in pairs:
+                c.store(old, namespace=space, created_at="2026-01-01T00:00:00Z")
+                c.store(new, namespace=space, created_at="2026-02-01T00:00:00Z")
+            c.flush()
+            edges = sorted(c.contradictions(namespace=space), key=lambda e: e["new"]["text"])
+            seen.append([(e["confidence"], [s["kind"] for s in e["signals"]]) for e in edges])
+    assert seen[0] == seen[1] and len(seen[0]) == 3
