@@ -6,8 +6,8 @@
    (``OMEGAD_CONTRADICTIONS=1`` / ``0``), single stores sent alternately to each; medians and
    their ratio (goal: on/off ≤ 1.05). A tenth of the texts contradict an earlier one, so edges
    are written too.
-3. **Queue lag at 50 stores/s**: a fresh daemon receives paced single stores (four clients,
-   12.5/s each) for ``--seconds``; the checker's lag from commit to checked, p50/p95.
+3. **Queue lag at 50 stores/s**: a fresh daemon receives paced single stores (eight clients,
+   6.25/s each) for ``--seconds``; the checker's lag from commit to checked, p50/p95.
 
     python bench/bench_contradictions.py [--quick]
 """
@@ -97,7 +97,7 @@ def queue_lag(rate: float, seconds: float) -> dict[str, Any]:
                 c.store(t, namespace="warm")
             c.flush()
         errors: list[str] = []
-        clients = 4
+        clients = 8
         per_client = rate / clients
 
         def client(k: int) -> None:

@@ -7,8 +7,8 @@ works through them in order in the background (writers never wait), and for each
 1. takes its ~10 nearest memories *in the same namespace* (vector search with the namespace
    filter inside the storage query);
 2. keeps real neighbours: cosine ≥ ``contradiction.gate_cosine`` (calibrated on
-   bench/data/contradictions/dev), or, when the reranker is ready and
-   ``contradiction.gate_model`` allows, the cross-encoder's sigmoid ≥ ``contradiction.gate``;
+   bench/data/contradictions/dev), or, when the reranker is ready, the cross-encoder's
+   sigmoid ≥ ``contradiction.gate`` (``gate_model = cross_encoder`` uses only the latter);
 3. runs the deterministic detectors (`omegad.contradict.detect`, newer text against older);
 4. writes an edge ``newer --contradicts--> older`` for each flagged pair, through the writer,
    together with the new *cursor*: the commit stamp up to which every memory is checked.
@@ -53,6 +53,8 @@ KIND = "contradicts"
 NEIGHBOURS = 10
 #: Longest a queued check is put off while the daemon is busy with stores and queries.
 MAX_DEFER_S = 1.0
+#: Queued checks kept in memory; beyond that they are found again from the cursor.
+MAX_QUEUE = 50_000
 
 
 def edge_id(kind: str, source: str, target: str) -> str:
@@ -286,7 +288,9 @@ class Checker:
         self._read_limiter = read_limiter
         self._cross_scores = cross_scores
         self._busy = busy
-        self._queue: deque[tuple[str, int]] = deque()
+        self._queue: deque[tuple[str, int, bool]] = deque()  # (id, stamp, counted in progress)
+        # rows handed over by the writer (saves re-reading them); absent after a restart
+        self._rows: dict[str, Row] = {}
         self._wake = anyio.Event()
         self.progress = Progress()
         self.cursor = 0
@@ -298,6 +302,12 @@ class Checker:
         self.errors = 0
         self.last_error: str | None = None
         self.recovered = 0
+        self.overflowed = 0
+        self.max_queue = MAX_QUEUE
+        self._rescan = False
+        self._hold: int | None = None
+        self._owed = 0
+        self._owed_in_pass = 0
         self._saved_cursor = 0
         self._saved_at = 0.0
 
@@ -305,17 +315,34 @@ class Checker:
     def depth(self) -> int:
         return self.progress.pending
 
-    def notify(self, committed: Iterable[tuple[str, int]]) -> None:
-        """Queue committed (id, commit stamp) pairs, in commit order. Never blocks."""
+    def notify(self, committed: Iterable[tuple[str, int]], rows: Iterable[Row] = ()) -> None:
+        """Queue committed (id, commit stamp) pairs, in commit order, optionally with the
+        committed rows themselves. Never blocks. The queue is bounded (`max_queue`): what does
+        not fit is found again from the store (everything committed after the oldest dropped
+        stamp), and the saved cursor stays below it until then, so nothing is lost even across
+        a restart."""
         if not self.config.contradiction_enabled:
             return
         n = 0
-        for item in committed:
-            self._queue.append(item)
-            n += 1
-        if n:
-            self.progress.add(n)
+        for mid, stamp in committed:
+            if len(self._queue) < self.max_queue:
+                self._queue.append((mid, stamp, True))
+                n += 1
+            else:
+                self._drop(stamp)
+        if len(self._rows) < 10_000:
+            for row in rows:
+                self._rows[row.id] = row
+        self.progress.add(n)
+        if n or self._rescan:
             self._wake.set()
+
+    def _drop(self, stamp: int) -> None:
+        self.overflowed += 1
+        self._owed += 1  # counted as submitted; done once the rescan that covers it is through
+        self.progress.add()
+        self._hold = stamp - 1 if self._hold is None else min(self._hold, stamp - 1)
+        self._rescan = True
 
     async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         if not self.config.contradiction_enabled:
@@ -330,25 +357,55 @@ class Checker:
             self.notify(pending)
         task_status.started()
         while True:
+            if not self._queue and self._rescan:
+                await self._refill()
+                continue
             if not self._queue:
+                if self._hold is not None:  # a rescan pass is complete
+                    self._hold = None
+                    self.progress.done(self._owed_in_pass)
+                    self._owed_in_pass = 0
+                    await self._save_cursor(force=True)
                 self._wake = anyio.Event()
                 await self._wake.wait()
                 continue
             await self._yield_to_foreground()
             batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
             try:
-                await self._check(batch)
+                await self._check([(mid, stamp) for mid, stamp, _ in batch])
             except Exception as exc:  # keep the worker alive; the cursor did not move
                 self.errors += 1
                 self.last_error = f"{type(exc).__name__}: {exc}"
                 log.error("contradiction_check_failed", error=self.last_error, memories=len(batch))
             finally:
-                self.progress.done(len(batch))
+                self.progress.done(sum(1 for *_, counted in batch if counted))
+
+    async def _refill(self) -> None:
+        """After an overflow: queue again everything committed after the oldest dropped stamp
+        (some of it was checked already: checks are idempotent)."""
+        assert self._hold is not None
+        self._rescan = False
+        self._owed_in_pass += self._owed
+        self._owed = 0
+        again = await anyio.to_thread.run_sync(self.store.updated_after, self._hold, limiter=self._read_limiter)
+        log.warning("contradiction_queue_rescan", memories=len(again))
+        for mid, stamp in again[: self.max_queue]:
+            self._queue.append((mid, stamp, False))
+        if len(again) > self.max_queue:
+            self._hold = again[self.max_queue][1] - 1
+            self._rescan = True
 
     async def _check(self, batch: list[tuple[str, int]]) -> None:
-        rows = await anyio.to_thread.run_sync(
-            self.store.get_many, [mid for mid, _ in batch], limiter=self._read_limiter
-        )
+        rows: dict[str, Row] = {}
+        missing = []
+        for mid, stamp in batch:
+            handed = self._rows.pop(mid, None)
+            if handed is not None and handed.updated_at == stamp:
+                rows[mid] = handed
+            else:
+                missing.append(mid)
+        if missing:
+            rows.update(await anyio.to_thread.run_sync(self.store.get_many, missing, limiter=self._read_limiter))
         present = [rows[mid] for mid, _ in dict.fromkeys(batch) if mid in rows]  # deleted ones are gone
         by_ns: dict[str, list[Row]] = {}
         for row in present:
@@ -403,7 +460,9 @@ class Checker:
             return
         if not force and self._queue and now - self._saved_at < 1.0:
             return
-        cursor = self.cursor
+        cursor = self.cursor if self._hold is None else min(self.cursor, self._hold)
+        if cursor <= self._saved_cursor:
+            return
         await anyio.to_thread.run_sync(self.edges.write_cursor, cursor)
         self._saved_cursor, self._saved_at = cursor, now
 
@@ -416,11 +475,13 @@ class Checker:
         if use_cross and pairs:
             assert self._cross_scores is not None
             scores = await self._cross_scores([(row.text, n.text) for row, n, _ in pairs])
+        only_cross = self.config.contradiction_gate_model == "cross_encoder" and scores is not None
         for k, (row, n, cos) in enumerate(pairs):
-            if scores is not None:
-                if scores[k] >= self.config.contradiction_gate:
-                    out[(row.id, n.id)] = scores[k]
-            elif cos >= self.config.contradiction_gate_cosine:
+            if scores is not None and scores[k] >= self.config.contradiction_gate:
+                out[(row.id, n.id)] = scores[k]
+            elif not only_cross and cos >= self.config.contradiction_gate_cosine:
+                # auto: the calibrated cosine gate stays a floor (the cross-encoder threshold
+                # could not be calibrated without the real weights)
                 out[(row.id, n.id)] = cos
         return out
 
@@ -493,6 +554,7 @@ class Checker:
             "lag_ms_p95": round(lags[int(len(lags) * 0.95)], 1) if lags else None,
             "cursor": iso(self.cursor) if self.cursor else None,
             "recovered_at_start": self.recovered,
+            "overflowed": self.overflowed,
             "errors": self.errors,
             "last_error": self.last_error,
         }

@@ -303,15 +303,18 @@ class Service:
     async def _after_commit(self, ops: list[WriteOp], results: list[Any]) -> None:
         """Queue background work for committed writes (never blocks the writer)."""
         committed: list[tuple[str, int]] = []
+        rows: list[Row] = []
         for op, result in zip(ops, results, strict=True):
             if isinstance(op, InsertOp) and result is True:
                 committed.append((op.row.id, op.row.updated_at))
+                rows.append(op.row)
             elif isinstance(op, UpdateOp) and isinstance(result, Row) and op.vector is not None:
                 committed.append((result.id, result.updated_at))
+                rows.append(result)
             elif isinstance(op, DeleteOp) and result is True:
                 for edge in self.graph.of(op.id):
                     self.graph.remove(edge.id)
-        self.checker.notify(committed)
+        self.checker.notify(committed, rows)
         if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp)) for op in ops):
             return
         if not self.store.indexes_ready or self.upkeep_due():
