@@ -112,6 +112,8 @@ for _a, _b in _ANTONYM_PAIRS:
     ANTONYMS.setdefault(_a, set()).add(_b)
     ANTONYMS.setdefault(_b, set()).add(_a)
 
+_NOT_DENIAL = {"only", "just", "matter", "necessarily", "sure", "bad", "exactly"}
+
 _NEGATION = {"not", "no", "never", "without", "none", "neither", "nor", "cannot", "nothing", "nobody"}
 #: Verbs that negate their object: "stopped using X", "avoid X", "dropped X".
 _NEGATING_VERBS = {"stop", "stopped", "stops", "avoid", "avoids", "avoided", "drop", "dropped", "ban", "banned"}
@@ -161,11 +163,14 @@ _SLOT_WORDS = {
     "were",
     "be",
     "to",
+    "in",
+    "on",
+    "by",
+    "at",
+    "of",
+    "for",
     "with",
     "via",
-    "on",
-    "in",
-    "by",
     "from",
     "run",
     "runs",
@@ -207,9 +212,6 @@ _SLOT_WORDS = {
     "went",
     "=",
     ":",
-    "at",
-    "of",
-    "for",
 }
 
 #: Axes along which two statements may be about different scopes.
@@ -236,6 +238,7 @@ _SCOPE_AXES = [
     {"release", "debug"},
     {"read", "write"},
     {"weekday", "weekend", "weekdays", "weekends", "morning", "evening", "night"},
+    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "yesterday", "today", "tomorrow"},
 ]
 
 #: Spellings of the same scope.
@@ -247,6 +250,50 @@ _SCOPE_SYNONYMS = {
     "weekdays": "weekday",
     "weekends": "weekend",
     "europe": "eu",
+}
+
+#: Words after which a number names something ("issue 17", "step 2"): different numbers are
+#: different subjects, not a changed value.
+_ID_WORDS = {
+    "issue",
+    "issues",
+    "pr",
+    "prs",
+    "pull",
+    "ticket",
+    "tickets",
+    "bug",
+    "bugs",
+    "line",
+    "lines",
+    "step",
+    "steps",
+    "task",
+    "tasks",
+    "item",
+    "page",
+    "chapter",
+    "section",
+    "sprint",
+    "phase",
+    "story",
+    "epic",
+    "incident",
+    "case",
+    "test",
+    "run",
+    "build",
+    "job",
+    "commit",
+    "room",
+    "floor",
+    "q1",
+    "q2",
+    "q3",
+    "q4",
+    "#",
+    "no",
+    "number",
 }
 
 #: Units: "5 minutes" → "1 hour" is a value change, not a change of subject.
@@ -413,7 +460,13 @@ _CONTRACTIONS = [
     (re.compile(r"'m\b"), " am"),
     (re.compile(r"'s\b"), ""),
 ]
-_TOKEN = re.compile(r"v?\d+(?:\.\d+)*[a-z%]*|[a-z][a-z0-9+#_\-]*[a-z0-9+#_]|[a-z]|[=:%]")
+_TOKEN = re.compile(
+    r"\d{4}-\d{2}-\d{2}"  # a date: an identifier, not a value
+    r"|#\d+"  # "#123": an identifier
+    r"|v?\d+(?:\.\d+)*[a-z%]*"
+    r"|[^\W\d][\w+#\-]*[\w+#]|[^\W\d_]|[=:%]"
+)
+_IDENT = re.compile(r"\d{4}-\d{2}-\d{2}$|#\d+$")
 _NUMBER = re.compile(r"v?\d+(?:\.\d+)*[a-z%]*$")
 _DOUBLE = re.compile(r"([bcdfgkmnprtvz])\1$")
 
@@ -501,8 +554,13 @@ class _Side:
 _STATE_VERBS = {"is", "are", "was", "turned", "switched", "set", "stays", "remains", "left", "kept", "now"}
 
 
+#: Words of a text the detectors look at: memories are short; a long text's first words name
+#: its subject, and the alignment's cost grows with the square of its length.
+MAX_WORDS = 120
+
+
 def _side(text: str) -> _Side:
-    raw = normalise(text)
+    raw = normalise(text)[:MAX_WORDS]
     tokens = [_plain(t) for t in raw]
     content: list[str] = []
     negations = 0
@@ -510,11 +568,16 @@ def _side(text: str) -> _Side:
     for i, (tok, rtok) in enumerate(zip(tokens, raw, strict=True)):
         acronym = rtok != tok
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if tok in _NEGATION and not acronym:
+        if tok in _NEGATION and (not acronym or tok in ("not", "never")):
             if tok == "no" and nxt in ("longer", "more"):
                 temporal.add(f"no {nxt}")
-            negations += 1
+            # "not only", "not just", "no matter", "never forget", and "5 minutes, not 10"
+            # (a negated number is a correction inside the text) are not denials
+            if not (nxt in _NOT_DENIAL or (nxt is not None and _NUMBER.match(nxt))):
+                negations += 1
             continue
+        if tok in ("forget", "forgot") and i > 0 and tokens[i - 1] in ("not", "never"):
+            negations -= 1  # "don't forget", "never forget": an emphasis
         if tok in _NEGATING_VERBS:
             negations += 1
             temporal.add(tok)
@@ -526,7 +589,7 @@ def _side(text: str) -> _Side:
         state = tok in ("on", "off") and (acronym or nxt is None or (i > 0 and tokens[i - 1] in _STATE_VERBS))
         if tok in _STOP and not acronym and not state:
             continue
-        content.append(tok)
+        content.append(_SCOPE_SYNONYMS.get(tok, tok))
     words = {_SCOPE_SYNONYMS.get(t, t) for t in tokens}
     scope = [{_SCOPE_SYNONYMS.get(w, w) for w in axis} & words for axis in _SCOPE_AXES]
     return _Side(tokens, content, [_stem(w) for w in content], negations, temporal, scope)
@@ -575,7 +638,7 @@ _ABANDON = [
     re.compile(rf"\breplaced\s+((?:{_W}\s+){{0,2}}?{_W})\s+with\b"),
     re.compile(rf"\binstead\s+of\s+((?:{_W}\s+){{0,1}}{_W})"),
     re.compile(
-        r"\bno\s+longer\s+(?:use|uses|using|run|runs|running|prefer|prefers|like|likes|want|wants|need|needs)?\s*"
+        r"\bno\s+longer\s+(?:use|uses|using|run|runs|running|prefer|prefers|like|likes|want|wants|need|needs)\s+"
         rf"(?:the\s+|a\s+|an\s+|any\s+)?({_W})"
     ),
     re.compile(rf"\bno\s+more\s+({_W})"),
@@ -626,8 +689,8 @@ def detect(new: str, old: str) -> Detection:
                 antonym_hits.append(f"{w}/{hit}")
                 rest_old.remove(w)
                 rest_new.remove(hit)
-        nums_old = [w for w in rest_old if _NUMBER.match(w)]
-        nums_new = [w for w in rest_new if _NUMBER.match(w)]
+        nums_old = [w for w in rest_old if _NUMBER.match(w) and _previous_token(a.tokens, w) not in _ID_WORDS]
+        nums_new = [w for w in rest_new if _NUMBER.match(w) and _previous_token(b.tokens, w) not in _ID_WORDS]
         if nums_old and nums_new:
             rest_old = [w for w in rest_old if w not in nums_old]
             rest_new = [w for w in rest_new if w not in nums_new]
@@ -639,6 +702,9 @@ def detect(new: str, old: str) -> Detection:
         if not rest_old and not rest_new:
             continue
         if rest_old and rest_new:
+            if any(_IDENT.match(w) for w in rest_old + rest_new):
+                subject_swaps.append(f"{' '.join(rest_old)} → {' '.join(rest_new)}")  # dates, #ids
+                continue
             prev_old = _previous_token(a.tokens, rest_old[0])
             prev_new = _previous_token(b.tokens, rest_new[0])
             if (

@@ -24,6 +24,7 @@ idempotent and never duplicates an edge.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import time
@@ -263,7 +264,9 @@ class EdgeOp:
 
 
 def _newer(a: Row, b: Row) -> bool:
-    return (a.created_at, a.updated_at, a.id) > (b.created_at, b.updated_at, b.id)
+    """Which memory is the newer statement: by ``created_at``, ties broken by id (stable: a
+    re-check never flips an edge)."""
+    return (a.created_at, a.id) > (b.created_at, b.id)
 
 
 class Checker:
@@ -308,6 +311,9 @@ class Checker:
         self._hold: int | None = None
         self._owed = 0
         self._owed_in_pass = 0
+        self._advanced = anyio.Event()
+        self._rescan_from: int | None = None
+        self.notified_through = 0
         self._saved_cursor = 0
         self._saved_at = 0.0
 
@@ -325,6 +331,7 @@ class Checker:
             return
         n = 0
         for mid, stamp in committed:
+            self.notified_through = max(self.notified_through, stamp)
             if len(self._queue) < self.max_queue:
                 self._queue.append((mid, stamp, True))
                 n += 1
@@ -342,6 +349,8 @@ class Checker:
         self._owed += 1  # counted as submitted; done once the rescan that covers it is through
         self.progress.add()
         self._hold = stamp - 1 if self._hold is None else min(self._hold, stamp - 1)
+        if self._rescan_from is not None:
+            self._rescan_from = min(self._rescan_from, stamp - 1)
         self._rescan = True
 
     async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
@@ -356,44 +365,80 @@ class Checker:
             log.info("contradiction_recovery", unchecked=len(pending), cursor=self.cursor)
             self.notify(pending)
         task_status.started()
+        backoff = 0.5
         while True:
-            if not self._queue and self._rescan:
-                await self._refill()
-                continue
-            if not self._queue:
-                if self._hold is not None:  # a rescan pass is complete
-                    self._hold = None
-                    self.progress.done(self._owed_in_pass)
-                    self._owed_in_pass = 0
-                    await self._save_cursor(force=True)
-                self._wake = anyio.Event()
-                await self._wake.wait()
-                continue
-            await self._yield_to_foreground()
-            batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
             try:
-                await self._check([(mid, stamp) for mid, stamp, _ in batch])
-            except Exception as exc:  # keep the worker alive; the cursor did not move
+                if not self._queue and self._rescan:
+                    await self._refill()
+                    continue
+                if not self._queue:
+                    if self._hold is not None:  # a rescan pass is complete
+                        self._hold = None
+                        self.progress.done(self._owed_in_pass)
+                        self._owed_in_pass = 0
+                        self._advance()
+                    await self._save_cursor(force=True)
+                    if self._queue or self._rescan:  # arrived while saving
+                        continue
+                    self._wake = anyio.Event()
+                    await self._wake.wait()
+                    continue
+                await self._yield_to_foreground()
+                batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
+                try:
+                    await self._check([(mid, stamp) for mid, stamp, _ in batch])
+                except Exception:
+                    # not checked: back to the front of the queue, in order, so the cursor
+                    # cannot pass them; retried after a pause
+                    self._queue.extendleft(reversed(batch))
+                    raise
+                self.progress.done(sum(1 for *_, counted in batch if counted))
+                self._advance()
+                backoff = 0.5
+            except Exception as exc:  # keep the worker alive (a store error, a full disk...)
                 self.errors += 1
                 self.last_error = f"{type(exc).__name__}: {exc}"
-                log.error("contradiction_check_failed", error=self.last_error, memories=len(batch))
-            finally:
-                self.progress.done(sum(1 for *_, counted in batch if counted))
+                log.error("contradiction_check_failed", error=self.last_error, retry_in_s=backoff)
+                await anyio.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
+
+    def _advance(self) -> None:
+        self._advanced.set()
+        self._advanced = anyio.Event()
+
+    def safe_cursor(self) -> int:
+        """Every memory committed at or before this stamp is checked."""
+        safe = self.cursor
+        if self._hold is not None:
+            safe = min(safe, self._hold)
+        if self._queue:
+            safe = min(safe, min(stamp for _, stamp, _ in itertools.islice(self._queue, 1)) - 1)
+        return safe
+
+    async def wait_checked(self, stamp: int) -> None:
+        """Wait until every memory committed at or before *stamp* is checked."""
+        while self.config.contradiction_enabled and self.safe_cursor() < stamp:
+            await self._advanced.wait()
 
     async def _refill(self) -> None:
         """After an overflow: queue again everything committed after the oldest dropped stamp
-        (some of it was checked already: checks are idempotent)."""
+        (some of it was checked already: checks are idempotent). Runs only on an empty queue,
+        so the queue stays in stamp order."""
         assert self._hold is not None
+        start = self._hold if self._rescan_from is None else self._rescan_from
+        again = await anyio.to_thread.run_sync(self.store.updated_after, start, limiter=self._read_limiter)
         self._rescan = False
         self._owed_in_pass += self._owed
         self._owed = 0
-        again = await anyio.to_thread.run_sync(self.store.updated_after, self._hold, limiter=self._read_limiter)
         log.warning("contradiction_queue_rescan", memories=len(again))
         for mid, stamp in again[: self.max_queue]:
             self._queue.append((mid, stamp, False))
         if len(again) > self.max_queue:
-            self._hold = again[self.max_queue][1] - 1
+            # the rest in the next pass; `_hold` keeps the saved cursor below all of it
             self._rescan = True
+            self._rescan_from = again[self.max_queue - 1][1]
+        else:
+            self._rescan_from = None
 
     async def _check(self, batch: list[tuple[str, int]]) -> None:
         rows: dict[str, Row] = {}
@@ -406,7 +451,8 @@ class Checker:
                 missing.append(mid)
         if missing:
             rows.update(await anyio.to_thread.run_sync(self.store.get_many, missing, limiter=self._read_limiter))
-        present = [rows[mid] for mid, _ in dict.fromkeys(batch) if mid in rows]  # deleted ones are gone
+        # once per memory (an insert and an update of it may share a batch); deleted ones are gone
+        present = [rows[mid] for mid in dict.fromkeys(mid for mid, _ in batch) if mid in rows]
         by_ns: dict[str, list[Row]] = {}
         for row in present:
             by_ns.setdefault(row.namespace, []).append(row)
@@ -427,10 +473,10 @@ class Checker:
         upserts, deletes = await anyio.to_thread.run_sync(self._detect, candidates, gate, known)
         cursor = max(stamp for _, stamp in batch)
         if upserts or deletes:  # most batches flag nothing and never touch the writer
-            await self._write([EdgeOp(upserts, deletes)])
+            (written,) = await self._write([EdgeOp(upserts, deletes)])
             for eid in deletes:
                 self.index.remove(eid)
-            for e in upserts:
+            for e in written:
                 self.index.add(e)
         self.cursor = max(self.cursor, cursor)
         await self._save_cursor()
@@ -460,7 +506,7 @@ class Checker:
             return
         if not force and self._queue and now - self._saved_at < 1.0:
             return
-        cursor = self.cursor if self._hold is None else min(self.cursor, self._hold)
+        cursor = self.safe_cursor()
         if cursor <= self._saved_cursor:
             return
         await anyio.to_thread.run_sync(self.edges.write_cursor, cursor)
@@ -494,6 +540,7 @@ class Checker:
         """Run the detectors (worker thread). Returns edges to write and edge ids to delete."""
         upserts: list[Edge] = []
         deletes: list[str] = []
+        planned: set[str] = set()
         threshold = self.config.contradiction_threshold
         now = time.time_ns() // 1000
         for row, neighbours in candidates:
@@ -515,12 +562,15 @@ class Checker:
                 if not d.flagged(threshold):
                     continue
                 eid = edge_id(KIND, newer.id, older.id)
+                if eid in planned:
+                    continue  # both memories of the pair are in this batch
                 existing = known.get(eid)
                 if (
                     existing is not None
                     and existing.source_version == newer.version
                     and existing.target_version == older.version
                 ):
+                    planned.add(eid)
                     continue  # already known (its resolution, if any, is kept)
                 self.flagged += 1
                 edge = Edge(
@@ -537,8 +587,9 @@ class Checker:
                 )
                 if eid in deletes:
                     deletes.remove(eid)
+                planned.add(eid)
                 upserts.append(edge)
-        return upserts, sorted(set(deletes))
+        return upserts, sorted(set(deletes) - planned)
 
     def stats(self) -> dict[str, Any]:
         lags = sorted(self.lag_ms)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import anyio
@@ -63,6 +63,7 @@ class UpdateOp:
 @dataclass
 class DeleteOp:
     id: str
+    has_edges: bool = True
 
 
 @dataclass
@@ -75,6 +76,14 @@ WriteOp = InsertOp | UpdateOp | DeleteOp | UpkeepOp | EdgeOp
 
 def now_us() -> int:
     return time.time_ns() // 1000
+
+
+async def _within(waiting: Any, timeout: float | None) -> bool:
+    with anyio.move_on_after(float("inf") if timeout is None else timeout):
+        await waiting
+        return True
+    waiting.close()
+    return False
 
 
 def _brief(row: Row) -> dict[str, Any]:
@@ -141,10 +150,15 @@ class Service:
             await tg.start(self.writer.run)
             await tg.start(self.jobs.run)
             await tg.start(self.reranker.run)
-            for edge in await anyio.to_thread.run_sync(self.edges.load, limiter=self.read_limiter):
-                self.graph.add(edge)
+            edges = await anyio.to_thread.run_sync(self.edges.load, limiter=self.read_limiter)
+            ends = {m for e in edges for m in (e.source, e.target)}
+            alive = await anyio.to_thread.run_sync(self.store.existing_ids, ends, limiter=self.read_limiter)
+            for edge in edges:  # an edge to a memory deleted before a crash finished is ignored
+                if edge.source in alive and edge.target in alive:
+                    self.graph.add(edge)
             await tg.start(self.checker.run)
-            self._last_stamp = max(self._last_stamp, self.checker.cursor)
+            newest = await anyio.to_thread.run_sync(self.store.max_updated_at, limiter=self.read_limiter)
+            self._last_stamp = max(self._last_stamp, self.checker.cursor, newest)
             tg.start_soon(self._upkeep_timer)
             task_status.started()
 
@@ -213,13 +227,17 @@ class Service:
                     existed = bool(self.store.existing_ids([op.id]))
                     if existed:
                         self.store.delete([op.id])
-                        self.edges.delete_touching(op.id)
+                        if op.has_edges:
+                            self.edges.delete_touching(op.id)
                         self.commits_since_upkeep += 1
                     results[i] = existed
                 elif isinstance(op, EdgeOp):
-                    self.edges.upsert(op.upsert)
+                    # serialised with deletes: never (re)write an edge to a deleted memory
+                    alive = self.store.existing_ids({m for e in op.upsert for m in (e.source, e.target)})
+                    kept = [e for e in op.upsert if e.source in alive and e.target in alive]
+                    self.edges.upsert(kept)
                     self.edges.delete(op.delete)
-                    results[i] = True
+                    results[i] = kept
                 else:
                     results[i] = self._apply_upkeep(op)
             except Exception as exc:
@@ -392,7 +410,7 @@ class Service:
         return public
 
     async def delete(self, p: IdParams) -> dict[str, Any]:
-        (deleted,) = await self.write([DeleteOp(p.id)])
+        (deleted,) = await self.write([DeleteOp(p.id, has_edges=bool(self.graph.of(p.id)))])
         return {"deleted": bool(deleted)}
 
     async def query(self, p: QueryParams) -> dict[str, Any]:
@@ -517,7 +535,17 @@ class Service:
         if p.resolution is None and edge.resolution is None:
             raise InvalidParams("this contradiction is not resolved", {"source": p.source, "target": p.target})
         updated = resolved(edge, p.resolution)
-        await self.write([EdgeOp([updated], [])])
+        (written,) = await self.write([EdgeOp([updated], [])])
+        if not written:
+            raise NotFound("one side of this contradiction was deleted", {"source": p.source, "target": p.target})
+        current = self.graph.edges.get(edge.id)
+        if current is not None and (current.source_version, current.target_version) != (
+            edge.source_version,
+            edge.target_version,
+        ):
+            # re-checked meanwhile: keep the new versions, with the resolution
+            updated = replace(current, resolution=updated.resolution, resolved_at=updated.resolved_at)
+            await self.write([EdgeOp([updated], [])])
         self.graph.add(updated)
         log.info("contradiction_resolved", source=p.source, target=p.target, resolution=p.resolution)
         return updated.public()
@@ -583,7 +611,7 @@ class Service:
 
         ok = await wait_until(self.writer.progress, self.writer.progress.submitted, left())
         ok = ok and await wait_until(self.jobs.progress, self.jobs.progress.submitted, left())
-        ok = ok and await wait_until(self.checker.progress, self.checker.progress.submitted, left())
+        ok = ok and await _within(self.checker.wait_checked(self.checker.notified_through), left())
         # the checker's own edge writes are queued behind it
         ok = ok and await wait_until(self.writer.progress, self.writer.progress.submitted, left())
         if not ok:

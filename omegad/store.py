@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.compute
 
 __all__ = ["Filter", "MemoryStore", "Row", "StoreMismatch", "sql_str"]
 
@@ -294,6 +295,12 @@ class MemoryStore:
         for hits in out:
             hits.sort(key=lambda h: -h[1])
         return out
+
+    def max_updated_at(self) -> int:
+        """The newest commit stamp in the table (0 when empty)."""
+        tbl = self._table.search().select(["updated_at"]).limit(None).to_arrow()
+        col = tbl.column("updated_at")
+        return int(pa.compute.max(col).as_py() or 0) if tbl.num_rows else 0
 
     def updated_after(self, us: int) -> list[tuple[str, int]]:
         """(id, updated_at) of rows committed after the commit stamp *us*, oldest first."""

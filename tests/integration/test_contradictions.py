@@ -164,3 +164,19 @@ def test_same_inputs_give_the_same_flags_and_confidences(shared_daemon: Daemon, 
             edges = sorted(c.contradictions(namespace=space), key=lambda e: e["new"]["text"])
             seen.append([(e["confidence"], [s["kind"] for s in e["signals"]]) for e in edges])
     assert seen[0] == seen[1] and len(seen[0]) == 3
+
+
+def test_a_pair_stored_together_gives_one_stable_edge(shared_daemon: Daemon, ns: str) -> None:
+    """Both memories in one batch (same created_at): one edge, whose direction a re-check
+    (an update with the same text) does not flip."""
+    with shared_daemon.client() as c:
+        a, b = c.store_batch([{"text": DARK, "namespace": ns}, {"text": LIGHT, "namespace": ns}])
+        c.flush()
+        (edge,) = c.contradictions(namespace=ns)
+        c.update(edge["target"], text=edge["old"]["text"], tags=["touched"])
+        c.update(edge["source"], text=edge["new"]["text"], tags=["touched"])
+        c.flush()
+        (again,) = c.contradictions(namespace=ns)
+        assert (again["id"], again["source"], again["target"]) == (edge["id"], edge["source"], edge["target"])
+        assert {edge["source"], edge["target"]} == {a, b}
+        assert c.stats()["contradictions"]["errors"] == 0

@@ -23,6 +23,8 @@ CONTRADICTIONS = [
     ("We use Jenkins for CI", "We no longer use Jenkins", "temporal_override"),
     ("The API timeout is 30 s", "The API timeout is 60 s", "value_change"),
     ("The billing service listens on port 8443", "The billing service listens on port 9090", "value_change"),
+    ("The monorepo uses git submodules", "The monorepo does NOT use git submodules", "negation"),
+    ("日本語 support is enabled", "日本語 support is disabled", "antonym"),
 ]
 
 COMPATIBLE = [
@@ -44,6 +46,17 @@ COMPATIBLE = [
     ("Enable dark mode in the editor", "Disable telemetry in the editor"),
     # unrelated
     ("The cafeteria closes at three", "The API timeout is 60 s"),
+    # identifiers, dates and events are not values or choices
+    ("PR #123 merged into main", "PR #124 merged into main"),
+    ("Step 2: run the migrations", "Step 3: run the migrations"),
+    ("Session on 2024-06-01: fixed login bug", "Session on 2024-06-02: fixed login bug"),
+    ("User asked about Redis on Monday", "User asked about Postgres on Tuesday"),
+    ("Yesterday I fixed the flaky test in billing", "Today I fixed the flaky test in auth"),
+    # negations that are not denials
+    ("The cache TTL is 5 minutes", "The cache TTL is 5 minutes, not 10"),
+    ("We use Redis as a cache", "Redis is not only a cache for us"),
+    ("The API key rotates every 90 days", "Don't forget: the API key rotates every 90 days"),
+    ("The user works on the search team", "The user no longer works on the billing team"),
 ]
 
 
@@ -89,3 +102,12 @@ def test_antonym_dictionary_is_bidirectional_and_large_enough() -> None:
     for a, bs in ANTONYMS.items():
         for b in bs:
             assert a in ANTONYMS[b]
+
+
+def test_long_texts_are_bounded() -> None:
+    """A 16k-character pair is analysed on its first words (the alignment is quadratic)."""
+    old = "The deploy pipeline " + " ".join(f"word{i}" for i in range(3000))
+    new = "The deploy pipeline " + " ".join(f"other{i}" for i in range(3000))
+    assert len(old) > 16_000
+    d = detect(new, old)
+    assert not d.flagged(THRESHOLD)
