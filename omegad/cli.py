@@ -119,6 +119,27 @@ def _fmt_stage(stage: dict[str, Any]) -> str:
     return f"[{name}] {n} · {ms}"
 
 
+def _wait_checked(client: Client, memory_id: str, timeout: float) -> bool:
+    """Wait (polling, at most *timeout* s) until the daemon has checked this memory for
+    contradictions — its own check, not every other client's work."""
+    import time
+    from datetime import datetime
+
+    def parse(value: str | None) -> datetime | None:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
+
+    stamp = parse(client.get(memory_id)["updated_at"])
+    deadline = time.monotonic() + timeout
+    while True:
+        checker = client.stats()["contradictions"]
+        through = parse(checker["checked_through"])
+        if not checker["enabled"] or (stamp is not None and through is not None and through >= stamp):
+            return bool(checker["enabled"])
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
 def _conflict_line(e: dict[str, Any]) -> str:
     """``[contradiction] "old text" (date) — confidence 0.82 — signals: antonym (dark/light), ...``"""
     signals = ", ".join(f"{s['kind'].replace('_', ' ')} ({s['evidence']})" for s in e["signals"])
@@ -181,11 +202,10 @@ def _client_command(args: argparse.Namespace) -> int:
             )
             conflicts: list[dict[str, Any]] = []
             if result["created"] and not args.no_wait:
-                try:
-                    client.flush(timeout=5.0)
+                if _wait_checked(client, result["id"], 5.0):
                     conflicts = [e for e in client.contradictions(id=result["id"]) if e["source"] == result["id"]]
-                except OmegadError:
-                    pass  # the check is still running: it will show up in `omegad contradictions`
+                elif not args.json:
+                    print("(contradiction check still pending: see `omegad contradictions` later)", file=sys.stderr)
             if args.json:
                 _print_json({**result, "contradictions": conflicts})
             else:

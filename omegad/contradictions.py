@@ -604,6 +604,7 @@ class Checker:
             "lag_ms_p50": round(lags[len(lags) // 2], 1) if lags else None,
             "lag_ms_p95": round(lags[int(len(lags) * 0.95)], 1) if lags else None,
             "cursor": iso(self.cursor) if self.cursor else None,
+            "checked_through": iso(self.safe_cursor()) if self.safe_cursor() > 0 else None,
             "recovered_at_start": self.recovered,
             "overflowed": self.overflowed,
             "errors": self.errors,
