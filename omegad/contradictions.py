@@ -24,7 +24,6 @@ idempotent and never duplicates an edge.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import os
 import time
@@ -42,7 +41,6 @@ from .config import Config
 from .contradict import DETECTOR_VERSION, detect
 from .schema import RESOLUTIONS
 from .store import Filter, MemoryStore, Row, iso, sql_str
-from .worker import Progress
 
 __all__ = ["RESOLUTIONS", "Checker", "Edge", "EdgeIndex", "EdgeStore", "edge_id"]
 
@@ -291,12 +289,12 @@ class Checker:
         self._read_limiter = read_limiter
         self._cross_scores = cross_scores
         self._busy = busy
-        self._queue: deque[tuple[str, int, bool]] = deque()  # (id, stamp, counted in progress)
+        self._queue: deque[tuple[str, int]] = deque()  # (id, commit stamp), in stamp order
         # rows handed over by the writer (saves re-reading them); absent after a restart
         self._rows: dict[str, Row] = {}
         self._wake = anyio.Event()
-        self.progress = Progress()
         self.cursor = 0
+        self.newest = 0  # the newest commit stamp seen at start (recovery) or since
         self.checked = 0
         self.pairs = 0
         self.flagged = 0
@@ -309,8 +307,7 @@ class Checker:
         self.max_queue = MAX_QUEUE
         self._rescan = False
         self._hold: int | None = None
-        self._owed = 0
-        self._owed_in_pass = 0
+        self._dropped = 0  # dropped since the last rescan
         self._advanced = anyio.Event()
         self._rescan_from: int | None = None
         self.notified_through = 0
@@ -319,7 +316,8 @@ class Checker:
 
     @property
     def depth(self) -> int:
-        return self.progress.pending
+        """Memories waiting for their check."""
+        return len(self._queue) + self._dropped
 
     def notify(self, committed: Iterable[tuple[str, int]], rows: Iterable[Row] = ()) -> None:
         """Queue committed (id, commit stamp) pairs, in commit order, optionally with the
@@ -329,25 +327,21 @@ class Checker:
         a restart."""
         if not self.config.contradiction_enabled:
             return
-        n = 0
         for mid, stamp in committed:
             self.notified_through = max(self.notified_through, stamp)
             if len(self._queue) < self.max_queue:
-                self._queue.append((mid, stamp, True))
-                n += 1
+                self._queue.append((mid, stamp))
             else:
                 self._drop(stamp)
         if len(self._rows) < 10_000:
             for row in rows:
                 self._rows[row.id] = row
-        self.progress.add(n)
-        if n or self._rescan:
+        if self._queue or self._rescan:
             self._wake.set()
 
     def _drop(self, stamp: int) -> None:
         self.overflowed += 1
-        self._owed += 1  # counted as submitted; done once the rescan that covers it is through
-        self.progress.add()
+        self._dropped += 1
         self._hold = stamp - 1 if self._hold is None else min(self._hold, stamp - 1)
         if self._rescan_from is not None:
             self._rescan_from = min(self._rescan_from, stamp - 1)
@@ -360,6 +354,7 @@ class Checker:
         self.cursor = await anyio.to_thread.run_sync(self.edges.read_cursor)
         self._saved_cursor = self.cursor
         pending = await anyio.to_thread.run_sync(self.store.updated_after, self.cursor, limiter=self._read_limiter)
+        self.newest = max([self.cursor] + [stamp for _, stamp in pending])
         if pending:
             self.recovered = len(pending)
             log.info("contradiction_recovery", unchecked=len(pending), cursor=self.cursor)
@@ -374,8 +369,6 @@ class Checker:
                 if not self._queue:
                     if self._hold is not None:  # a rescan pass is complete
                         self._hold = None
-                        self.progress.done(self._owed_in_pass)
-                        self._owed_in_pass = 0
                         self._advance()
                     await self._save_cursor(force=True)
                     if self._queue or self._rescan:  # arrived while saving
@@ -386,13 +379,12 @@ class Checker:
                 await self._yield_to_foreground()
                 batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
                 try:
-                    await self._check([(mid, stamp) for mid, stamp, _ in batch])
+                    await self._check(batch)
                 except Exception:
                     # not checked: back to the front of the queue, in order, so the cursor
                     # cannot pass them; retried after a pause
                     self._queue.extendleft(reversed(batch))
                     raise
-                self.progress.done(sum(1 for *_, counted in batch if counted))
                 self._advance()
                 backoff = 0.5
             except Exception as exc:  # keep the worker alive (a store error, a full disk...)
@@ -412,7 +404,7 @@ class Checker:
         if self._hold is not None:
             safe = min(safe, self._hold)
         if self._queue:
-            safe = min(safe, min(stamp for _, stamp, _ in itertools.islice(self._queue, 1)) - 1)
+            safe = min(safe, self._queue[0][1] - 1)  # the queue is in stamp order
         return safe
 
     async def wait_checked(self, stamp: int) -> None:
@@ -428,11 +420,10 @@ class Checker:
         start = self._hold if self._rescan_from is None else self._rescan_from
         again = await anyio.to_thread.run_sync(self.store.updated_after, start, limiter=self._read_limiter)
         self._rescan = False
-        self._owed_in_pass += self._owed
-        self._owed = 0
+        self._dropped = 0
         log.warning("contradiction_queue_rescan", memories=len(again))
         for mid, stamp in again[: self.max_queue]:
-            self._queue.append((mid, stamp, False))
+            self._queue.append((mid, stamp))
         if len(again) > self.max_queue:
             # the rest in the next pass; `_hold` keeps the saved cursor below all of it
             self._rescan = True

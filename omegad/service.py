@@ -157,8 +157,12 @@ class Service:
                 if edge.source in alive and edge.target in alive:
                     self.graph.add(edge)
             await tg.start(self.checker.run)
-            newest = await anyio.to_thread.run_sync(self.store.max_updated_at, limiter=self.read_limiter)
-            self._last_stamp = max(self._last_stamp, self.checker.cursor, newest)
+            # commit stamps continue above every stored row (the checker's recovery scan has
+            # found the newest; without the checker, ask the store)
+            newest = self.checker.newest
+            if not self.config.contradiction_enabled:
+                newest = await anyio.to_thread.run_sync(self.store.max_updated_at, limiter=self.read_limiter)
+            self._last_stamp = max(self._last_stamp, newest)
             tg.start_soon(self._upkeep_timer)
             task_status.started()
 
