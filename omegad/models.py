@@ -18,6 +18,8 @@ Sources, tried in order by ``fetch_embedding(source="auto")``:
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -33,7 +35,7 @@ import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from .embed import ModelFiles, ModelMissing, read_model_dir
 
@@ -520,85 +522,61 @@ def fetch_reranker(
     staging = cache_dir / f".{target.name}.hub-{revision[:12]}-{variant}"
     staging.mkdir(parents=True, exist_ok=True)
     with _fetch_lock(cache_dir):
-        return _fetch_reranker_locked(
-            staging, target, endpoint, repo, revision, onnx_path, quantization, variant, quantize, out, timeout
-        )
+        files: dict[str, str] = {}
+        files["model.onnx"] = _fetch_hub_file(endpoint, repo, revision, onnx_path, staging / "model.onnx", out, timeout)
+        try:
+            files["tokenizer.json"] = _fetch_hub_file(
+                endpoint, repo, revision, "tokenizer.json", staging / "tokenizer.json", out, timeout
+            )
+        except FetchError as exc:
+            if "HTTP 404" not in str(exc):
+                raise
+            # Older revisions ship only vocab.txt: build the same BERT uncased tokenizer from it.
+            files["vocab.txt"] = _fetch_hub_file(
+                endpoint, repo, revision, "vocab.txt", staging / "vocab.txt", out, timeout
+            )
+            from tokenizers import BertWordPieceTokenizer
+
+            BertWordPieceTokenizer(str(staging / "vocab.txt"), lowercase=True).save(str(staging / "tokenizer.json"))
+        quant = {"model.onnx": quantization}
+        # Only what this run produced goes into the model directory (an interrupted --quantize
+        # run may have left a model_int8.onnx that would otherwise be installed and preferred).
+        keep = {"model.onnx", "tokenizer.json", "vocab.txt"}
+        for leftover in staging.iterdir():
+            if leftover.name not in keep and not leftover.name.endswith(".partial"):
+                leftover.unlink()
+        if quantize:
+            quant["model_int8.onnx"] = quantize_per_channel(staging / "model.onnx", staging / "model_int8.onnx")
+        manifest = {
+            "model_id": repo,
+            "source": f"hub:{repo}@{revision}",
+            "variant": variant,
+            "files": files,
+            "quantization": quant,
+            "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+        (staging / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        try:
+            read_reranker_dir(staging)
+        except ModelMissing as exc:
+            raise FetchError(f"fetched files are incomplete: {exc}") from None
+        _install(staging, target)
+        return target
 
 
-def _fetch_lock(cache_dir: Path) -> Any:
+@contextlib.contextmanager
+def _fetch_lock(cache_dir: Path) -> Iterator[None]:
     """An exclusive lock on the cache while a fetch runs (the CLI and a daemon's background
     download must not write the same partial files)."""
-    import contextlib
-    import fcntl
-
-    @contextlib.contextmanager
-    def lock() -> Iterator[None]:
-        with (cache_dir / ".fetch.lock").open("a") as f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise FetchError(f"another fetch is running in {cache_dir}; try again when it is done") from None
-            try:
-                yield
-            finally:
-                fcntl.flock(f, fcntl.LOCK_UN)
-
-    return lock()
-
-
-def _fetch_reranker_locked(
-    staging: Path,
-    target: Path,
-    endpoint: str,
-    repo: str,
-    revision: str,
-    onnx_path: str,
-    quantization: str,
-    variant: str,
-    quantize: bool,
-    out: TextIO | None,
-    timeout: float,
-) -> Path:
-    from .rerank import read_reranker_dir
-
-    files: dict[str, str] = {}
-    files["model.onnx"] = _fetch_hub_file(endpoint, repo, revision, onnx_path, staging / "model.onnx", out, timeout)
-    try:
-        files["tokenizer.json"] = _fetch_hub_file(
-            endpoint, repo, revision, "tokenizer.json", staging / "tokenizer.json", out, timeout
-        )
-    except FetchError as exc:
-        if "HTTP 404" not in str(exc):
-            raise
-        # Older revisions ship only vocab.txt: build the same BERT uncased tokenizer from it.
-        files["vocab.txt"] = _fetch_hub_file(endpoint, repo, revision, "vocab.txt", staging / "vocab.txt", out, timeout)
-        from tokenizers import BertWordPieceTokenizer
-
-        BertWordPieceTokenizer(str(staging / "vocab.txt"), lowercase=True).save(str(staging / "tokenizer.json"))
-    quant = {"model.onnx": quantization}
-    # Only what this run produced goes into the model directory (an interrupted --quantize
-    # run may have left a model_int8.onnx that would otherwise be installed and preferred).
-    keep = {"model.onnx", "tokenizer.json", "vocab.txt"}
-    for leftover in staging.iterdir():
-        if leftover.name not in keep and not leftover.name.endswith(".partial"):
-            leftover.unlink()
-    if quantize:
-        quant["model_int8.onnx"] = quantize_per_channel(staging / "model.onnx", staging / "model_int8.onnx")
-    manifest = {
-        "model_id": repo,
-        "source": f"hub:{repo}@{revision}",
-        "variant": variant,
-        "files": files,
-        "quantization": quant,
-        "fetched_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
-    (staging / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    try:
-        read_reranker_dir(staging)
-    except ModelMissing as exc:
-        raise FetchError(f"fetched files are incomplete: {exc}") from None
-    _install(staging, target)
-    return target
+    with (cache_dir / ".fetch.lock").open("a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise FetchError(f"another fetch is running in {cache_dir}; try again when it is done") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def has_vnni(cpuinfo: str | None = None) -> bool:
