@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MAX_TOKENS", "Embedder", "ModelFiles", "ModelMissing", "cpu_session"]
+__all__ = ["MAX_TOKENS", "Embedder", "ModelFiles", "ModelMissing", "cpu_session", "load_tokenizer", "short_error"]
 
 #: all-MiniLM-L6-v2 was trained with 256 word pieces; longer texts are truncated.
 MAX_TOKENS = 256
@@ -75,30 +75,42 @@ def cpu_session(path: Path, threads: int, spinning: bool) -> Any:
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
-        text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
-        raise ModelMissing(f"cannot load {path}: {text[:300]}") from None
+        raise ModelMissing(f"cannot load {path}: {short_error(exc)}") from None
+
+
+def load_tokenizer(path: Path, max_tokens: int) -> Any:
+    """A ``tokenizer.json`` without padding (batches are padded to their longest text) and
+    truncated longest-first at *max_tokens* (hub files may carry a fixed padding or another
+    length: both are replaced). Raises `ModelMissing` naming the file."""
+    from tokenizers import Tokenizer
+
+    try:
+        tokenizer = Tokenizer.from_file(str(path))
+    except Exception as exc:
+        raise ModelMissing(f"cannot load {path}: {short_error(exc)}") from None
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_tokens, strategy="longest_first")
+    return tokenizer
+
+
+def short_error(exc: BaseException, limit: int = 300) -> str:
+    """``Type: message`` on one line, cut at *limit* characters (for states and logs)."""
+    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Embedder:
     """One ONNX Runtime session and one tokenizer. Thread-safe (calls are serialised)."""
 
     def __init__(self, files: ModelFiles, threads: int = 2, batch_size: int = 64, spinning: bool = False) -> None:
-        from tokenizers import Tokenizer
-
         self.files = files
         self.model_id = files.model_id
         self.batch_size = batch_size
         self.threads = threads
         self._session = cpu_session(files.onnx, threads, spinning)
         self._inputs = {i.name for i in self._session.get_inputs()}
-        try:
-            tokenizer = Tokenizer.from_file(str(files.tokenizer))
-        except Exception as exc:
-            raise ModelMissing(f"cannot load {files.tokenizer}: {exc}") from None
-        # The shipped tokenizer.json pads every text to 128 and truncates at 128: undo both.
-        tokenizer.no_padding()
-        tokenizer.enable_truncation(MAX_TOKENS)
-        self._tokenizer = tokenizer
+        # (the shipped tokenizer.json pads every text to 128 and truncates at 128)
+        self._tokenizer = load_tokenizer(files.tokenizer, MAX_TOKENS)
         self._lock = threading.Lock()
         self.dim = int(self.embed(["probe"]).shape[1])
 

@@ -49,7 +49,7 @@ import numpy.typing as npt
 import structlog
 
 from .config import Config
-from .embed import ModelMissing, cpu_session
+from .embed import ModelMissing, cpu_session, load_tokenizer, short_error
 from .pipeline import Candidate
 from .store import iso
 from .worker import Batcher
@@ -157,8 +157,6 @@ class CrossEncoder:
         batch_size: int = 8,
         spinning: bool = False,
     ) -> None:
-        from tokenizers import Tokenizer
-
         self.files = files
         self.threads = threads
         self.max_tokens = max_tokens
@@ -169,14 +167,7 @@ class CrossEncoder:
             raise ModelMissing(f"{files.onnx} does not look like a BERT cross-encoder (inputs: {sorted(inputs)})")
         self._token_types = "token_type_ids" in inputs
         self._output = self.session.get_outputs()[0].name
-        try:
-            tokenizer = Tokenizer.from_file(str(files.tokenizer))
-        except Exception as exc:
-            raise ModelMissing(f"cannot load {files.tokenizer}: {_short(exc)}") from None
-        # A hub tokenizer.json may carry fixed padding or a truncation length: replace both.
-        tokenizer.no_padding()
-        tokenizer.enable_truncation(max_tokens, strategy="longest_first")
-        self.tokenizer = tokenizer
+        self.tokenizer = load_tokenizer(files.tokenizer, max_tokens)
         self._lock = threading.Lock()
         self.runs = 0
         try:
@@ -184,7 +175,7 @@ class CrossEncoder:
             # shorter than max_tokens fails here, not on every long memory later
             probe = self.score([("probe query", "probe passage"), ("a", "word " * max_tokens)])[0]
         except Exception as exc:
-            raise ModelMissing(f"{files.onnx} failed a probe run: {_short(exc)}") from None
+            raise ModelMissing(f"{files.onnx} failed a probe run: {short_error(exc)}") from None
         if probe.shape != (2,) or not np.isfinite(probe).all():
             raise ModelMissing(f"{files.onnx} gave {probe!r} for a probe pair, expected one finite logit per pair")
 
@@ -232,11 +223,6 @@ class CrossEncoder:
                 chunk = order[start : start + self.batch_size]
                 logits[chunk] = self.run(self.feeds([encodings[i] for i in chunk]))
         return logits, lengths
-
-
-def _short(exc: BaseException, limit: int = 300) -> str:
-    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 async def _run_detached(fn: Callable[[], Any], name: str) -> Any:
@@ -302,7 +288,7 @@ class Breaker:
 # -- the stage ----------------------------------------------------------------------------------
 
 CacheKey = tuple[str, str, int, int]  # (query text, memory id, memory version, hash of its text)
-Item = tuple[CacheKey, str, str]  # (cache key, query, memory text)
+Item = tuple[CacheKey | None, str, str]  # (cache key or None: not cached, query, memory text)
 Scored = tuple[float | None, int, int, str | None]  # (logit or None, tokens, model generation, error)
 
 
@@ -441,7 +427,7 @@ class Reranker:
                 try:
                     await self.attempt()
                 except Exception as exc:  # never let the loader die: the daemon must keep serving
-                    self._set_failed(f"load attempt failed: {_short(exc)}")
+                    self._set_failed(f"load attempt failed: {short_error(exc)}")
             self._wake = anyio.Event()
             if self._attempt_due():  # a request arrived during the attempt
                 continue
@@ -469,7 +455,7 @@ class Reranker:
             try:
                 encoder = await anyio.to_thread.run_sync(self._load, files, abandon_on_cancel=True)
             except Exception as exc:
-                self._set_failed(f"load failed: {_short(exc)}")
+                self._set_failed(f"load failed: {short_error(exc)}")
                 return
             self.encoder = encoder
             self.generation += 1
@@ -518,7 +504,7 @@ class Reranker:
             directory = await _run_detached(self._fetch, "omegad-reranker-download")
             return await anyio.to_thread.run_sync(read_reranker_dir, directory)
         except Exception as exc:
-            self._set_failed(f"download failed: {_short(exc)}")
+            self._set_failed(f"download failed: {short_error(exc)}")
             return None
 
     def _set_missing(self, reason: str) -> None:
@@ -613,7 +599,7 @@ class Reranker:
                     one, n = encoder.score([pair])
                     out.append((float(one[0]), n[0], generation, None))
                 except Exception as exc:
-                    out.append((None, 0, generation, _short(exc)))
+                    out.append((None, 0, generation, short_error(exc)))
         self.model_ms += (time.perf_counter() - started) * 1000
         return out
 
@@ -625,7 +611,7 @@ class Reranker:
         for (key, _, _), (logit, n, generation, _) in zip(items, results, strict=True):
             if logit is not None:
                 good += 1
-                if generation == self.generation and key[0]:
+                if generation == self.generation and key is not None:
                     self.cache.put(key, (logit, n, generation, None))
         if good:
             self.failed_batches = 0
@@ -688,7 +674,7 @@ class Reranker:
         ready or fails (callers fall back to another signal). Uncached; shares model calls."""
         if not self.ready or not pairs:
             return None
-        items = [(("", "", 0, 0), a, b) for a, b in pairs]
+        items: list[Item] = [(None, a, b) for a, b in pairs]
         try:
             with anyio.fail_after(self.config.reranker_timeout_s):
                 fresh = await self.batcher.submit(items)
