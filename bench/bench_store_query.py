@@ -403,7 +403,7 @@ def bench_stores(config_text: str | None, plan: Plan, texts: list[str], seed: in
 def query_latency(c: Client, queries: list[str]) -> dict[str, Any]:
     for q in queries[:WARMUP]:
         c.query(q, namespace=NAMESPACES[0], limit=10)
-    upkeep_before = c.stats()["upkeep"]["last_at"]
+    maintenance_before = c.stats()["maintenance"]["last_at"]
     total, embed, recall, rest, server = [], [], [], [], []
     for i, q in enumerate(queries):
         s = time.perf_counter()
@@ -424,7 +424,7 @@ def query_latency(c: Client, queries: list[str]) -> dict[str, Any]:
         "embed_share": round(sum(embed) / sum(total), 3),
         "recall_share": round(sum(recall) / sum(total), 3),
         # the daemon's idle timer compacts the table now and then: did it run meanwhile?
-        "upkeep_during": c.stats()["upkeep"]["last_at"] != upkeep_before,
+        "maintenance_during": c.stats()["maintenance"]["last_at"] != maintenance_before,
     }
 
 
@@ -465,7 +465,12 @@ def bench_queries(d: BenchDaemon, plan: Plan, seed: int) -> dict[str, Any]:
             have = size
             stats = c.stats()
             log(f"query latency at {size}: {plan.queries} queries")
-            entry = {"fill": f, "memories": stats["memories"], "index": stats["index"], "upkeep": stats["upkeep"]}
+            entry = {
+                "fill": f,
+                "memories": stats["memories"],
+                "index": stats["index"],
+                "maintenance": stats["maintenance"],
+            }
             entry["query"] = query_latency(c, queries)
             res["sizes"][str(size)] = entry
     qtexts = query_texts(plan.query_1proc + 8 * plan.query_8proc_each, seed + 4000)
@@ -514,7 +519,7 @@ def render(r: dict[str, Any]) -> str:
         return f"{s['median']:.2f} / {s['p95']:.2f}"
 
     def query_rows(qq: dict[str, Any]) -> None:
-        note = ", compaction ran meanwhile" if qq["upkeep_during"] else ""
+        note = ", compaction ran meanwhile" if qq["maintenance_during"] else ""
         row("query round trip", ms(qq["total_ms"]), f"n={qq['total_ms']['n']}{note}")
         row("  embed stage", ms(qq["embed_ms"]), f"share {qq['embed_share']:.2f} of round trip")
         row("  recall stage (vector + FTS)", ms(qq["recall_ms"]), f"share {qq['recall_share']:.2f}")

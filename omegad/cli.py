@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--explain", action="store_true", help="show each pipeline stage and every result's signals")
     client_args(q)
     client_args(sub.add_parser("stats", help="counts, disk size, queues, models"))
+    client_args(
+        sub.add_parser("maintain", help="compact, fold new rows into the indexes, checkpoint, clean up old versions")
+    )
 
     m = sub.add_parser("models", help="manage model files")
     msub = m.add_subparsers(dest="models_command", required=True, metavar="SUBCOMMAND")
@@ -244,7 +247,41 @@ def _client_command(args: argparse.Namespace) -> int:
         if args.command == "stats":
             _print_json(client.stats())
             return 0
+        if args.command == "maintain":
+            report = client.maintain()
+            if args.json:
+                _print_json(report)
+            else:
+                print(_fmt_maintenance(report))
+            return 0
     raise AssertionError(args.command)
+
+
+def _fmt_maintenance(r: dict[str, Any]) -> str:
+    b, a = r["before"], r["after"]
+    lines = [
+        f"maintenance done in {r['ms']:.0f} ms",
+        f"  fragments      {b['fragments']} -> {a['fragments']}",
+        f"  unindexed rows {b['unindexed_rows']} -> {a['unindexed_rows']}",
+        f"  versions       {b['versions']} -> {a['versions']}",
+    ]
+    for name, c in r.get("compacted", {}).items():
+        lines.append(
+            f"  compacted {name}: {c['fragments_removed']} fragments into {c['fragments_added']} ({c['ms']:.0f} ms)"
+        )
+    if "durable" in r:
+        d = r["durable"]
+        lines.append(
+            f"  checkpoint: {d['files_synced']} files synced, {d['wal_segments_dropped']} log segments dropped"
+        )
+    c = r.get("cleanup", {})
+    if "skipped" in c:
+        lines.append(f"  old versions kept: {c['skipped']}")
+    else:
+        lines.append(
+            f"  removed {c.get('versions_removed', 0)} old versions, {c.get('bytes_freed', 0) / 1e6:.1f} MB freed"
+        )
+    return "\n".join(lines)
 
 
 def _fetch_models(args: argparse.Namespace) -> int:

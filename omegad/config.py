@@ -105,10 +105,12 @@ class Config:
     contradiction_gate: float = 0.3
     contradiction_gate_cosine: float = 0.35
     contradiction_demote_older: float = 0.85
-    # index upkeep
-    index_unindexed_rows: int = 2_000
-    index_interval_s: float = 60.0
-    compact_after_commits: int = 64
+    # maintenance (compaction, index folding, write-ahead-log checkpoints, version cleanup)
+    maintenance_interval_s: float = 60.0
+    maintenance_max_fragments: int = 32
+    maintenance_unindexed_rows: int = 2_000
+    maintenance_target_rows_per_fragment: int = 65_536
+    wal_checkpoint_mb: float = 64.0
     # logging
     log_format: str = "auto"  # "auto" (JSON unless stdout is a TTY), "json" or "console"
     log_level: str = "info"
@@ -220,9 +222,11 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),
     ("store.write_batch_rows", None, "write_batch_rows", _int),
-    ("store.index_unindexed_rows", None, "index_unindexed_rows", _int),
-    ("store.index_interval_s", None, "index_interval_s", _float),
-    ("store.compact_after_commits", None, "compact_after_commits", _int),
+    ("maintenance.interval_s", None, "maintenance_interval_s", _float),
+    ("maintenance.max_fragments", None, "maintenance_max_fragments", _int),
+    ("maintenance.unindexed_rows", None, "maintenance_unindexed_rows", _int),
+    ("maintenance.target_rows_per_fragment", None, "maintenance_target_rows_per_fragment", _int),
+    ("maintenance.wal_checkpoint_mb", None, "wal_checkpoint_mb", _float),
     ("query.fusion", None, "fusion", _choice("rrf", "linear")),
     ("query.rrf_k", None, "rrf_k", _float),
     ("query.bm25_saturation", None, "bm25_saturation", _float),

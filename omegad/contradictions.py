@@ -151,6 +151,10 @@ class EdgeStore:
             )
         return out
 
+    @property
+    def table(self) -> Any:
+        return self._table
+
     def upsert(self, edges: Sequence[Edge]) -> None:
         if not edges:
             return

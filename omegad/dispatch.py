@@ -53,6 +53,7 @@ class Dispatcher:
             "traverse": service.traverse,
             "resolve": service.resolve,
             "unresolve": service.resolve,
+            "maintain": service.maintain,
         }
 
     def envelope(self, message: Any) -> Envelope:

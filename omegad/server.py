@@ -353,6 +353,12 @@ async def run_server(
                     log.warning("shutdown_requests_abandoned", inflight=server.inflight)
                 if not await service.drain(config.shutdown_timeout_s):
                     log.warning("shutdown_queues_not_drained")
+                else:
+                    with anyio.move_on_after(config.shutdown_timeout_s):
+                        try:
+                            await service.checkpoint()
+                        except Exception as exc:  # the log is replayed at the next start
+                            log.warning("shutdown_checkpoint_failed", error=f"{type(exc).__name__}: {exc}")
                 conns.cancel_scope.cancel()
             service.close()
             outer.cancel_scope.cancel()

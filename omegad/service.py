@@ -37,7 +37,8 @@ from .schema import (
     TraverseParams,
     UpdateParams,
 )
-from .store import Filter, MemoryStore, Row, iso, to_micros
+from .store import Filter, MaintainPolicy, MemoryStore, Row, iso, to_micros
+from .wal import WriteAheadLog, delete_record, edge_delete_record, edge_record, fsync_tree, replay, row_record
 from .worker import Batcher, JobQueue, wait_until
 
 __all__ = ["Service"]
@@ -67,11 +68,13 @@ class DeleteOp:
 
 
 @dataclass
-class UpkeepOp:
-    compact: bool = False
+class MaintainOp:
+    force: bool = False
+    reason: str = "due"
+    checkpoint_only: bool = False
 
 
-WriteOp = InsertOp | UpdateOp | DeleteOp | UpkeepOp | EdgeOp
+WriteOp = InsertOp | UpdateOp | DeleteOp | MaintainOp | EdgeOp
 
 
 def now_us() -> int:
@@ -120,10 +123,19 @@ class Service:
         )
         self.jobs = JobQueue("background")
         self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=f"{type(exc).__name__}: {exc}")
-        self.rows_since_upkeep = 0
-        self.commits_since_upkeep = 0
-        self.last_upkeep_us: int | None = None
-        self.last_upkeep: dict[str, Any] = {}
+        self.wal = WriteAheadLog(config.data_dir / "wal")
+        self.policy = MaintainPolicy(
+            target_rows_per_fragment=config.maintenance_target_rows_per_fragment,
+            max_fragments=config.maintenance_max_fragments,
+            unindexed_rows=config.maintenance_unindexed_rows,
+        )
+        self.rows_since_maintenance = 0
+        self.commits_since_maintenance = 0
+        self.fragments_estimate = 0  # after the last maintenance, plus one per commit since
+        self.maintenance_runs = 0
+        self.last_maintenance_us: int | None = None
+        self.last_maintenance: dict[str, Any] = {}
+        self.recovery: dict[str, Any] = {}
         self.write_errors = 0
         self.checker = Checker(
             config,
@@ -146,6 +158,8 @@ class Service:
     async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         """Run the queues until they are closed (see `close`)."""
         async with anyio.create_task_group() as tg:
+            # acknowledged writes that a crash kept out of the tables go back in first
+            self.recovery = await anyio.to_thread.run_sync(self._recover)
             await tg.start(self.embedder_batcher.run)
             await tg.start(self.writer.run)
             await tg.start(self.jobs.run)
@@ -163,8 +177,41 @@ class Service:
             if not self.config.contradiction_enabled:
                 newest = await anyio.to_thread.run_sync(self.store.max_updated_at, limiter=self.read_limiter)
             self._last_stamp = max(self._last_stamp, newest)
-            tg.start_soon(self._upkeep_timer)
+            tg.start_soon(self._maintenance_timer)
             task_status.started()
+
+    def _recover(self) -> dict[str, Any]:
+        """Replay the write-ahead log (start, before serving), then checkpoint it away."""
+        started = time.perf_counter()
+        found = self.wal.read()
+        report: dict[str, Any] = {"records": len(found.records), "segments": found.segments}
+        if found.torn:
+            report["torn_tails"] = found.torn
+        if found.corrupt:
+            report["corrupt"] = found.corrupt
+        if found.records:
+            report.update(replay(found.records, self.store, self.edges))
+            report["files_synced"] = fsync_tree(self.store.directory)
+        self.wal.drop_through(self.wal.seq)
+        self.wal.open_segment()
+        self.fragments_estimate = self.store.health()["fragments"]
+        report["ms"] = round((time.perf_counter() - started) * 1000, 1)
+        if found.segments:
+            log.info("wal_recovered", **report)
+        return report
+
+    def _checkpoint(self) -> dict[str, Any]:
+        """Make everything committed so far durable in the tables, then drop the log segments
+        that held it (writer thread: nothing commits meanwhile)."""
+        closed = self.wal.rotate()
+        files = fsync_tree(self.store.directory)
+        dropped = self.wal.drop_through(closed)
+        self.wal.last_checkpoint_us = now_us()
+        return {"files_synced": files, "wal_segments_dropped": dropped}
+
+    async def checkpoint(self) -> None:
+        """At a clean shutdown: everything durable in the tables, the log empty (a fast start)."""
+        await self.write([MaintainOp(reason="shutdown", checkpoint_only=True)])
 
     def close(self) -> None:
         self.reranker.close()
@@ -212,8 +259,29 @@ class Service:
         return results
 
     def _apply_writes(self, ops: list[WriteOp]) -> list[Any]:
-        """Apply a batch of writes in order, in as few commits as possible (writer thread)."""
+        """Apply a batch of writes in order, in as few commits as possible, then log what
+        committed to the write-ahead log (one fdatasync) before anyone is told (writer thread)."""
         results: list[Any] = [None] * len(ops)
+        self._wal_records: list[dict[str, Any]] = []
+        self._wal_ops: list[int] = []
+        self._apply_ops(ops, results)
+        if self._wal_records:
+            try:
+                self.wal.append(self._wal_records)
+            except Exception as exc:
+                # committed but not durable: not acknowledged (a retry with the same id is safe)
+                log.error("wal_append_failed", error=f"{type(exc).__name__}: {exc}")
+                err = Unavailable(f"the write could not be made durable: {type(exc).__name__}: {exc}")
+                for k in self._wal_ops:
+                    if not isinstance(results[k], Exception):
+                        results[k] = err
+        return results
+
+    def _log(self, index: int, *records: dict[str, Any]) -> None:
+        self._wal_records.extend(records)
+        self._wal_ops.append(index)
+
+    def _apply_ops(self, ops: list[WriteOp], results: list[Any]) -> None:
         i = 0
         while i < len(ops):
             op = ops[i]
@@ -226,14 +294,16 @@ class Service:
                 continue
             try:
                 if isinstance(op, UpdateOp):
-                    results[i] = self._apply_update(op)
+                    results[i] = row = self._apply_update(op)
+                    self._log(i, row_record(row))
                 elif isinstance(op, DeleteOp):
                     existed = bool(self.store.existing_ids([op.id]))
                     if existed:
                         self.store.delete([op.id])
                         if op.has_edges:
                             self.edges.delete_touching(op.id)
-                        self.commits_since_upkeep += 1
+                        self.commits_since_maintenance += 1
+                        self._log(i, delete_record(op.id, self._stamp()))
                     results[i] = existed
                 elif isinstance(op, EdgeOp):
                     # serialised with deletes: never (re)write an edge to a deleted memory
@@ -242,12 +312,12 @@ class Service:
                     self.edges.upsert(kept)
                     self.edges.delete(op.delete)
                     results[i] = kept
+                    self._log(i, *(edge_record(e) for e in kept), *(edge_delete_record(d) for d in op.delete))
                 else:
-                    results[i] = self._apply_upkeep(op)
+                    results[i] = self._apply_maintain(op)
             except Exception as exc:
                 results[i] = exc
             i += 1
-        return results
 
     def _stamp(self) -> int:
         """A commit stamp: now in µs, strictly increasing (writer thread only). Rows carry it
@@ -270,11 +340,13 @@ class Service:
                     new_rows.append(op.row)
                 flags.append(created)
             self.store.insert(new_rows)
-            self.rows_since_upkeep += len(new_rows)
+            self.rows_since_maintenance += len(new_rows)
             if new_rows:
-                self.commits_since_upkeep += 1
+                self.commits_since_maintenance += 1
             for k, flag in enumerate(flags):
                 results[start + k] = flag
+                if flag:
+                    self._log(start + k, row_record(batch[k].row))
         except Exception as exc:
             for k in range(start, end):
                 results[k] = exc
@@ -298,29 +370,41 @@ class Service:
             vector=op.vector if (text_changed and op.vector is not None) else current.vector,
         )
         self.store.replace(row)
-        self.rows_since_upkeep += 1
-        self.commits_since_upkeep += 1
+        self.rows_since_maintenance += 1
+        self.commits_since_maintenance += 1
         return row
 
-    def _apply_upkeep(self, op: UpkeepOp) -> dict[str, Any]:
-        started = time.perf_counter()
-        done = self.store.upkeep(compact=op.compact)
-        if op.compact:
-            self.rows_since_upkeep = 0
-            self.commits_since_upkeep = 0
-        if done:
-            self.last_upkeep = {**done, "ms": round((time.perf_counter() - started) * 1000, 1)}
-            log.info("index_upkeep", **self.last_upkeep)
-        self.last_upkeep_us = now_us()
-        return done
-
-    def upkeep_due(self) -> bool:
-        """Compaction is due after many rows or many small commits (each commit adds a
-        fragment; a pile of fragments slows every query)."""
-        return (
-            self.rows_since_upkeep >= self.config.index_unindexed_rows
-            or self.commits_since_upkeep >= self.config.compact_after_commits
+    def _apply_maintain(self, op: MaintainOp) -> dict[str, Any]:
+        """A maintenance pass (writer thread, so serialised with writes; see
+        `MemoryStore.maintain`), or only a checkpoint."""
+        if op.checkpoint_only:
+            return self._checkpoint() if self.wal.bytes else {}
+        report = self.store.maintain(
+            self.policy, force=op.force, durable=self._checkpoint, extra_tables=[self.edges.table]
         )
+        report["reason"] = op.reason
+        self.rows_since_maintenance = 0
+        self.commits_since_maintenance = 0
+        self.fragments_estimate = report["after"]["fragments"]
+        self.maintenance_runs += 1
+        self.last_maintenance_us = now_us()
+        self.last_maintenance = report
+        log.info("maintenance", **report)
+        return report
+
+    def maintenance_due(self) -> str | None:
+        """Why a maintenance pass is due now, if it is: indexes missing, too many fragments
+        (each commit adds one; a pile of them slows every query), too many unindexed rows, or
+        a long write-ahead log."""
+        if not self.store.indexes_ready and self.commits_since_maintenance:
+            return "indexes"
+        if self.fragments_estimate + self.commits_since_maintenance > self.policy.max_fragments:
+            return "fragments"
+        if self.rows_since_maintenance >= self.policy.unindexed_rows:
+            return "unindexed_rows"
+        if self.wal.bytes >= self.config.wal_checkpoint_mb * (1 << 20):
+            return "wal"
+        return None
 
     async def _after_commit(self, ops: list[WriteOp], results: list[Any]) -> None:
         """Queue background work for committed writes (never blocks the writer)."""
@@ -337,21 +421,22 @@ class Service:
                 for edge in self.graph.of(op.id):
                     self.graph.remove(edge.id)
         self.checker.notify(committed, rows)
-        if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp)) for op in ops):
+        if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp, EdgeOp)) for op in ops):
             return
-        if not self.store.indexes_ready or self.upkeep_due():
-            compact = self.upkeep_due()
-            self.jobs.submit_nowait(lambda: self._upkeep_job(compact), key="upkeep")
+        reason = self.maintenance_due()
+        if reason is not None:
+            self.jobs.submit_nowait(lambda: self._maintenance_job(False, reason), key="maintenance")
 
-    async def _upkeep_job(self, compact: bool) -> None:
-        await self.write([UpkeepOp(compact)])
+    async def _maintenance_job(self, force: bool, reason: str) -> None:
+        await self.write([MaintainOp(force=force, reason=reason)])
 
-    async def _upkeep_timer(self) -> None:
-        """Compact and fold recent writes into the indexes when the daemon has been quiet."""
+    async def _maintenance_timer(self) -> None:
+        """After a quiet ``maintenance.interval_s`` with writes since the last pass: compact
+        what is left, fold it into the indexes, checkpoint the log, clean up versions."""
         while True:
-            await anyio.sleep(self.config.index_interval_s)
-            if self.commits_since_upkeep and self.writer.depth == 0:
-                self.jobs.submit_nowait(lambda: self._upkeep_job(True), key="upkeep")
+            await anyio.sleep(self.config.maintenance_interval_s)
+            if (self.commits_since_maintenance or self.wal.bytes) and self.writer.depth == 0:
+                self.jobs.submit_nowait(lambda: self._maintenance_job(True, "idle"), key="maintenance")
 
     # -- handlers ----------------------------------------------------------------------------
 
@@ -560,6 +645,7 @@ class Service:
                 "counts": self.store.counts(),
                 "disk_bytes": self.store.disk_bytes(),
                 "index": self.store.index_state(),
+                "health": self.store.health(),
             }
 
         data = await anyio.to_thread.run_sync(collect, limiter=self.read_limiter)
@@ -585,11 +671,19 @@ class Service:
                 },
             },
             "contradictions": self.checker.stats(),
-            "upkeep": {
-                "rows_since": self.rows_since_upkeep,
-                "commits_since": self.commits_since_upkeep,
-                "last_at": iso(self.last_upkeep_us) if self.last_upkeep_us else None,
-                "last": self.last_upkeep,
+            "store": {
+                **data["health"],
+                "disk_bytes": data["disk_bytes"],
+                "wal": self.wal.stats(),
+                "recovery_at_start": self.recovery,
+            },
+            "maintenance": {
+                "runs": self.maintenance_runs,
+                "rows_since": self.rows_since_maintenance,
+                "commits_since": self.commits_since_maintenance,
+                "due": self.maintenance_due(),
+                "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
+                "last": self.last_maintenance,
             },
             "models": {
                 "embedding": {
@@ -603,6 +697,12 @@ class Service:
             },
             "uptime_s": round(time.monotonic() - self.started, 3),
         }
+
+    async def maintain(self, _: Any) -> dict[str, Any]:
+        """Run a maintenance pass now (`omegad maintain`) and return its report."""
+        (report,) = await self.write([MaintainOp(force=True, reason="requested")])
+        result: dict[str, Any] = report
+        return result
 
     async def flush(self, p: FlushParams) -> dict[str, Any]:
         """Wait for the writes queued before this call, then for the background jobs queued

@@ -15,14 +15,17 @@ Times are integers so range filters stay plain comparisons inside the storage qu
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -181,6 +184,66 @@ def _records(rows: Sequence[Row], dim: int) -> pa.Table:
     )
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _reader(method: F) -> F:
+    """Mark a read: maintenance removes old versions only after the reads that may use them."""
+
+    @functools.wraps(method)
+    def wrapper(self: MemoryStore, *args: Any, **kwargs: Any) -> Any:
+        with self.readers.reading():
+            return method(self, *args, **kwargs)
+
+    return cast(F, wrapper)
+
+
+class Readers:
+    """Reads in flight, by epoch. `wait_before` opens a new epoch and waits until every read of
+    an older one is done: those may be reading a version about to be cleaned up; reads that
+    start later see the newest version, which cleanup always keeps."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition()
+        self._epoch = 0
+        self._active: dict[int, int] = {}
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        with self._cv:
+            epoch = self._epoch
+            self._active[epoch] = self._active.get(epoch, 0) + 1
+        try:
+            yield
+        finally:
+            with self._cv:
+                self._active[epoch] -= 1
+                if not self._active[epoch]:
+                    del self._active[epoch]
+                self._cv.notify_all()
+
+    def wait_before(self, timeout: float) -> bool:
+        with self._cv:
+            self._epoch += 1
+            mark = self._epoch
+            return self._cv.wait_for(lambda: all(e >= mark for e in self._active), timeout)
+
+    @property
+    def active(self) -> int:
+        with self._cv:
+            return sum(self._active.values())
+
+
+@dataclass
+class MaintainPolicy:
+    """When and how far maintenance compacts (see `MemoryStore.maintain`)."""
+
+    target_rows_per_fragment: int = 65_536
+    max_fragments: int = 32  # compact when a table has more fragments than this
+    unindexed_rows: int = 2_000  # fold new rows into the indexes past this many
+    reader_wait_s: float = 5.0  # longest wait for old reads before cleaning up versions
+
+
 class MemoryStore:
     """The memories table. Open with `MemoryStore.open`; all methods block."""
 
@@ -193,6 +256,7 @@ class MemoryStore:
         self._fts_ready = False
         self._id_index_ready = False
         self._lock = threading.Lock()  # guards _fts_ready and index creation
+        self.readers = Readers()
         self.refresh_index_state()
 
     @classmethod
@@ -236,6 +300,7 @@ class MemoryStore:
 
     # -- reads -----------------------------------------------------------------------------
 
+    @_reader
     def get_many(self, ids: Iterable[str]) -> dict[str, Row]:
         ids = list(dict.fromkeys(ids))
         if not ids:
@@ -248,6 +313,7 @@ class MemoryStore:
                 out[row.id] = row
         return out
 
+    @_reader
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
         ids = list(dict.fromkeys(ids))
         found: set[str] = set()
@@ -257,6 +323,21 @@ class MemoryStore:
             found.update(tbl.column("id").to_pylist())
         return found
 
+    @_reader
+    def stamps(self, ids: Iterable[str]) -> dict[str, int]:
+        """``updated_at`` of the given ids that exist."""
+        ids = list(dict.fromkeys(ids))
+        out: dict[str, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            tbl = (
+                self._table.search().where(_id_in(chunk)).select(["id", "updated_at"]).limit(len(chunk) + 10).to_arrow()
+            )
+            for i, u in zip(tbl.column("id").to_pylist(), tbl.column("updated_at").to_pylist(), strict=True):
+                out[i] = int(u)
+        return out
+
+    @_reader
     def vector_search(self, vector: npt.NDArray[np.float32], flt: Filter, k: int) -> list[tuple[Row, float]]:
         """Nearest rows by cosine similarity, filtered inside the query (prefilter)."""
         tbl = (
@@ -270,6 +351,7 @@ class MemoryStore:
         distances = tbl.column("_distance").to_pylist()
         return [(row, 1.0 - float(dist)) for row, dist in zip(_rows(tbl, self.dim), distances, strict=True)]
 
+    @_reader
     def vector_search_many(
         self, vectors: Sequence[npt.NDArray[np.float32]], flt: Filter, k: int
     ) -> list[list[tuple[Row, float]]]:
@@ -296,18 +378,21 @@ class MemoryStore:
             hits.sort(key=lambda h: -h[1])
         return out
 
+    @_reader
     def max_updated_at(self) -> int:
         """The newest commit stamp in the table (0 when empty)."""
         tbl = self._table.search().select(["updated_at"]).limit(None).to_arrow()
         col = tbl.column("updated_at")
         return int(pa.compute.max(col).as_py() or 0) if tbl.num_rows else 0
 
+    @_reader
     def updated_after(self, us: int) -> list[tuple[str, int]]:
         """(id, updated_at) of rows committed after the commit stamp *us*, oldest first."""
         tbl = self._table.search().where(f"updated_at > {int(us)}").select(["id", "updated_at"]).limit(None).to_arrow()
         pairs = zip(tbl.column("id").to_pylist(), tbl.column("updated_at").to_pylist(), strict=True)
         return sorted(((i, int(u)) for i, u in pairs), key=lambda p: (p[1], p[0]))
 
+    @_reader
     def text_search(self, text: str, flt: Filter, k: int) -> list[tuple[Row, float]]:
         """Full-text (BM25) matches, filtered inside the query; empty before the first index."""
         if not self._fts_ready:
@@ -325,6 +410,7 @@ class MemoryStore:
     def count(self) -> int:
         return int(self._table.count_rows())
 
+    @_reader
     def counts(self) -> dict[str, dict[str, int]]:
         """Rows per namespace and type."""
         tbl = self._table.search().select(["namespace", "type"]).limit(None).to_arrow()
@@ -397,28 +483,117 @@ class MemoryStore:
         if ids:
             self._table.delete(_id_in(ids))
 
-    def upkeep(self, compact: bool = False) -> dict[str, Any]:
-        """Create missing indexes (full text on ``text``, btree on ``id``) once there are rows;
-        with *compact*, merge small fragments, fold new rows into the indexes and drop versions
-        older than an hour (no query runs that long; LanceDB's default keeps 7 days).
+    def upsert(self, rows: Sequence[Row]) -> None:
+        """Insert or replace rows by id in one commit (write-ahead-log replay)."""
+        if rows:
+            (
+                self._table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(_records(rows, self.dim))
+            )
 
-        A light stand-in for the store engine's maintenance task; it runs from the writer, so
-        it is serialised with writes.
-        """
-        from lancedb.index import FTS, BTree
+    # -- maintenance (writer task only) ----------------------------------------------------
+
+    def create_missing_indexes(self) -> dict[str, Any]:
+        """Full text on ``text``, btree on ``id``, bitmap on ``namespace``, once there are rows."""
+        from lancedb.index import FTS, Bitmap, BTree
 
         done: dict[str, Any] = {}
         if self.count() == 0:
             return done
+        names = {tuple(idx.columns) for idx in self._table.list_indices()}
         if not self._fts_ready:
             self._table.create_index("text", config=FTS(with_position=False), replace=True)
             done["fts_created"] = True
         if not self._id_index_ready:
             self._table.create_index("id", config=BTree(), replace=True)
             done["id_index_created"] = True
+        if ("namespace",) not in names:
+            self._table.create_index("namespace", config=Bitmap(), replace=True)
+            done["namespace_index_created"] = True
         if done:
             self.refresh_index_state()
-        if compact:
-            self._table.optimize(cleanup_older_than=timedelta(hours=1))
-            done["compacted"] = True
         return done
+
+    def health(self) -> dict[str, Any]:
+        """Fragments, versions and unindexed rows of the memories table (cheap: metadata)."""
+        frag = self._table.stats()["fragment_stats"]
+        unindexed = 0
+        for idx in self._table.list_indices():
+            st = self._table.index_stats(idx.name)
+            if st is not None:
+                unindexed = max(unindexed, int(st.num_unindexed_rows))
+        return {
+            "fragments": int(frag["num_fragments"]),
+            "unindexed_rows": unindexed,
+            "versions": len(self._table.list_versions()),
+            "version": int(self._table.version),
+        }
+
+    def maintain(
+        self,
+        policy: MaintainPolicy,
+        *,
+        force: bool = False,
+        durable: Callable[[], dict[str, Any]] | None = None,
+        extra_tables: Sequence[Any] = (),
+    ) -> dict[str, Any]:
+        """One maintenance pass, bounded in cost as the store grows:
+
+        1. create missing indexes;
+        2. fold unindexed rows into the indexes (only the new rows are indexed), past
+           ``unindexed_rows`` (or *force*) — first, because Lance never merges indexed with
+           unindexed fragments;
+        3. compact: merge fragments smaller than ``target_rows_per_fragment`` (bigger ones are
+           never rewritten, so a pass costs what was written since the last one), when there
+           are more than ``max_fragments`` (or *force*);
+        4. *durable*: make everything committed so far durable (the caller fsyncs and truncates
+           its write-ahead log) — before any old version's files are removed;
+        5. clean up old versions, once every read that may be using one has finished.
+
+        *extra_tables* (LanceDB tables, e.g. the edges) get steps 2 and 5 too.
+        """
+        started = time.perf_counter()
+        report: dict[str, Any] = {}
+        report.update(self.create_missing_indexes())
+        before = self.health()
+        report["before"] = before
+        compact_rows = policy.target_rows_per_fragment
+        tables = [("memories", self._table), *((getattr(t, "name", "edges"), t) for t in extra_tables)]
+        unindexed = self.health()["unindexed_rows"]
+        if unindexed and (force or unindexed >= policy.unindexed_rows):
+            t0 = time.perf_counter()
+            self._table.to_lance().optimize.optimize_indices()
+            self._table.checkout_latest()
+            report["indexed"] = {"rows": unindexed, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+        for name, table in tables:
+            frags = int(table.stats()["fragment_stats"]["num_fragments"])
+            if frags > 1 and (force or frags > policy.max_fragments):
+                t0 = time.perf_counter()
+                metrics = table.to_lance().optimize.compact_files(
+                    target_rows_per_fragment=compact_rows, num_threads=1, materialize_deletions_threshold=0.1
+                )
+                table.checkout_latest()
+                report.setdefault("compacted", {})[name] = {
+                    "fragments_removed": metrics.fragments_removed,
+                    "fragments_added": metrics.fragments_added,
+                    "ms": round((time.perf_counter() - t0) * 1000, 1),
+                }
+        if durable is not None:
+            report["durable"] = durable()
+        # old versions: only after the new ones are durable, and never under a running read
+        if self.readers.wait_before(policy.reader_wait_s):
+            removed = 0
+            freed = 0
+            for _name, table in tables:
+                st = table.to_lance().cleanup_old_versions(older_than=timedelta(0))
+                table.checkout_latest()
+                removed += int(st.old_versions)
+                freed += int(st.bytes_removed)
+            report["cleanup"] = {"versions_removed": removed, "bytes_freed": freed}
+        else:
+            report["cleanup"] = {"skipped": "reads in flight"}
+        report["after"] = self.health()
+        report["ms"] = round((time.perf_counter() - started) * 1000, 1)
+        return report

@@ -342,6 +342,12 @@ class AsyncClient:
         result: dict[str, Any] = await self.call("unresolve", {"source": source, "target": target})
         return result
 
+    async def maintain(self) -> dict[str, Any]:
+        """Run a maintenance pass now (compaction, index folding, checkpoint, version cleanup)
+        and return its report."""
+        result: dict[str, Any] = await self.call("maintain")
+        return result
+
     async def flush(self, timeout: float | None = None) -> dict[str, Any]:
         result: dict[str, Any] = await self.call("flush", params(timeout=timeout))
         return result

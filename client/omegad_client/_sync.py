@@ -305,6 +305,12 @@ class Client:
         result: dict[str, Any] = self.call("unresolve", {"source": source, "target": target})
         return result
 
+    def maintain(self) -> dict[str, Any]:
+        """Run a maintenance pass now (compaction, index folding, checkpoint, version cleanup)
+        and return its report."""
+        result: dict[str, Any] = self.call("maintain")
+        return result
+
     def flush(self, timeout: float | None = None) -> dict[str, Any]:
         """Wait until every background job queued before this call has finished."""
         result: dict[str, Any] = self.call("flush", params(timeout=timeout))

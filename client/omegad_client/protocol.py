@@ -78,6 +78,7 @@ METHODS: Final = (
     "traverse",
     "resolve",
     "unresolve",
+    "maintain",
 )
 
 #: Memory types the daemon accepts; "memory" is the default.

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from omegad.store import Filter, MemoryStore, Row, StoreMismatch, sql_str
+from omegad.store import Filter, MaintainPolicy, MemoryStore, Readers, Row, StoreMismatch, sql_str
 
 
 def vec(*xs: float) -> np.ndarray:  # type: ignore[type-arg]
@@ -49,7 +51,12 @@ def test_store_roundtrip_filters_and_search(tmp_path: Path) -> None:
     assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", tags=("db",)), 10)] == ["a"]
     assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", since_us=1500), 10)] == ["b"]
     assert s.text_search("postgres", Filter("one"), 10) == []  # no full-text index yet
-    assert s.upkeep() == {"fts_created": True, "id_index_created": True}
+    assert s.create_missing_indexes() == {
+        "fts_created": True,
+        "id_index_created": True,
+        "namespace_index_created": True,
+    }
+    assert s.create_missing_indexes() == {}
     assert s.indexes_ready
     assert [r.id for r, _ in s.text_search("postgres pool", Filter("one"), 10)] == ["a"]
     s.insert([row("d", "one", "postgres replica lag", vec(0, 0, 1))])  # unindexed, still found
@@ -60,7 +67,13 @@ def test_store_roundtrip_filters_and_search(tmp_path: Path) -> None:
     s.replace(row("b", "one", "redis eviction is allkeys-lru", vec(0, 1, 0), type="decision"))
     assert s.get_many(["b"])["b"].text == "redis eviction is allkeys-lru"
     assert s.count() == 3
-    assert s.upkeep(compact=True) == {"compacted": True}
+    assert s.health()["fragments"] > 1 and s.health()["unindexed_rows"] > 0
+    synced: list[bool] = []
+    report = s.maintain(MaintainPolicy(), force=True, durable=lambda: synced.append(True) or {"ok": True})
+    assert synced == [True] and report["durable"] == {"ok": True}
+    assert report["compacted"]["memories"]["fragments_added"] == 1
+    assert report["after"]["fragments"] == 1 and report["after"]["unindexed_rows"] == 0
+    assert report["after"]["versions"] == 1 and report["cleanup"]["versions_removed"] > 0
     assert s.index_state()["fts"]["unindexed_rows"] == 0
     assert [r.id for r, _ in s.text_search("postgres", Filter("one"), 10)] == ["d"]
 
@@ -73,3 +86,34 @@ def test_reopen_with_other_model_is_refused(tmp_path: Path) -> None:
         MemoryStore.open(tmp_path, "model-a", 4)
     meta = json.loads((tmp_path / "store.json").read_text())
     assert meta == {"format": 1, "embedding_model": "model-a", "embedding_dim": 3}
+
+
+def test_cleanup_waits_for_reads_of_older_epochs() -> None:
+    readers = Readers()
+    old_inside, release_old = threading.Event(), threading.Event()
+    new_inside, release_new = threading.Event(), threading.Event()
+
+    def read(inside: threading.Event, release: threading.Event) -> None:
+        with readers.reading():
+            inside.set()
+            release.wait(10)
+
+    old = threading.Thread(target=read, args=(old_inside, release_old))
+    old.start()
+    old_inside.wait(10)
+    assert readers.active == 1
+    assert readers.wait_before(0.05) is False  # an older read is still running
+    waited: list[bool] = []
+    waiter = threading.Thread(target=lambda: waited.append(readers.wait_before(10)))
+    waiter.start()
+    time.sleep(0.05)
+    # a read that starts after cleanup began waiting reads the newest version: not waited for
+    new = threading.Thread(target=read, args=(new_inside, release_new))
+    new.start()
+    new_inside.wait(10)
+    release_old.set()
+    waiter.join(10)
+    assert waited == [True] and readers.active == 1
+    release_new.set()
+    new.join(10)
+    assert readers.active == 0

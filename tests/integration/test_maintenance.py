@@ -1,0 +1,115 @@
+"""Maintenance through the daemon: thresholds trigger it, `maintain` / `omegad maintain` run it
+on demand, queries keep working while it runs, and the write-ahead log is checkpointed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+from omegad_client import Client, OmegadError
+
+from ..helpers import Daemon
+
+QUIET = """
+[maintenance]
+interval_s = 3600
+max_fragments = 1000
+unindexed_rows = 100000
+"""
+
+
+def test_maintain_compacts_folds_checkpoints_and_cleans_up(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    d: Daemon = daemon_factory(config=QUIET).start()
+    with d.client() as c:
+        # one commit each (flush between them): one fragment each
+        ids = []
+        for i in range(12):
+            ids.append(c.store(f"release note {i}: the build pipeline now caches wheels", namespace="m"))
+            c.flush()
+        c.update(ids[0], text="release note 0: the build pipeline no longer caches wheels")
+        c.delete(ids[1])
+        c.flush()
+        before = c.stats()
+        st = before["store"]
+        assert st["fragments"] >= 10 and st["versions"] >= 12 and st["unindexed_rows"] > 0
+        assert st["wal"]["bytes"] > 0 and st["wal"]["appends"] >= 14
+        report = c.maintain()
+        assert report["reason"] == "requested"
+        assert report["after"]["fragments"] == 1 and report["after"]["unindexed_rows"] == 0
+        assert report["after"]["versions"] == 1 and report["cleanup"]["versions_removed"] >= 12
+        assert report["durable"]["files_synced"] > 0 and report["durable"]["wal_segments_dropped"] >= 1
+        after = c.stats()
+        assert after["store"]["fragments"] == 1 and after["store"]["wal"]["bytes"] == 0
+        assert after["store"]["disk_bytes"] < st["disk_bytes"]
+        assert after["maintenance"]["runs"] == before["maintenance"]["runs"] + 1
+        assert after["maintenance"]["last"]["after"]["fragments"] == 1
+        # the data is intact: texts, the update, the delete, full-text and vector search
+        assert c.get(ids[0])["text"].endswith("no longer caches wheels")
+        assert [r["id"] for r in c.query("release note 7", namespace="m", limit=1)] == [ids[7]]
+        assert c.stats()["namespaces"]["m"]["total"] == 11
+    assert d.stop() == 0
+    d.start()
+    with d.client() as c:
+        assert c.stats()["store"]["recovery_at_start"]["records"] == 0  # checkpointed at shutdown
+        assert c.get(ids[5])["text"].startswith("release note 5")
+
+
+def test_thresholds_trigger_maintenance_by_themselves(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    d: Daemon = daemon_factory(config="[maintenance]\nmax_fragments = 4\ninterval_s = 3600\n").start()
+    with d.client() as c:
+        for i in range(8):
+            c.store(f"threshold memory {i}", namespace="t")
+            c.flush()  # also waits for a maintenance pass the commit made due
+        m = c.stats()["maintenance"]
+        assert m["runs"] >= 1 and m["last"]["reason"] in ("indexes", "fragments")
+        assert c.stats()["store"]["fragments"] <= 5
+
+
+def test_queries_run_through_maintenance(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    """Cleanup waits for reads in flight: hammer queries and gets while passes run."""
+    d: Daemon = daemon_factory(config=QUIET).start()
+    with d.client() as c:
+        ids = c.store_batch([{"text": f"parallel memory {i} about caching", "namespace": "p"} for i in range(50)])
+        for i in range(10):
+            c.store(f"small commit {i} about caching", namespace="p")
+    errors: list[str] = []
+    stop = threading.Event()
+
+    def reader() -> None:
+        with Client(d.socket, timeout=60) as rc:
+            while not stop.is_set():
+                try:
+                    assert rc.query("caching", namespace="p", limit=5)
+                    assert rc.get(ids[3])["id"] == ids[3]
+                except (OmegadError, AssertionError) as exc:
+                    errors.append(repr(exc))
+
+    threads = [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    try:
+        with d.client() as c:
+            for i in range(4):
+                c.store_batch([{"text": f"round {i} memory {k} about caching", "namespace": "p"} for k in range(5)])
+                report = c.maintain()
+                assert "cleanup" in report
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(60)
+    assert not errors, errors[:3]
+
+
+def test_cli_maintain(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        c.store("the cli maintain test memory", namespace=ns)
+    out = subprocess.run(
+        [sys.executable, "-m", "omegad", "maintain", "--socket", str(shared_daemon.socket)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("maintenance done in ")
+    assert "fragments" in out.stdout and "checkpoint:" in out.stdout
