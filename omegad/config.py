@@ -6,6 +6,7 @@ This module is the only reader of ``os.environ`` in the daemon. Every key is lis
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -105,6 +106,12 @@ class Config:
     contradiction_gate: float = 0.3
     contradiction_gate_cosine: float = 0.35
     contradiction_demote_older: float = 0.85
+    # lifecycle signals (see omegad.signals)
+    feedback_weight: float = 0.1
+    feedback_bound: float = 5.0
+    hide_below: float = -3.0
+    access_weight: float = 0.05
+    access_cap: float = 1.2
     # maintenance (compaction, index folding, write-ahead-log checkpoints, version cleanup)
     maintenance_interval_s: float = 60.0
     maintenance_max_fragments: int = 32
@@ -142,6 +149,18 @@ def _int(v: Any) -> int:
         raise ConfigError(f"expected an integer, got {v!r}") from None
     if out <= 0:
         raise ConfigError(f"expected a positive integer, got {v!r}")
+    return out
+
+
+def _signed_float(v: Any) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise ConfigError(f"expected a number, got {v!r}")
+    try:
+        out = float(v)
+    except ValueError:
+        raise ConfigError(f"expected a number, got {v!r}") from None
+    if not math.isfinite(out):
+        raise ConfigError(f"expected a finite number, got {v!r}")
     return out
 
 
@@ -222,6 +241,11 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),
     ("store.write_batch_rows", None, "write_batch_rows", _int),
+    ("lifecycle.feedback_weight", None, "feedback_weight", _float),
+    ("lifecycle.feedback_bound", None, "feedback_bound", _float),
+    ("lifecycle.hide_below", None, "hide_below", _signed_float),
+    ("lifecycle.access_weight", None, "access_weight", _float),
+    ("lifecycle.access_cap", None, "access_cap", _float),
     ("maintenance.interval_s", None, "maintenance_interval_s", _float),
     ("maintenance.max_fragments", None, "maintenance_max_fragments", _int),
     ("maintenance.unindexed_rows", None, "maintenance_unindexed_rows", _int),

@@ -54,6 +54,7 @@ class Dispatcher:
             "resolve": service.resolve,
             "unresolve": service.resolve,
             "maintain": service.maintain,
+            "feedback": service.feedback,
         }
 
     def envelope(self, message: Any) -> Envelope:

@@ -16,8 +16,9 @@ Scoring, in full (defaults in `omegad.config`, documented in docs/scoring.md):
   Fusion ``rrf``: ``fused = (w_v/(k + rank_v) + w_t/(k + rank_t)) / ((w_v + w_t)/(k + 1))``
   (1-based ranks; a missing rank contributes 0). Chosen on bench/data/retrieval/dev, see
   docs/scoring.md for the measurements.
-* heuristic: ``score = fused × type_weight[type] × recency``, with
-  ``recency = floor + (1 − floor) × 0.5 ^ (age_days / half_life[type])``.
+* heuristic: ``score = fused × type_weight[type] × recency × feedback × access``, with
+  ``recency = floor + (1 − floor) × 0.5 ^ (age_days / half_life[type])`` and the bounded
+  lifecycle factors of `omegad.signals` (feedback 0.5–1.5, access 1–1.2).
 * rerank: the top ``reranker.top_k`` (20) re-scored by the cross-encoder:
   ``score × (1 + w × sigmoid(logit))`` (see `omegad.rerank`).
 * dedup: a result whose embedding has cosine ≥ ``dedup_cosine`` with a better-scored result,
@@ -29,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,8 @@ class Candidate:
     rerank: float | None = None  # sigmoid of the cross-encoder logit
     rerank_logit: float | None = None
     demoted: float | None = None  # the contradiction demotion factor, when applied
+    feedback: float = 1.0  # lifecycle factors (see omegad.signals)
+    access: float = 1.0
     score: float = 0.0
 
     def signals(self) -> dict[str, Any]:
@@ -70,6 +73,10 @@ class Candidate:
             "type_weight": _round(self.type_weight),
             "recency": _round(self.recency),
         }
+        if self.feedback != 1.0:
+            out["feedback"] = _round(self.feedback)
+        if self.access != 1.0:
+            out["access"] = _round(self.access)
         if self.demoted is not None:
             out["contradiction_demotion"] = self.demoted
         if self.rerank is not None:
@@ -126,8 +133,14 @@ def fuse(
     return sorted(by_id.values(), key=lambda c: (-c.fused, c.row.id))
 
 
-def heuristic(candidates: list[Candidate], config: Config, now_us: int) -> list[Candidate]:
-    """Apply type weights and per-type recency decay; sort by score."""
+def heuristic(
+    candidates: list[Candidate],
+    config: Config,
+    now_us: int,
+    lifecycle: Callable[[str], tuple[float, float]] | None = None,
+) -> list[Candidate]:
+    """Apply type weights, per-type recency decay and the lifecycle factors (feedback, access
+    frequency: *lifecycle* maps an id to both); sort by score."""
     floor = min(max(config.decay_floor, 0.0), 1.0)
     for c in candidates:
         c.type_weight = float(config.type_weights.get(c.row.type, 1.0))
@@ -135,7 +148,9 @@ def heuristic(candidates: list[Candidate], config: Config, now_us: int) -> list[
         age_days = max(0.0, (now_us - c.row.created_at) / 86_400e6)
         decay = 0.5 ** (age_days / half_life) if half_life > 0 else 1.0
         c.recency = floor + (1.0 - floor) * decay
-        c.score = c.fused * c.type_weight * c.recency
+        if lifecycle is not None:
+            c.feedback, c.access = lifecycle(c.row.id)
+        c.score = c.fused * c.type_weight * c.recency * c.feedback * c.access
     candidates.sort(key=lambda c: (-c.score, c.row.id))
     return candidates
 

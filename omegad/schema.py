@@ -87,6 +87,13 @@ class QueryParams:
     until: datetime | None = None
     rerank: bool = True
     explain: bool = False
+    include_hidden: bool = False
+
+
+@dataclass(frozen=True)
+class FeedbackParams:
+    id: str
+    score: float
 
 
 @dataclass(frozen=True)
@@ -432,6 +439,7 @@ def parse_params(method: str, raw: Any, config: Config) -> Any:
             until=r.time("until"),
             rerank=r.boolean("rerank", True),
             explain=r.boolean("explain", False),
+            include_hidden=r.boolean("include_hidden", False),
         )
         r.done()
         if query.since and query.until and query.since > query.until:
@@ -470,6 +478,14 @@ def parse_params(method: str, raw: Any, config: Config) -> Any:
                 )
         r.done()
         return ResolveParams(source, target, resolution)
+    if method == "feedback":
+        ident = r.ident("id", required=True)
+        score = r.number("score", -1.0, 1.0)
+        r.done()
+        if score is None:
+            raise InvalidParams("params.score is required (a number from -1 to 1)", {"param": "params.score"})
+        assert ident is not None
+        return FeedbackParams(ident, score)
     if method == "flush":
         timeout = r.number("timeout", 0.0, 3600.0)
         r.done()

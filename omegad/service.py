@@ -28,6 +28,7 @@ from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
 from .schema import (
     ContradictionsParams,
+    FeedbackParams,
     FlushParams,
     IdParams,
     QueryParams,
@@ -37,8 +38,18 @@ from .schema import (
     TraverseParams,
     UpdateParams,
 )
+from .signals import Signals, SignalStore
 from .store import Filter, MaintainPolicy, MemoryStore, Row, iso, to_micros
-from .wal import WriteAheadLog, delete_record, edge_delete_record, edge_record, fsync_tree, replay, row_record
+from .wal import (
+    WriteAheadLog,
+    delete_record,
+    edge_delete_record,
+    edge_record,
+    fsync_tree,
+    replay,
+    row_record,
+    signal_record,
+)
 from .worker import Batcher, JobQueue, wait_until
 
 __all__ = ["Service"]
@@ -68,13 +79,18 @@ class DeleteOp:
 
 
 @dataclass
+class FeedbackOp:
+    params: FeedbackParams
+
+
+@dataclass
 class MaintainOp:
     force: bool = False
     reason: str = "due"
     checkpoint_only: bool = False
 
 
-WriteOp = InsertOp | UpdateOp | DeleteOp | MaintainOp | EdgeOp
+WriteOp = InsertOp | UpdateOp | DeleteOp | MaintainOp | EdgeOp | FeedbackOp
 
 
 def now_us() -> int:
@@ -124,6 +140,8 @@ class Service:
         self.jobs = JobQueue("background")
         self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=f"{type(exc).__name__}: {exc}")
         self.wal = WriteAheadLog(config.data_dir / "wal")
+        self.signals = Signals(config)
+        self._signal_store: SignalStore | None = None  # opened (blocking) by `_recover`
         self.policy = MaintainPolicy(
             target_rows_per_fragment=config.maintenance_target_rows_per_fragment,
             max_fragments=config.maintenance_max_fragments,
@@ -183,6 +201,7 @@ class Service:
     def _recover(self) -> dict[str, Any]:
         """Replay the write-ahead log (start, before serving), then checkpoint it away."""
         started = time.perf_counter()
+        self._signal_store = SignalStore.open(self.store)
         found = self.wal.read()
         report: dict[str, Any] = {"records": len(found.records), "segments": found.segments}
         if found.torn:
@@ -190,15 +209,21 @@ class Service:
         if found.corrupt:
             report["corrupt"] = found.corrupt
         if found.records:
-            report.update(replay(found.records, self.store, self.edges))
+            report.update(replay(found.records, self.store, self.edges, self._signal_store))
             report["files_synced"] = fsync_tree(self.store.directory)
         self.wal.drop_through(self.wal.seq)
         self.wal.open_segment()
+        self.signals.load(self.signal_store.load())
         self.fragments_estimate = self.store.health()["fragments"]
         report["ms"] = round((time.perf_counter() - started) * 1000, 1)
         if found.segments:
             log.info("wal_recovered", **report)
         return report
+
+    @property
+    def signal_store(self) -> SignalStore:
+        assert self._signal_store is not None, "Service.run has not started"
+        return self._signal_store
 
     def _checkpoint(self) -> dict[str, Any]:
         """Make everything committed so far durable in the tables, then drop the log segments
@@ -302,6 +327,8 @@ class Service:
                         self.store.delete([op.id])
                         if op.has_edges:
                             self.edges.delete_touching(op.id)
+                        if self.signals.forget(op.id):
+                            self.signal_store.delete([op.id])
                         self.commits_since_maintenance += 1
                         self._log(i, delete_record(op.id, self._stamp()))
                     results[i] = existed
@@ -313,6 +340,8 @@ class Service:
                     self.edges.delete(op.delete)
                     results[i] = kept
                     self._log(i, *(edge_record(e) for e in kept), *(edge_delete_record(d) for d in op.delete))
+                elif isinstance(op, FeedbackOp):
+                    results[i] = self._apply_feedback(i, op.params)
                 else:
                     results[i] = self._apply_maintain(op)
             except Exception as exc:
@@ -374,14 +403,39 @@ class Service:
         self.commits_since_maintenance += 1
         return row
 
+    def _apply_feedback(self, index: int, p: FeedbackParams) -> dict[str, Any]:
+        current = self.store.get_many([p.id]).get(p.id)
+        if current is None:
+            raise NotFound(f"no memory with id {p.id!r}", {"id": p.id})
+        state = self.signals.rated(p.id, current.namespace, p.score)
+        self.signal_store.upsert({p.id: state})
+        self.signals.set(p.id, state)
+        self._log(index, signal_record(p.id, state))
+        return {"id": p.id, **state.public(), "hidden": self.signals.hidden(p.id)}
+
+    def _save_access_counts(self) -> int:
+        dirty = self.signals.take_dirty()
+        try:
+            self.signal_store.upsert(dirty)
+        except Exception:
+            self.signals.dirty |= set(dirty)  # next time
+            raise
+        return len(dirty)
+
     def _apply_maintain(self, op: MaintainOp) -> dict[str, Any]:
         """A maintenance pass (writer thread, so serialised with writes; see
         `MemoryStore.maintain`), or only a checkpoint."""
         if op.checkpoint_only:
-            return self._checkpoint() if self.wal.bytes else {}
+            saved = self._save_access_counts()
+            return self._checkpoint() if (self.wal.bytes or saved) else {}
+        saved = self._save_access_counts()
         report = self.store.maintain(
-            self.policy, force=op.force, durable=self._checkpoint, extra_tables=[self.edges.table]
+            self.policy,
+            force=op.force,
+            durable=self._checkpoint,
+            extra_tables=[self.edges.table, self.signal_store.table],
         )
+        report["access_counts_saved"] = saved
         report["reason"] = op.reason
         self.rows_since_maintenance = 0
         self.commits_since_maintenance = 0
@@ -488,7 +542,7 @@ class Service:
         row = rows.get(p.id)
         if row is None:
             raise NotFound(f"no memory with id {p.id!r}", {"id": p.id})
-        return row.public()
+        return self._annotated(row.public())
 
     async def update(self, p: UpdateParams) -> dict[str, Any]:
         vector = None
@@ -512,6 +566,7 @@ class Service:
             tags=p.tags,
             since_us=to_micros(p.since) if p.since else None,
             until_us=to_micros(p.until) if p.until else None,
+            exclude_ids=() if p.include_hidden else self.signals.hidden_in(p.namespace),
         )
         net = recall_size(p.limit)
         vector_hits: list[tuple[Row, float]] = []
@@ -532,7 +587,7 @@ class Service:
             tg.start_soon(text_recall)
         candidates = fuse(vector_hits, text_hits, self.config)
         trace.mark("recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql())
-        candidates = heuristic(candidates, self.config, now_us())
+        candidates = heuristic(candidates, self.config, now_us(), self.signals.factors)
         demote = self.config.contradiction_demote_older
         if demote != 1.0 and self.graph.edges:
             for c in candidates:
@@ -557,6 +612,7 @@ class Service:
         trace.mark("rerank", len(top), **detail)
         results, dropped = dedup(candidates, self.config.dedup_cosine, p.limit)
         trace.mark("dedup", len(results), dropped=dropped)
+        self.signals.accessed(((c.row.id, c.row.namespace) for c in results), now_us())
         reply: dict[str, Any] = {"results": [self._annotated(result_dict(c, p.explain)) for c in results]}
         if p.explain:
             reply["trace"] = trace.stages
@@ -565,6 +621,11 @@ class Service:
     def _annotated(self, memory: dict[str, Any]) -> dict[str, Any]:
         """Add ``contradicts`` / ``contradicted_by`` (unresolved edges) to a memory dict."""
         memory.update(self.graph.annotations(memory["id"]))
+        s = self.signals.by_id.get(memory["id"])
+        if s is not None:
+            memory.update(s.public())
+            if self.signals.hidden(memory["id"]):
+                memory["hidden"] = True
         return memory
 
     async def contradictions(self, p: ContradictionsParams) -> dict[str, Any]:
@@ -677,6 +738,11 @@ class Service:
                 "wal": self.wal.stats(),
                 "recovery_at_start": self.recovery,
             },
+            "lifecycle": {
+                "signals": len(self.signals.by_id),
+                "hidden": sum(len(h) for h in self.signals._hidden.values()),
+                "unsaved_access_counts": len(self.signals.dirty),
+            },
             "maintenance": {
                 "runs": self.maintenance_runs,
                 "rows_since": self.rows_since_maintenance,
@@ -697,6 +763,12 @@ class Service:
             },
             "uptime_s": round(time.monotonic() - self.started, 3),
         }
+
+    async def feedback(self, p: FeedbackParams) -> dict[str, Any]:
+        """Rate a memory; acknowledged once durable, like a store."""
+        (result,) = await self.write([FeedbackOp(p)])
+        out: dict[str, Any] = result
+        return out
 
     async def maintain(self, _: Any) -> dict[str, Any]:
         """Run a maintenance pass now (`omegad maintain`) and return its report."""

@@ -96,6 +96,7 @@ class Filter:
     tags: tuple[str, ...] | None = None
     since_us: int | None = None
     until_us: int | None = None
+    exclude_ids: tuple[str, ...] = ()  # hidden memories (rated down), unless asked for
 
     def sql(self) -> str:
         parts = [f"namespace = {sql_str(self.namespace)}"]
@@ -107,6 +108,8 @@ class Filter:
             parts.append(f"created_at >= {int(self.since_us)}")
         if self.until_us is not None:
             parts.append(f"created_at <= {int(self.until_us)}")
+        if self.exclude_ids:
+            parts.append(f"id NOT IN ({', '.join(sql_str(i) for i in self.exclude_ids)})")
         return " AND ".join(parts)
 
 

@@ -37,6 +37,7 @@ import numpy as np
 import structlog
 
 from .contradictions import Edge, EdgeStore
+from .signals import Signal, SignalStore
 from .store import MemoryStore, Row
 
 __all__ = ["WriteAheadLog", "final_state", "fsync_tree", "replay"]
@@ -266,29 +267,54 @@ def edge_delete_record(edge_id: str) -> dict[str, Any]:
     return {"t": "edel", "id": edge_id}
 
 
-def final_state(records: Sequence[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """Reduce a log to the last word on each memory and each edge: ``row`` or ``del`` records
-    by memory id, ``edge`` or ``edel`` records by edge id. A memory deleted after an edge to
-    it was written takes the edge with it (as the live delete did)."""
-    rows: dict[str, dict[str, Any]] = {}
-    edges: dict[str, dict[str, Any]] = {}
+def signal_record(memory_id: str, s: Signal) -> dict[str, Any]:
+    return {
+        "t": "sig",
+        "id": memory_id,
+        "ns": s.namespace,
+        "fb": s.feedback,
+        "ratings": s.ratings,
+        "acc": s.accesses,
+        "last": s.last_access,
+    }
+
+
+@dataclass
+class FinalState:
+    rows: dict[str, dict[str, Any]] = field(default_factory=dict)  # ``row`` or ``del`` by memory id
+    edges: dict[str, dict[str, Any]] = field(default_factory=dict)  # ``edge`` or ``edel`` by edge id
+    signals: dict[str, dict[str, Any]] = field(default_factory=dict)  # ``sig`` by memory id
+
+
+def final_state(records: Sequence[dict[str, Any]]) -> FinalState:
+    """Reduce a log to the last word on each memory, edge and signal. A memory deleted after an
+    edge to it or a signal of it was written takes them with it (as the live delete did)."""
+    out = FinalState()
+    touching: dict[str, set[str]] = {}  # memory id -> edge ids logged
     for r in records:
         t = r.get("t")
         if t in ("row", "del"):
-            rows[r["id"]] = r
+            out.rows[r["id"]] = r
             if t == "del":
-                for eid in [
-                    e for e, er in edges.items() if er["t"] == "edge" and r["id"] in (er["source"], er["target"])
-                ]:
-                    edges[eid] = edge_delete_record(eid)
+                for eid in touching.pop(r["id"], set()):
+                    out.edges[eid] = edge_delete_record(eid)
+                out.signals.pop(r["id"], None)
         elif t in ("edge", "edel"):
-            edges[r["id"]] = r
-    return rows, edges
+            out.edges[r["id"]] = r
+            if t == "edge":
+                touching.setdefault(r["source"], set()).add(r["id"])
+                touching.setdefault(r["target"], set()).add(r["id"])
+        elif t == "sig":
+            out.signals[r["id"]] = r
+    return out
 
 
-def replay(records: Sequence[dict[str, Any]], store: MemoryStore, edges: EdgeStore) -> dict[str, Any]:
+def replay(
+    records: Sequence[dict[str, Any]], store: MemoryStore, edges: EdgeStore, signals: SignalStore | None = None
+) -> dict[str, Any]:
     """Bring the tables up to the log (idempotent: what they already hold is not rewritten)."""
-    rows, eds = final_state(records)
+    state = final_state(records)
+    rows, eds = state.rows, state.edges
     stamps = store.stamps(rows)
     upsert = [_row(r) for r in rows.values() if r["t"] == "row" and stamps.get(r["id"], -1) < r["u"]]
     deletes = [i for i, r in rows.items() if r["t"] == "del" and i in stamps and stamps[i] <= r["u"]]
@@ -301,12 +327,24 @@ def replay(records: Sequence[dict[str, Any]], store: MemoryStore, edges: EdgeSto
     edge_deletes = [i for i, r in eds.items() if r["t"] == "edel" and i in known]
     edges.upsert(edge_upserts)
     edges.delete(edge_deletes)
-    return {
+    report = {
         "rows_restored": len(upsert),
         "rows_deleted": len(deletes),
         "edges_restored": len(edge_upserts),
         "edges_deleted": len(edge_deletes),
     }
+    if signals is not None:
+        signals.delete([i for i, r in rows.items() if r["t"] == "del"])
+        have = signals.load()
+        restore = {
+            mid: Signal(r["ns"], float(r["fb"]), int(r["ratings"]), int(r["acc"]), int(r["last"]))
+            for mid, r in state.signals.items()
+            if rows.get(mid, {"t": "row"})["t"] == "row"
+        }
+        restore = {mid: s for mid, s in restore.items() if have.get(mid) != s}
+        signals.upsert(restore)
+        report["signals_restored"] = len(restore)
+    return report
 
 
 def _row(r: dict[str, Any]) -> Row:

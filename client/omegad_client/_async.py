@@ -294,6 +294,7 @@ class AsyncClient:
         until: str | datetime | None = None,
         rerank: bool | None = None,
         explain: bool = False,
+        include_hidden: bool = False,
     ) -> Any:
         result: dict[str, Any] = await self.call(
             "query",
@@ -307,6 +308,7 @@ class AsyncClient:
                 until=until,
                 rerank=rerank,
                 explain=explain or None,
+                include_hidden=include_hidden or None,
             ),
         )
         return result if explain else result["results"]
@@ -340,6 +342,12 @@ class AsyncClient:
     async def unresolve(self, source: str, target: str) -> dict[str, Any]:
         """Undo `resolve`: the pair is flagged again."""
         result: dict[str, Any] = await self.call("unresolve", {"source": source, "target": target})
+        return result
+
+    async def feedback(self, id: str, score: float) -> dict[str, Any]:
+        """Rate a memory (score from -1 to 1; ratings accumulate within bounds). A memory rated
+        down far enough is hidden from queries unless they pass ``include_hidden=True``."""
+        result: dict[str, Any] = await self.call("feedback", {"id": id, "score": score})
         return result
 
     async def maintain(self) -> dict[str, Any]:

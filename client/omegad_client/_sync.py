@@ -260,6 +260,7 @@ class Client:
         until: str | datetime | None = None,
         rerank: bool | None = None,
         explain: bool = False,
+        include_hidden: bool = False,
     ) -> Any:
         """Recall memories. Returns the list of results, or the whole reply with ``explain``."""
         result: dict[str, Any] = self.call(
@@ -274,6 +275,7 @@ class Client:
                 until=until,
                 rerank=rerank,
                 explain=explain or None,
+                include_hidden=include_hidden or None,
             ),
         )
         return result if explain else result["results"]
@@ -303,6 +305,12 @@ class Client:
     def unresolve(self, source: str, target: str) -> dict[str, Any]:
         """Undo `resolve`: the pair is flagged again."""
         result: dict[str, Any] = self.call("unresolve", {"source": source, "target": target})
+        return result
+
+    def feedback(self, id: str, score: float) -> dict[str, Any]:
+        """Rate a memory (score from -1 to 1; ratings accumulate within bounds). A memory rated
+        down far enough is hidden from queries unless they pass ``include_hidden=True``."""
+        result: dict[str, Any] = self.call("feedback", {"id": id, "score": score})
         return result
 
     def maintain(self) -> dict[str, Any]:

@@ -79,6 +79,7 @@ METHODS: Final = (
     "resolve",
     "unresolve",
     "maintain",
+    "feedback",
 )
 
 #: Memory types the daemon accepts; "memory" is the default.

@@ -94,7 +94,8 @@ def test_final_state_keeps_the_last_word() -> None:
         row_record(row("a", "again", 14)),  # the id comes back
         edge_delete_record("e-c-d"),
     ]
-    rows, edges = final_state(records)
+    state = final_state(records)
+    rows, edges = state.rows, state.edges
     assert rows["a"]["t"] == "row" and rows["a"]["text"] == "again"
     assert edges["e-a-b"]["t"] == "edel"  # went with the delete of a
     assert edges["e-c-d"]["t"] == "edel"
