@@ -60,6 +60,14 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--explain", action="store_true", help="show each pipeline stage and every result's signals")
     client_args(q)
     client_args(sub.add_parser("stats", help="counts, disk size, queues, models"))
+    ex = sub.add_parser("export", help="write a JSON Lines backup (one consistent snapshot) to a file or stdout")
+    ex.add_argument("path", nargs="?", default="-", help="output file (default: stdout)")
+    ex.add_argument("--namespace", default=None, help="only this namespace (default: all)")
+    client_args(ex)
+    im = sub.add_parser("import", help="import a JSON Lines backup (idempotent by id)")
+    im.add_argument("path", help="input file (- for stdin)")
+    im.add_argument("--batch", type=int, default=200, help="records per request")
+    client_args(im)
     client_args(
         sub.add_parser("maintain", help="compact, fold new rows into the indexes, checkpoint, clean up old versions")
     )
@@ -247,6 +255,10 @@ def _client_command(args: argparse.Namespace) -> int:
         if args.command == "stats":
             _print_json(client.stats())
             return 0
+        if args.command == "export":
+            return _export(client, args)
+        if args.command == "import":
+            return _import(client, args)
         if args.command == "maintain":
             report = client.maintain()
             if args.json:
@@ -255,6 +267,69 @@ def _client_command(args: argparse.Namespace) -> int:
                 print(_fmt_maintenance(report))
             return 0
     raise AssertionError(args.command)
+
+
+def _export(client: Any, args: argparse.Namespace) -> int:
+    counts = {"memory": 0, "edge": 0}
+    out = sys.stdout if args.path == "-" else open(args.path, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        for record in client.export_records(namespace=args.namespace):
+            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            if record.get("record") in counts:
+                counts[record["record"]] += 1
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    print(f"exported {counts['memory']} memories and {counts['edge']} edges", file=sys.stderr)
+    return 0
+
+
+def _import(client: Any, args: argparse.Namespace) -> int:
+    src = sys.stdin if args.path == "-" else open(args.path, encoding="utf-8")  # noqa: SIM115
+    totals = {"created": 0, "updated": 0, "unchanged": 0, "reembedded": 0, "edges": 0, "edges_skipped": 0}
+    model = None
+    batch: list[dict[str, Any]] = []
+
+    def send() -> None:
+        r = client.import_records(batch, model=model)
+        for k in ("created", "updated", "unchanged"):
+            totals[k] += r["memories"][k]
+        totals["reembedded"] += r["reembedded"]
+        totals["edges"] += r["edges"]["imported"]
+        totals["edges_skipped"] += r["edges"]["skipped"]
+        batch.clear()
+
+    try:
+        for n, line in enumerate(src, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as exc:
+                print(f"omegad: {args.path}:{n}: not JSON: {exc}", file=sys.stderr)
+                return 1
+            if not isinstance(record, dict):
+                print(f"omegad: {args.path}:{n}: expected a JSON object", file=sys.stderr)
+                return 1
+            if record.get("record") == "header":
+                model = record.get("embedding_model")
+                continue
+            # memories before edges: an edge's memories may come in the same file
+            if record.get("record") == "edge" and batch and batch[-1].get("record") == "memory":
+                send()
+            batch.append(record)
+            if len(batch) >= args.batch:
+                send()
+        if batch:
+            send()
+    finally:
+        if src is not sys.stdin:
+            src.close()
+    print(
+        f"imported: {totals['created']} created, {totals['updated']} updated, {totals['unchanged']} unchanged "
+        f"({totals['reembedded']} re-embedded); {totals['edges']} edges ({totals['edges_skipped']} skipped)"
+    )
+    return 0
 
 
 def _fmt_maintenance(r: dict[str, Any]) -> str:

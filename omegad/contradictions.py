@@ -129,8 +129,9 @@ class EdgeStore:
             table = db.create_table(EDGES_TABLE, schema=_edge_schema())
         return cls(table, data_dir / CURSOR_FILE)
 
-    def load(self) -> list[Edge]:
-        tbl = self._table.search().limit(None).to_arrow()
+    def load(self, table: Any | None = None) -> list[Edge]:
+        """Every edge (of *table*, a pinned snapshot of the edges table, when given)."""
+        tbl = (table or self._table).search().limit(None).to_arrow()
         out = []
         for r in tbl.to_pylist():
             out.append(

@@ -55,6 +55,8 @@ class Dispatcher:
             "unresolve": service.resolve,
             "maintain": service.maintain,
             "feedback": service.feedback,
+            "export": service.export,
+            "import": service.import_,
         }
 
     def envelope(self, message: Any) -> Envelope:

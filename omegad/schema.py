@@ -4,6 +4,8 @@ rejected too, so a typo never silently does nothing."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 import re
@@ -88,6 +90,43 @@ class QueryParams:
     rerank: bool = True
     explain: bool = False
     include_hidden: bool = False
+
+
+@dataclass(frozen=True)
+class ExportParams:
+    namespace: str | None
+    snapshot: str | None
+    offset: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class ImportMemory:
+    memory: StoreParams  # with its id
+    version: int
+    vector: bytes | None  # float32 little-endian, as exported
+    feedback: float | None
+    ratings: int
+    accesses: int
+
+
+@dataclass(frozen=True)
+class ImportEdge:
+    kind: str
+    source: str
+    target: str
+    confidence: float
+    signals: tuple[dict[str, Any], ...]
+    created_at: datetime | None
+    resolution: str | None
+    resolved_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ImportParams:
+    model: str | None
+    memories: tuple[ImportMemory, ...]
+    edges: tuple[ImportEdge, ...]
 
 
 @dataclass(frozen=True)
@@ -378,6 +417,64 @@ def _store(r: _Reader) -> StoreParams:
     return params
 
 
+def _import_memory(r: _Reader) -> ImportMemory:
+    version = r.integer("version", 1, 1, 2**31 - 1)
+    vector = r.take("vector")
+    if isinstance(vector, str):
+        try:
+            vector = base64.b64decode(vector, validate=True)
+        except (ValueError, binascii.Error):
+            raise r._fail("vector", "not base64") from None
+    if vector is not None and not isinstance(vector, bytes):
+        raise r._fail("vector", f"expected base64 text or bytes, got {_kind(vector)}")
+    if vector is not None and (len(vector) % 4 or len(vector) > 65536):
+        raise r._fail("vector", "expected float32 values (at most 16384)")
+    bound = r.config.feedback_bound
+    feedback = r.number("feedback", -bound, bound)
+    ratings = r.integer("ratings", 0, 0, 2**31 - 1)
+    accesses = r.integer("accesses", 0, 0, 2**62)
+    r.time("updated_at")  # informative: an import is a new commit
+    memory = _store(r)  # text, type, tags, namespace, metadata, created_at, id; rejects the rest
+    if memory.id is None:
+        raise r._fail("id", "required")
+    return ImportMemory(memory, version, vector, feedback, ratings, accesses)
+
+
+def _import_edge(r: _Reader) -> ImportEdge:
+    kind = r.take("kind")
+    if kind not in EDGE_KINDS:
+        raise r._fail("kind", f"expected one of {', '.join(EDGE_KINDS)}")
+    source = r.ident("source", required=True)
+    target = r.ident("target", required=True)
+    confidence = r.number("confidence", 0.0, 1.0)
+    signals = r.take("signals") or []
+    if not isinstance(signals, list) or len(signals) > 16 or not all(isinstance(s, dict) for s in signals):
+        raise r._fail("signals", "expected an array of at most 16 maps")
+    try:
+        too_big = len(json.dumps(signals, default=str)) > 4096
+    except (TypeError, ValueError):
+        raise r._fail("signals", "expected maps with text keys") from None
+    if too_big:
+        raise r._fail("signals", "too large")
+    resolution = r.take("resolution")
+    if resolution is not None and resolution not in RESOLUTIONS:
+        raise r._fail("resolution", f"expected one of {', '.join(RESOLUTIONS)} or null")
+    edge = ImportEdge(
+        kind=kind,
+        source=source or "",
+        target=target or "",
+        confidence=confidence if confidence is not None else 0.0,
+        signals=tuple(signals),
+        created_at=r.time("created_at"),
+        resolution=resolution,
+        resolved_at=r.time("resolved_at"),
+    )
+    for informative in ("id", "namespace", "source_version", "target_version"):
+        r.take(informative)  # recomputed on import
+    r.done()
+    return edge
+
+
 def _params_map(value: Any, where: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise InvalidParams(f"{where}: expected map, got {_kind(value)}", {"param": where})
@@ -478,6 +575,50 @@ def parse_params(method: str, raw: Any, config: Config) -> Any:
                 )
         r.done()
         return ResolveParams(source, target, resolution)
+    if method == "export":
+        export = ExportParams(
+            namespace=r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace"),
+            snapshot=r.ident("snapshot", required=False, what="snapshot"),
+            offset=r.integer("offset", 0, 0, 2**40),
+            limit=r.integer("limit", 500, 1, 2000),
+        )
+        r.done()
+        return export
+    if method == "import":
+        model = r.take("model")
+        if model is not None and (not isinstance(model, str) or not 0 < len(model) <= 200):
+            raise InvalidParams(
+                "params.model: expected the exporting daemon's embedding model id", {"param": "params.model"}
+            )
+        records = r.take("records")
+        r.done()
+        if not isinstance(records, list) or not records:
+            raise InvalidParams(
+                f"params.records: expected a non-empty array of maps, got {_kind(records)}", {"param": "params.records"}
+            )
+        if len(records) > config.max_batch_items:
+            raise TooLarge(
+                f"params.records: {len(records)} records exceeds the limit of {config.max_batch_items}",
+                {"param": "params.records", "limit": config.max_batch_items},
+            )
+        memories: list[ImportMemory] = []
+        edges: list[ImportEdge] = []
+        for i, raw_record in enumerate(records):
+            rr = _Reader(_params_map(raw_record, f"params.records[{i}]"), config, f"params.records[{i}]")
+            kind = rr.take("record")
+            if kind == "memory":
+                memories.append(_import_memory(rr))
+            elif kind == "edge":
+                edges.append(_import_edge(rr))
+            else:
+                raise rr._fail(
+                    "record",
+                    f"expected 'memory' or 'edge', got {_kind(kind) if not isinstance(kind, str) else repr(kind[:40])}",
+                )
+        ids = [m.memory.id for m in memories]
+        if len(set(ids)) != len(ids):
+            raise InvalidParams("params.records: a memory id appears twice", {"param": "params.records"})
+        return ImportParams(model, tuple(memories), tuple(edges))
     if method == "feedback":
         ident = r.ident("id", required=True)
         score = r.number("score", -1.0, 1.0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
@@ -20,17 +20,21 @@ import structlog
 from omegad_client.protocol import PROTOCOL_VERSION
 
 from . import __version__
+from .backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, memory_line, vector_from
 from .config import Config
-from .contradictions import Checker, EdgeIndex, EdgeOp, EdgeStore, resolved
+from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
 from .embed import Embedder
 from .errors import InvalidParams, NotFound, ServiceError, Unavailable
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
 from .schema import (
     ContradictionsParams,
+    ExportParams,
     FeedbackParams,
     FlushParams,
     IdParams,
+    ImportEdge,
+    ImportParams,
     QueryParams,
     ResolveParams,
     StoreBatchParams,
@@ -38,7 +42,9 @@ from .schema import (
     TraverseParams,
     UpdateParams,
 )
-from .signals import Signals, SignalStore
+from .signals import TABLE as SIGNALS_TABLE
+from .signals import Signal, Signals, SignalStore
+from .store import TABLE as MEMORIES_TABLE
 from .store import Filter, MaintainPolicy, MemoryStore, Row, iso, to_micros
 from .wal import (
     WriteAheadLog,
@@ -84,13 +90,35 @@ class FeedbackOp:
 
 
 @dataclass
+class SnapshotOp:
+    """Pin the tables' versions between two group commits (an export's consistent view)."""
+
+
+@dataclass
+class ImportOp:
+    rows: list[Row]
+    signals: dict[str, Signal]
+    edges: list[ImportEdge]
+
+
+@dataclass
+class ImportResult:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    written: list[Row] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    edges_skipped: int = 0
+
+
+@dataclass
 class MaintainOp:
     force: bool = False
     reason: str = "due"
     checkpoint_only: bool = False
 
 
-WriteOp = InsertOp | UpdateOp | DeleteOp | MaintainOp | EdgeOp | FeedbackOp
+WriteOp = InsertOp | UpdateOp | DeleteOp | MaintainOp | EdgeOp | FeedbackOp | SnapshotOp | ImportOp
 
 
 def now_us() -> int:
@@ -141,6 +169,7 @@ class Service:
         self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=f"{type(exc).__name__}: {exc}")
         self.wal = WriteAheadLog(config.data_dir / "wal")
         self.signals = Signals(config)
+        self._exports: dict[str, ExportLease] = {}
         self._signal_store: SignalStore | None = None  # opened (blocking) by `_recover`
         self.policy = MaintainPolicy(
             target_rows_per_fragment=config.maintenance_target_rows_per_fragment,
@@ -342,6 +371,15 @@ class Service:
                     self._log(i, *(edge_record(e) for e in kept), *(edge_delete_record(d) for d in op.delete))
                 elif isinstance(op, FeedbackOp):
                     results[i] = self._apply_feedback(i, op.params)
+                elif isinstance(op, SnapshotOp):
+                    self._save_access_counts()  # so the export has them
+                    results[i] = {
+                        MEMORIES_TABLE: self.store.version,
+                        EDGES_TABLE: int(self.edges.table.version),
+                        SIGNALS_TABLE: int(self.signal_store.table.version),
+                    }
+                elif isinstance(op, ImportOp):
+                    results[i] = self._apply_import(i, op)
                 else:
                     results[i] = self._apply_maintain(op)
             except Exception as exc:
@@ -413,6 +451,71 @@ class Service:
         self._log(index, signal_record(p.id, state))
         return {"id": p.id, **state.public(), "hidden": self.signals.hidden(p.id)}
 
+    def _apply_import(self, index: int, op: ImportOp) -> ImportResult:
+        """Write imported memories (new, or changed: replaced), their signals and edges."""
+        out = ImportResult()
+        existing = self.store.get_many(r.id for r in op.rows)
+        new_rows: list[Row] = []
+        changed: list[Row] = []
+        for row in op.rows:
+            cur = existing.get(row.id)
+            if cur is not None and (cur.text, cur.type, cur.tags, cur.namespace, cur.metadata, cur.created_at) == (
+                row.text,
+                row.type,
+                row.tags,
+                row.namespace,
+                row.metadata,
+                row.created_at,
+            ):
+                out.unchanged += 1
+                continue
+            row.updated_at = self._stamp()
+            if cur is None:
+                new_rows.append(row)
+            else:
+                row.version = cur.version + 1 if cur.text != row.text else cur.version
+                changed.append(row)
+        self.store.insert(new_rows)
+        self.store.upsert(changed)
+        out.created, out.updated, out.written = len(new_rows), len(changed), new_rows + changed
+        if out.written:
+            self.rows_since_maintenance += len(out.written)
+            self.commits_since_maintenance += 1
+            self._log(index, *(row_record(r) for r in out.written))
+        if op.signals:
+            self.signal_store.upsert(op.signals)
+            for mid, sig in op.signals.items():
+                self.signals.set(mid, sig)
+            self._log(index, *(signal_record(mid, sig) for mid, sig in op.signals.items()))
+        if op.edges:
+            ends = self.store.get_many({m for e in op.edges for m in (e.source, e.target)})
+            edges = []
+            for e in op.edges:
+                src, dst = ends.get(e.source), ends.get(e.target)
+                if src is None or dst is None or src.namespace != dst.namespace:
+                    out.edges_skipped += 1
+                    continue
+                edges.append(
+                    Edge(
+                        id=edge_id(KIND, e.source, e.target),
+                        kind=e.kind,
+                        source=e.source,
+                        target=e.target,
+                        namespace=src.namespace,
+                        confidence=e.confidence,
+                        signals=e.signals,
+                        source_version=src.version,
+                        target_version=dst.version,
+                        created_at=to_micros(e.created_at) if e.created_at else now_us(),
+                        resolution=e.resolution,
+                        resolved_at=to_micros(e.resolved_at) if e.resolved_at else None,
+                    )
+                )
+            self.edges.upsert(edges)
+            out.edges = edges
+            self._log(index, *(edge_record(e) for e in edges))
+        return out
+
     def _save_access_counts(self) -> int:
         dirty = self.signals.take_dirty()
         try:
@@ -474,8 +577,13 @@ class Service:
             elif isinstance(op, DeleteOp) and result is True:
                 for edge in self.graph.of(op.id):
                     self.graph.remove(edge.id)
+            elif isinstance(op, ImportOp) and isinstance(result, ImportResult):
+                committed.extend((r.id, r.updated_at) for r in result.written)
+                rows.extend(result.written)
+                for edge in result.edges:
+                    self.graph.add(edge)
         self.checker.notify(committed, rows)
-        if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp, EdgeOp)) for op in ops):
+        if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp, EdgeOp, ImportOp)) for op in ops):
             return
         reason = self.maintenance_due()
         if reason is not None:
@@ -762,6 +870,110 @@ class Service:
                 "reranker": {**self.reranker.describe(), **self.reranker.counters()},
             },
             "uptime_s": round(time.monotonic() - self.started, 3),
+        }
+
+    # -- export / import ---------------------------------------------------------------------
+
+    def _close_export(self, lease: ExportLease) -> None:
+        if self._exports.pop(lease.snapshot, None) is not None:
+            self.store.readers.release(lease.epoch)
+
+    def _expire_exports(self) -> None:
+        now = time.monotonic()
+        for lease in list(self._exports.values()):
+            if now - lease.used > EXPORT_IDLE_S:
+                self._close_export(lease)
+
+    async def _open_export(self, namespace: str | None) -> ExportLease:
+        self._expire_exports()
+        if len(self._exports) >= MAX_EXPORTS:
+            raise Unavailable(f"{MAX_EXPORTS} exports are open; finish one (or wait {EXPORT_IDLE_S:.0f} s)")
+        epoch = self.store.readers.acquire()  # before pinning: cleanup keeps what we pin
+        try:
+            (versions,) = await self.write([SnapshotOp()])
+
+            def pin() -> tuple[Any, list[Edge], dict[str, Signal]]:
+                table = self.store.snapshot(MEMORIES_TABLE, versions[MEMORIES_TABLE])
+                edges = self.edges.load(self.store.snapshot(EDGES_TABLE, versions[EDGES_TABLE]))
+                signals = self.signal_store.load(self.store.snapshot(SIGNALS_TABLE, versions[SIGNALS_TABLE]))
+                return table, edges, signals
+
+            table, edges, signals = await anyio.to_thread.run_sync(pin, limiter=self.read_limiter)
+        except BaseException:
+            self.store.readers.release(epoch)
+            raise
+        if namespace is not None:
+            edges = [e for e in edges if e.namespace == namespace]
+            signals = {m: s for m, s in signals.items() if s.namespace == namespace}
+        snapshot = ExportLease.new_id()
+        lease = ExportLease(
+            snapshot=snapshot,
+            namespace=namespace,
+            versions=versions,
+            table=table,
+            edges=sorted(edges, key=lambda e: (e.created_at, e.id)),
+            signals=signals,
+            epoch=epoch,
+            header=header(self.embedder.model_id, self.embedder.dim, namespace, versions),
+        )
+        self._exports[snapshot] = lease
+        return lease
+
+    async def export(self, p: ExportParams) -> dict[str, Any]:
+        """One page of an export (see `omegad.backup`)."""
+        if p.snapshot is None:
+            if p.offset:
+                raise InvalidParams(
+                    "params.offset needs params.snapshot (from the first page)", {"param": "params.offset"}
+                )
+            lease = await self._open_export(p.namespace)
+        else:
+            found = self._exports.get(p.snapshot)
+            if found is None or found.namespace != p.namespace:
+                raise InvalidParams(
+                    f"unknown or expired export snapshot {p.snapshot!r}: start again without a snapshot",
+                    {"param": "params.snapshot"},
+                )
+            lease = found
+        lease.used = time.monotonic()
+        rows = await anyio.to_thread.run_sync(
+            self.store.export_page, lease.table, lease.namespace, p.offset, p.limit, limiter=self.read_limiter
+        )
+        records = [memory_line(row, lease.signals.get(row.id)) for row in rows]
+        done = len(rows) < p.limit
+        if done:
+            records += [edge_line(e) for e in lease.edges]
+            self._close_export(lease)
+        return {
+            "header": lease.header,
+            "snapshot": lease.snapshot,
+            "records": records,
+            "next": None if done else p.offset + len(rows),
+        }
+
+    async def import_(self, p: ImportParams) -> dict[str, Any]:
+        """Import records (memories, then edges); idempotent by id."""
+        same_model = p.model == self.embedder.model_id
+        vectors: list[Any] = [vector_from(m.vector, self.embedder.dim) if same_model else None for m in p.memories]
+        todo = [k for k, v in enumerate(vectors) if v is None]
+        if todo:
+            for k, v in zip(todo, await self.embed([p.memories[k].memory.text for k in todo]), strict=True):
+                vectors[k] = v
+        now = now_us()
+        rows: list[Row] = []
+        signals: dict[str, Signal] = {}
+        for m, vec in zip(p.memories, vectors, strict=True):
+            row = self._new_row(m.memory, vec, now)
+            row.version = m.version
+            rows.append(row)
+            if m.feedback is not None or m.ratings or m.accesses:
+                signals[row.id] = Signal(row.namespace, m.feedback or 0.0, m.ratings, m.accesses, 0)
+        (result,) = await self.write([ImportOp(rows, signals, list(p.edges))])
+        return {
+            "memories": {"created": result.created, "updated": result.updated, "unchanged": result.unchanged},
+            "reembedded": len(todo),
+            "signals": len(signals),
+            "edges": {"imported": len(result.edges), "skipped": result.edges_skipped},
         }
 
     async def feedback(self, p: FeedbackParams) -> dict[str, Any]:

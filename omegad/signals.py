@@ -78,8 +78,9 @@ class SignalStore:
     def table(self) -> Any:
         return self._table
 
-    def load(self) -> dict[str, Signal]:
-        tbl = self._table.search().limit(None).to_arrow()
+    def load(self, table: Any | None = None) -> dict[str, Signal]:
+        """Every signal (of *table*, a pinned snapshot of the signals table, when given)."""
+        tbl = (table or self._table).search().limit(None).to_arrow()
         return {
             r["id"]: Signal(
                 r["namespace"], float(r["feedback"]), int(r["ratings"]), int(r["accesses"]), int(r["last_access"])

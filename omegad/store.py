@@ -48,8 +48,12 @@ def sql_str(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
 def to_micros(dt: datetime) -> int:
-    return int(dt.timestamp() * 1_000_000)
+    """Exact (no float rounding: a time read back from `iso` gives the same integer)."""
+    return (dt - _EPOCH) // timedelta(microseconds=1)
 
 
 def from_micros(us: int) -> datetime:
@@ -211,19 +215,27 @@ class Readers:
         self._epoch = 0
         self._active: dict[int, int] = {}
 
-    @contextmanager
-    def reading(self) -> Iterator[None]:
+    def acquire(self) -> int:
+        """Register a read (also a long one, such as an export in pages); returns its epoch."""
         with self._cv:
             epoch = self._epoch
             self._active[epoch] = self._active.get(epoch, 0) + 1
+            return epoch
+
+    def release(self, epoch: int) -> None:
+        with self._cv:
+            self._active[epoch] -= 1
+            if not self._active[epoch]:
+                del self._active[epoch]
+            self._cv.notify_all()
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        epoch = self.acquire()
         try:
             yield
         finally:
-            with self._cv:
-                self._active[epoch] -= 1
-                if not self._active[epoch]:
-                    del self._active[epoch]
-                self._cv.notify_all()
+            self.release(epoch)
 
     def wait_before(self, timeout: float) -> bool:
         with self._cv:
@@ -412,6 +424,26 @@ class MemoryStore:
 
     def count(self) -> int:
         return int(self._table.count_rows())
+
+    # -- snapshots (exports) ---------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        return int(self._table.version)
+
+    def snapshot(self, table_name: str, version: int) -> Any:
+        """A read-only handle on *table_name* at *version* (pinned: later commits unseen)."""
+        handle = self._db.open_table(table_name)
+        handle.checkout(version)
+        return handle
+
+    def export_page(self, handle: Any, namespace: str | None, offset: int, limit: int) -> list[Row]:
+        """Rows *offset* … *offset + limit* of a pinned snapshot (a scan of one fixed version is
+        in a fixed order, so pages neither overlap nor miss rows)."""
+        q = handle.search()
+        if namespace is not None:
+            q = q.where(f"namespace = {sql_str(namespace)}")
+        return _rows(q.select(SELECT).offset(offset).limit(limit).to_arrow(), self.dim)
 
     @_reader
     def counts(self) -> dict[str, dict[str, int]]:

@@ -7,7 +7,7 @@ raises ImportError, the rest of the package works with msgpack alone.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -342,6 +342,39 @@ class AsyncClient:
     async def unresolve(self, source: str, target: str) -> dict[str, Any]:
         """Undo `resolve`: the pair is flagged again."""
         result: dict[str, Any] = await self.call("unresolve", {"source": source, "target": target})
+        return result
+
+    async def export(
+        self,
+        *,
+        namespace: str | None = None,
+        snapshot: str | None = None,
+        offset: int | None = None,
+        limit: int | None = None,
+    ) -> dict[str, Any]:
+        """One page of an export (``{"header", "snapshot", "records", "next"}``); pass
+        ``snapshot`` and ``offset=next`` for the following pages. See `export_records`."""
+        result: dict[str, Any] = await self.call(
+            "export", params(namespace=namespace, snapshot=snapshot, offset=offset, limit=limit)
+        )
+        return result
+
+    async def export_records(self, *, namespace: str | None = None, page: int = 500) -> AsyncIterator[dict[str, Any]]:
+        """A whole export, one consistent snapshot: the header, then memory and edge records."""
+        reply = await self.export(namespace=namespace, limit=page)
+        yield reply["header"]
+        while True:
+            for record in reply["records"]:
+                yield record
+            if reply["next"] is None:
+                return
+            reply = await self.export(namespace=namespace, snapshot=reply["snapshot"], offset=reply["next"], limit=page)
+
+    async def import_records(self, records: Sequence[Mapping[str, Any]], *, model: str | None = None) -> dict[str, Any]:
+        """Import memory and edge records of an export (at most ``limits.max_batch_items`` per
+        call; ``model``: the export header's ``embedding_model``, so vectors are reused when it
+        matches the daemon's)."""
+        result: dict[str, Any] = await self.call("import", params(model=model, records=list(records)))
         return result
 
     async def feedback(self, id: str, score: float) -> dict[str, Any]:

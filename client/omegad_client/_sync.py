@@ -7,7 +7,7 @@ import itertools
 import socket
 import threading
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
@@ -305,6 +305,38 @@ class Client:
     def unresolve(self, source: str, target: str) -> dict[str, Any]:
         """Undo `resolve`: the pair is flagged again."""
         result: dict[str, Any] = self.call("unresolve", {"source": source, "target": target})
+        return result
+
+    def export(
+        self,
+        *,
+        namespace: str | None = None,
+        snapshot: str | None = None,
+        offset: int | None = None,
+        limit: int | None = None,
+    ) -> dict[str, Any]:
+        """One page of an export (``{"header", "snapshot", "records", "next"}``); pass
+        ``snapshot`` and ``offset=next`` for the following pages. See `export_records`."""
+        result: dict[str, Any] = self.call(
+            "export", params(namespace=namespace, snapshot=snapshot, offset=offset, limit=limit)
+        )
+        return result
+
+    def export_records(self, *, namespace: str | None = None, page: int = 500) -> Iterator[dict[str, Any]]:
+        """A whole export, one consistent snapshot: the header, then memory and edge records."""
+        reply = self.export(namespace=namespace, limit=page)
+        yield reply["header"]
+        while True:
+            yield from reply["records"]
+            if reply["next"] is None:
+                return
+            reply = self.export(namespace=namespace, snapshot=reply["snapshot"], offset=reply["next"], limit=page)
+
+    def import_records(self, records: Sequence[Mapping[str, Any]], *, model: str | None = None) -> dict[str, Any]:
+        """Import memory and edge records of an export (at most ``limits.max_batch_items`` per
+        call; ``model``: the export header's ``embedding_model``, so vectors are reused when it
+        matches the daemon's)."""
+        result: dict[str, Any] = self.call("import", params(model=model, records=list(records)))
         return result
 
     def feedback(self, id: str, score: float) -> dict[str, Any]:

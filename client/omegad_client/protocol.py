@@ -80,6 +80,8 @@ METHODS: Final = (
     "unresolve",
     "maintain",
     "feedback",
+    "export",
+    "import",
 )
 
 #: Memory types the daemon accepts; "memory" is the default.

@@ -99,8 +99,12 @@ def test_scores_follow_the_boost_formula_and_the_model(tiny_daemon: Daemon, ns: 
         sig = r["signals"]
         assert sig["rerank_logit"] == pytest.approx(expected, abs=2e-4)
         assert sig["rerank"] == pytest.approx(sigmoid(sig["rerank_logit"]), abs=2e-4)
-        # score = heuristic score × (1 + 0.3 × sigmoid(logit)); the other signals unchanged
-        assert r["score"] == pytest.approx(base[r["id"]]["score"] * (1 + 0.3 * sig["rerank"]), rel=1e-3)
+        # score = heuristic score × (1 + 0.3 × sigmoid(logit)); the other signals unchanged,
+        # except the access factor: the first query's results were counted as accessed
+        b = base[r["id"]]
+        heuristic = b["score"] / b["signals"].get("access", 1.0) * sig.get("access", 1.0)
+        assert b["signals"].get("access", 1.0) > sig.get("access", 1.0)
+        assert r["score"] == pytest.approx(heuristic * (1 + 0.3 * sig["rerank"]), rel=1e-3)
         assert sig["type_weight"] == base[r["id"]]["signals"]["type_weight"]
     scores = [r["score"] for r in on["results"]]
     assert scores == sorted(scores, reverse=True)
