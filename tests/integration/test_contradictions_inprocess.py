@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import anyio
+
 from omegad.schema import ContradictionsParams, FlushParams, StoreBatchParams, StoreParams
 from omegad.service import Service
 
@@ -16,6 +18,15 @@ def test_a_full_queue_loses_no_check(tmp_path: Path) -> None:
 
     async def body(service: Service) -> None:
         service.checker.max_queue = 2
+        # hold the checker until every commit is in, so the queue overflows for certain
+        gate = anyio.Event()
+        check = service.checker._check
+
+        async def gated(batch: list[tuple[str, int]]) -> None:
+            await gate.wait()
+            await check(batch)
+
+        service.checker._check = gated  # type: ignore[method-assign]
         fillers = [
             "The billing service keeps invoices in S3",
             "Deploys happen from the release branch",
@@ -32,8 +43,9 @@ def test_a_full_queue_loses_no_check(tmp_path: Path) -> None:
             StoreParams(text="The user prefers dark mode in every editor", namespace="q"),
             StoreParams(text="The user switched to light mode in every editor", namespace="q"),
         ]
-        for item in items:  # one commit each, faster than the checker drains them
+        for item in items:  # one commit each
             await service.store_batch(StoreBatchParams(items=(item,)))
+        gate.set()
         await service.flush(FlushParams())
         stats = service.checker.stats()
         assert stats["overflowed"] > 0 and stats["depth"] == 0
