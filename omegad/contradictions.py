@@ -63,6 +63,26 @@ def edge_id(kind: str, source: str, target: str) -> str:
     return hashlib.sha1(f"{kind}|{source}|{target}|v{DETECTOR_VERSION}".encode(), usedforsecurity=False).hexdigest()
 
 
+def edge_from(r: dict[str, Any]) -> Edge:
+    """An edge from a row of the edges table or a write-ahead-log record (same field names;
+    ``signals`` as JSON text in the table, a list in the log)."""
+    signals = r["signals"]
+    return Edge(
+        id=r["id"],
+        kind=r["kind"],
+        source=r["source"],
+        target=r["target"],
+        namespace=r["namespace"],
+        confidence=float(r["confidence"]),
+        signals=tuple(json.loads(signals) if isinstance(signals, str) else signals),
+        source_version=int(r["source_version"]),
+        target_version=int(r["target_version"]),
+        created_at=int(r["created_at"]),
+        resolution=r["resolution"],
+        resolved_at=r["resolved_at"],
+    )
+
+
 @dataclass(frozen=True)
 class Edge:
     id: str
@@ -132,25 +152,7 @@ class EdgeStore:
     def load(self, table: Any | None = None) -> list[Edge]:
         """Every edge (of *table*, a pinned snapshot of the edges table, when given)."""
         tbl = (table or self._table).search().limit(None).to_arrow()
-        out = []
-        for r in tbl.to_pylist():
-            out.append(
-                Edge(
-                    id=r["id"],
-                    kind=r["kind"],
-                    source=r["source"],
-                    target=r["target"],
-                    namespace=r["namespace"],
-                    confidence=float(r["confidence"]),
-                    signals=tuple(json.loads(r["signals"])),
-                    source_version=int(r["source_version"]),
-                    target_version=int(r["target_version"]),
-                    created_at=int(r["created_at"]),
-                    resolution=r["resolution"],
-                    resolved_at=r["resolved_at"],
-                )
-            )
-        return out
+        return [edge_from(r) for r in tbl.to_pylist()]
 
     @property
     def table(self) -> Any:

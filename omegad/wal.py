@@ -28,7 +28,7 @@ import struct
 import time
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ import msgpack
 import numpy as np
 import structlog
 
-from .contradictions import Edge, EdgeStore
+from .contradictions import Edge, EdgeStore, edge_from
 from .signals import Signal, SignalStore
 from .store import MemoryStore, Row
 
@@ -245,22 +245,9 @@ def delete_record(memory_id: str, stamp: int) -> dict[str, Any]:
     return {"t": "del", "id": memory_id, "u": stamp}
 
 
-def edge_record(edge: Any) -> dict[str, Any]:
-    return {
-        "t": "edge",
-        "id": edge.id,
-        "kind": edge.kind,
-        "source": edge.source,
-        "target": edge.target,
-        "ns": edge.namespace,
-        "confidence": edge.confidence,
-        "signals": list(edge.signals),
-        "sv": edge.source_version,
-        "tv": edge.target_version,
-        "c": edge.created_at,
-        "resolution": edge.resolution,
-        "resolved_at": edge.resolved_at,
-    }
+def edge_record(edge: Edge) -> dict[str, Any]:
+    """The edge's fields under their table names (read back with `edge_from`)."""
+    return {"t": "edge", **asdict(edge), "signals": list(edge.signals)}
 
 
 def edge_delete_record(edge_id: str) -> dict[str, Any]:
@@ -323,7 +310,7 @@ def replay(
     for memory_id in deletes:
         edges.delete_touching(memory_id)
     known = {e.id: e for e in edges.load()}
-    edge_upserts = [e for e in (_edge(r) for r in eds.values() if r["t"] == "edge") if known.get(e.id) != e]
+    edge_upserts = [e for e in (edge_from(r) for r in eds.values() if r["t"] == "edge") if known.get(e.id) != e]
     edge_deletes = [i for i, r in eds.items() if r["t"] == "edel" and i in known]
     edges.upsert(edge_upserts)
     edges.delete(edge_deletes)
@@ -359,21 +346,4 @@ def _row(r: dict[str, Any]) -> Row:
         updated_at=int(r["u"]),
         version=int(r["v"]),
         vector=np.frombuffer(r["vec"], dtype="<f4").astype(np.float32),
-    )
-
-
-def _edge(r: dict[str, Any]) -> Edge:
-    return Edge(
-        id=r["id"],
-        kind=r["kind"],
-        source=r["source"],
-        target=r["target"],
-        namespace=r["ns"],
-        confidence=float(r["confidence"]),
-        signals=tuple(r["signals"]),
-        source_version=int(r["sv"]),
-        target_version=int(r["tv"]),
-        created_at=int(r["c"]),
-        resolution=r["resolution"],
-        resolved_at=r["resolved_at"],
     )
