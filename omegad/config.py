@@ -118,6 +118,8 @@ class Config:
     maintenance_unindexed_rows: int = 2_000
     maintenance_target_rows_per_fragment: int = 65_536
     wal_checkpoint_mb: float = 64.0
+    vector_index_rows: int = 20_000
+    index_min_namespace_rows: int = 2_000
     # logging
     log_format: str = "auto"  # "auto" (JSON unless stdout is a TTY), "json" or "console"
     log_level: str = "info"
@@ -251,6 +253,8 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("maintenance.unindexed_rows", None, "maintenance_unindexed_rows", _int),
     ("maintenance.target_rows_per_fragment", None, "maintenance_target_rows_per_fragment", _int),
     ("maintenance.wal_checkpoint_mb", None, "wal_checkpoint_mb", _float),
+    ("index.vector_index_rows", None, "vector_index_rows", _int),
+    ("index.min_namespace_rows", None, "index_min_namespace_rows", _int),
     ("query.fusion", None, "fusion", _choice("rrf", "linear")),
     ("query.rrf_k", None, "rrf_k", _float),
     ("query.bm25_saturation", None, "bm25_saturation", _float),

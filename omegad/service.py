@@ -142,6 +142,7 @@ class Service:
         self.config = config
         self.embedder = embedder
         self.store = store
+        store.index_min_namespace_rows = config.index_min_namespace_rows
         # (blocking when not given: the server opens it in a worker thread)
         self.edges = edges if edges is not None else EdgeStore.open(store, config.data_dir)
         self.graph = EdgeIndex()
@@ -175,11 +176,14 @@ class Service:
             target_rows_per_fragment=config.maintenance_target_rows_per_fragment,
             max_fragments=config.maintenance_max_fragments,
             unindexed_rows=config.maintenance_unindexed_rows,
+            vector_index_rows=config.vector_index_rows,
         )
         self.rows_since_maintenance = 0
         self.commits_since_maintenance = 0
         self.fragments_estimate = 0  # after the last maintenance, plus one per commit since
         self.maintenance_runs = 0
+        self.vector_index_building = False
+        self.last_vector_index: dict[str, Any] = {}
         self.last_maintenance_us: int | None = None
         self.last_maintenance: dict[str, Any] = {}
         self.recovery: dict[str, Any] = {}
@@ -244,6 +248,7 @@ class Service:
         self.wal.open_segment()
         self.signals.load(self.signal_store.load())
         self.fragments_estimate = self.store.health()["fragments"]
+        self.store.refresh_namespace_rows()
         report["ms"] = round((time.perf_counter() - started) * 1000, 1)
         if found.segments:
             log.info("wal_recovered", **report)
@@ -590,7 +595,32 @@ class Service:
             self.jobs.submit_nowait(lambda: self._maintenance_job(False, reason), key="maintenance")
 
     async def _maintenance_job(self, force: bool, reason: str) -> None:
-        await self.write([MaintainOp(force=force, reason=reason)])
+        (report,) = await self.write([MaintainOp(force=force, reason=reason)])
+        self._maybe_build_vector_index(report)
+
+    def _maybe_build_vector_index(self, report: dict[str, Any]) -> None:
+        rows = int(report.get("after", {}).get("rows", 0))
+        if (
+            not self.store.vector_index_ready
+            and not self.vector_index_building
+            and rows >= self.policy.vector_index_rows
+        ):
+            self.vector_index_building = True
+            self.jobs.submit_nowait(self._build_vector_index, key="vector_index")
+
+    async def _build_vector_index(self) -> None:
+        """Build the vector index in a thread of its own (minutes on a big store; writes and
+        queries go on), then a maintenance pass picks it up and folds in what came meanwhile."""
+        try:
+            info = await anyio.to_thread.run_sync(self.store.build_vector_index, abandon_on_cancel=True)
+            self.last_vector_index = info
+            log.info("vector_index_built", **info)
+        except Exception as exc:  # e.g. a conflict with a compaction: the next pass retries
+            log.warning("vector_index_failed", error=f"{type(exc).__name__}: {exc}")
+            self.last_vector_index = {"error": f"{type(exc).__name__}: {exc}"}
+        finally:
+            self.vector_index_building = False
+        await self.write([MaintainOp(reason="vector_index")])
 
     async def _maintenance_timer(self) -> None:
         """After a quiet ``maintenance.interval_s`` with writes since the last pass: compact
@@ -856,6 +886,8 @@ class Service:
                 "rows_since": self.rows_since_maintenance,
                 "commits_since": self.commits_since_maintenance,
                 "due": self.maintenance_due(),
+                "vector_index_building": self.vector_index_building,
+                "last_vector_index": self.last_vector_index,
                 "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
                 "last": self.last_maintenance,
             },
@@ -985,6 +1017,7 @@ class Service:
     async def maintain(self, _: Any) -> dict[str, Any]:
         """Run a maintenance pass now (`omegad maintain`) and return its report."""
         (report,) = await self.write([MaintainOp(force=True, reason="requested")])
+        self._maybe_build_vector_index(report)
         result: dict[str, Any] = report
         return result
 

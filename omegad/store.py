@@ -256,7 +256,12 @@ class MaintainPolicy:
     target_rows_per_fragment: int = 65_536
     max_fragments: int = 32  # compact when a table has more fragments than this
     unindexed_rows: int = 2_000  # fold new rows into the indexes past this many
+    vector_index_rows: int = 20_000  # build the vector index once the table has this many rows
     reader_wait_s: float = 5.0  # longest wait for old reads before cleaning up versions
+
+
+#: Candidates re-scored exactly after the quantised index search, per result asked for.
+REFINE_FACTOR = 5
 
 
 class MemoryStore:
@@ -272,6 +277,9 @@ class MemoryStore:
         self._id_index_ready = False
         self._lock = threading.Lock()  # guards _fts_ready and index creation
         self.readers = Readers()
+        self._vector_index_ready = False
+        self.index_min_namespace_rows = 2_000
+        self.ns_rows: dict[str, int] = {}  # rows per namespace: refreshed by maintenance, + inserts
         self.refresh_index_state()
 
     @classmethod
@@ -354,15 +362,9 @@ class MemoryStore:
 
     @_reader
     def vector_search(self, vector: npt.NDArray[np.float32], flt: Filter, k: int) -> list[tuple[Row, float]]:
-        """Nearest rows by cosine similarity, filtered inside the query (prefilter)."""
-        tbl = (
-            self._table.search(vector, vector_column_name="vector")
-            .distance_type("cosine")
-            .where(flt.sql(), prefilter=True)
-            .select([*SELECT, "_distance"])
-            .limit(k)
-            .to_arrow()
-        )
+        """Nearest rows by cosine similarity, filtered inside the query (prefilter; see
+        `_vector_query` for when the index is used)."""
+        tbl = self._vector_query(vector, flt, k).to_arrow()
         distances = tbl.column("_distance").to_pylist()
         return [(row, 1.0 - float(dist)) for row, dist in zip(_rows(tbl, self.dim), distances, strict=True)]
 
@@ -376,14 +378,7 @@ class MemoryStore:
             return []
         if len(vectors) == 1:
             return [self.vector_search(vectors[0], flt, k)]
-        tbl = (
-            self._table.search(np.stack(vectors), vector_column_name="vector")
-            .distance_type("cosine")
-            .where(flt.sql(), prefilter=True)
-            .select([*SELECT, "_distance"])
-            .limit(k)
-            .to_arrow()
-        )
+        tbl = self._vector_query(np.stack(vectors), flt, k).to_arrow()
         out: list[list[tuple[Row, float]]] = [[] for _ in vectors]
         qidx = tbl.column("query_index").to_pylist()
         distances = tbl.column("_distance").to_pylist()
@@ -392,6 +387,27 @@ class MemoryStore:
         for hits in out:
             hits.sort(key=lambda h: -h[1])
         return out
+
+    def uses_vector_index(self, namespace: str) -> bool:
+        return self._vector_index_ready and self.ns_rows.get(namespace, 0) >= self.index_min_namespace_rows
+
+    def _vector_query(self, vectors: Any, flt: Filter, k: int) -> Any:
+        """A namespace with at least ``index_min_namespace_rows`` rows is searched through the
+        HNSW index (the namespace filter applied inside the graph search, then the top
+        candidates re-scored exactly: ``refine_factor``); a smaller one exactly, by brute force
+        over its rows — an index walk over a tiny share of the table finds too few of them.
+        Rows written since the index was last folded are always scanned exactly as well."""
+        q = (
+            self._table.search(vectors, vector_column_name="vector")
+            .distance_type("cosine")
+            .where(flt.sql(), prefilter=True)
+            .select([*SELECT, "_distance"])
+            .limit(k)
+        )
+        if self.uses_vector_index(flt.namespace):
+            # (LanceDB sizes the graph search breadth, ef, from k × refine_factor)
+            return q.refine_factor(REFINE_FACTOR)
+        return q.bypass_vector_index()
 
     @_reader
     def max_updated_at(self) -> int:
@@ -498,12 +514,36 @@ class MemoryStore:
                 list(idx.columns) == ["text"] and str(idx.index_type).upper() == "FTS" for idx in indices
             )
             self._id_index_ready = any(list(idx.columns) == ["id"] for idx in indices)
+            self._vector_index_ready = any(list(idx.columns) == ["vector"] for idx in indices)
+
+    def refresh_namespace_rows(self) -> None:
+        self.ns_rows = {ns: sum(types.values()) for ns, types in self.counts().items()}
+
+    @property
+    def vector_index_ready(self) -> bool:
+        return self._vector_index_ready
+
+    def build_vector_index(self) -> dict[str, Any]:
+        """Build the HNSW vector index (scalar-quantised, one partition: a namespace filter
+        inside the graph search loses no hits, unlike IVF partitions). Slow — about a minute per
+        100k rows on 2 cores — so it runs outside the writer on its own table handle: writes go
+        on meanwhile (Lance commits an index next to concurrent appends); rows written during
+        the build are folded in by a later maintenance pass."""
+        from lancedb.index import HnswSq
+
+        t0 = time.perf_counter()
+        rows = self.count()
+        handle = self._db.open_table(TABLE)
+        handle.create_index("vector", config=HnswSq(distance_type="cosine", num_partitions=1), replace=True)
+        return {"rows": rows, "ms": round((time.perf_counter() - t0) * 1000, 1)}
 
     # -- writes (writer task only) ---------------------------------------------------------
 
     def insert(self, rows: Sequence[Row]) -> None:
         if rows:
             self._table.add(_records(rows, self.dim))
+            for r in rows:
+                self.ns_rows[r.namespace] = self.ns_rows.get(r.namespace, 0) + 1
 
     def replace(self, row: Row) -> None:
         """Replace the row with the same id in one commit."""
@@ -560,6 +600,8 @@ class MemoryStore:
             if st is not None:
                 unindexed = max(unindexed, int(st.num_unindexed_rows))
         return {
+            "rows": self.count(),
+            "vector_index": self._vector_index_ready,
             "fragments": int(frag["num_fragments"]),
             "unindexed_rows": unindexed,
             "versions": len(self._table.list_versions()),
@@ -591,6 +633,8 @@ class MemoryStore:
         """
         started = time.perf_counter()
         report: dict[str, Any] = {}
+        self._table.checkout_latest()  # a vector index built on another handle meanwhile
+        self.refresh_index_state()
         report.update(self.create_missing_indexes())
         before = self.health()
         report["before"] = before
@@ -629,6 +673,7 @@ class MemoryStore:
             report["cleanup"] = {"versions_removed": removed, "bytes_freed": freed}
         else:
             report["cleanup"] = {"skipped": "reads in flight"}
+        self.refresh_namespace_rows()
         report["after"] = self.health()
         report["ms"] = round((time.perf_counter() - started) * 1000, 1)
         return report

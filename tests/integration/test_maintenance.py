@@ -113,3 +113,33 @@ def test_cli_maintain(shared_daemon: Daemon, ns: str) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("maintenance done in ")
     assert "fragments" in out.stdout and "checkpoint:" in out.stdout
+
+
+def test_vector_index_is_built_in_the_background_and_used(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    d: Daemon = daemon_factory(config="[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\n").start()
+    with d.client() as c:
+        ids = c.store_batch(
+            [{"text": f"service {i} writes its logs to bucket {i % 17}", "namespace": "v"} for i in range(320)]
+        )
+        tiny = [
+            "The office plants are watered on Mondays.",
+            "Lunch orders close at eleven.",
+            "The printer on floor two jams often.",
+            "Parking permits renew every January.",
+            "The coffee machine descales itself weekly.",
+        ]
+        c.store_batch([{"text": t, "namespace": "tiny"} for t in tiny])
+        c.maintain()  # the build starts once a pass sees 300 rows (maybe already after the batch)
+        deadline = time.monotonic() + 120
+        while not c.stats()["store"]["vector_index"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        st = c.stats()
+        assert st["store"]["vector_index"], st["maintenance"]
+        assert st["maintenance"]["last_vector_index"]["rows"] >= 300
+        late = c.store("service 999 writes its logs to the archive bucket", namespace="v")
+        hits = c.query("which bucket does service 999 log to?", namespace="v", limit=3)
+        assert hits[0]["id"] == late
+        assert c.query("service 7 logs", namespace="v", limit=1)[0]["id"] in ids
+        assert len(c.query("office chores", namespace="tiny", limit=10)) == 5  # searched exactly
