@@ -269,10 +269,18 @@ class EdgeOp:
     delete: list[str]
 
 
+def _stated_at(row: Row) -> int:
+    """When the memory's current text was stated: ``created_at`` for the first text (it may be
+    back-dated), the commit of the text update for a later one (an update is checked when its
+    text commits; a later metadata-only update can move this forward — a known approximation,
+    the store keeps no separate text time)."""
+    return row.updated_at if row.version > 1 else row.created_at
+
+
 def _newer(a: Row, b: Row) -> bool:
-    """Which memory is the newer statement: by ``created_at``, ties broken by id (stable: a
-    re-check never flips an edge)."""
-    return (a.created_at, a.id) > (b.created_at, b.id)
+    """Which memory is the newer statement (ties broken by id, so a re-check never flips an
+    edge)."""
+    return (_stated_at(a), a.id) > (_stated_at(b), b.id)
 
 
 class Checker:

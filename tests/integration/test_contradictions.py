@@ -183,3 +183,17 @@ def test_a_pair_stored_together_gives_one_stable_edge(shared_daemon: Daemon, ns:
         assert (again["id"], again["source"], again["target"]) == (edge["id"], edge["source"], edge["target"])
         assert {edge["source"], edge["target"]} == {a, b}
         assert c.stats()["contradictions"]["errors"] == 0
+
+
+def test_a_text_update_makes_the_updated_memory_the_newer_side(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        first = c.store("The API timeout is 30 s", namespace=ns, created_at="2026-01-01T00:00:00Z")
+        second = c.store("The API timeout is 60 s", namespace=ns, created_at="2026-02-01T00:00:00Z")
+        c.flush()
+        (edge,) = c.contradictions(namespace=ns)
+        assert (edge["source"], edge["target"]) == (second, first)
+        c.update(first, text="The API timeout is 90 s")  # stated now: newer than "60 s"
+        c.flush()
+        (edge,) = c.contradictions(namespace=ns)
+        assert (edge["source"], edge["target"]) == (first, second)
+        assert c.query("API timeout", namespace=ns)[0]["id"] == first  # the older side is demoted
