@@ -1,0 +1,205 @@
+"""The store at scale: 100k and 1M memories.
+
+Texts are synthetic ("memory 123: topic words ..."); **vectors are synthetic too** — unit
+vectors clustered around 2,000 random topic centres, like text embeddings — because embedding a
+million texts with the real model would take hours on 2 cores. The store is filled in process
+(big batches straight into LanceDB), then maintained like the daemon does (indexes, the HNSW
+vector index, compaction), then a real daemon serves it and everything below goes over the
+socket:
+
+- query p50/p95 in the big namespace (90% of the rows) and in a small one (0.1%), rerank off
+  (it is measured in bench_rerank.py);
+- store throughput from 4 client processes while a maintenance pass runs;
+- the daemon's RSS, disk bytes per memory vs raw size, maintenance and index build times.
+
+    python bench/bench_scale.py [--sizes 100000,1000000] [--queries 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _daemon import BenchDaemon
+
+from omegad.store import MaintainPolicy, MemoryStore, Row
+
+DIM = 384
+WORDS = [
+    "deploy",
+    "cache",
+    "token",
+    "schema",
+    "queue",
+    "replica",
+    "index",
+    "backup",
+    "alert",
+    "login",
+    "build",
+    "release",
+]
+
+
+def log(msg: str) -> None:
+    print(f"[bench_scale] {msg}", file=sys.stderr, flush=True)
+
+
+def pct(xs: list[float], p: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(p * len(s)))]
+
+
+def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((2000, DIM)).astype(np.float32)
+    store = MemoryStore.open(data_dir, model_id, DIM)
+    raw = 0
+    t0 = time.perf_counter()
+    batch = 50_000
+    now = time.time_ns() // 1000
+    for start in range(0, n, batch):
+        m = min(batch, n - start)
+        v = centres[rng.integers(0, len(centres), m)] + 0.4 * rng.standard_normal((m, DIM)).astype(np.float32)
+        v /= np.linalg.norm(v, axis=1, keepdims=True)
+        rows = []
+        for k in range(m):
+            i = start + k
+            ns = f"small-{(i // 10) % 100}" if i % 10 == 0 else "main"  # 100 × 0.1%, and 90%
+            words = " ".join(WORDS[(i * 7 + j) % len(WORDS)] for j in range(6))
+            text = f"memory {i}: the {words} setting was changed for service {i % 97}"
+            raw += len(text.encode()) + DIM * 4 + 40
+            rows.append(Row(f"m{i:08d}", text, "fact", ["bench"], ns, {}, now - i, now - i, 1, v[k]))
+        store.insert(rows)
+    fill_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    first = store.maintain(MaintainPolicy(), force=True)
+    t1 = time.perf_counter()
+    built = store.build_vector_index()
+    t2 = time.perf_counter()
+    second = store.maintain(MaintainPolicy(), force=True)
+    return {
+        "fill_s": round(fill_s, 1),
+        "raw_bytes": raw,
+        "first_maintenance_s": round(t1 - t0, 1),
+        "vector_index_s": round(t2 - t1, 1),
+        "index_rows": built["rows"],
+        "second_maintenance_s": round(time.perf_counter() - t2, 2),
+        "counts": {ns: sum(t.values()) for ns, t in store.counts().items()},
+        "health": second["after"],
+        "first": {k: first.get(k) for k in ("indexed", "compacted")},
+    }
+
+
+def _store_worker(sock: str, seconds: float, q: Any) -> None:
+    from omegad_client import Client
+
+    done = 0
+    lat = []
+    with Client(sock, timeout=120) as c:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            s = time.perf_counter()
+            c.store(f"new memory {time.time_ns()} about the deploy cache", namespace="main")
+            lat.append((time.perf_counter() - s) * 1000)
+            done += 1
+    q.put((done, lat))
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def run(n: int, queries: int) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="omegad-scale-", dir="/work" if Path("/work").is_dir() else None))
+    data = tmp / "data"
+    with BenchDaemon(data_dir=data, keep=True) as d, d.client() as c:  # writes store.json
+        model_id = c.hello()["embedding"]["model"]
+    log(f"{n}: filling")
+    info = fill(data, model_id, n)
+    log(f"{n}: filled in {info['fill_s']} s; vector index {info['vector_index_s']} s")
+    out: dict[str, Any] = {"n": n, **info}
+    with BenchDaemon(data_dir=data) as d, d.client() as c:
+        for _ in range(5):
+            c.query("deploy cache setting", namespace="main", rerank=False)
+        for label, ns in (("main", "main"), ("small", "small-3")):
+            lat = []
+            for i in range(queries):
+                s = time.perf_counter()
+                c.query(
+                    f"which {WORDS[i % len(WORDS)]} setting changed for service {i % 97}?", namespace=ns, rerank=False
+                )
+                lat.append((time.perf_counter() - s) * 1000)
+            out[f"query_{label}"] = {"p50": round(statistics.median(lat), 1), "p95": round(pct(lat, 0.95), 1)}
+        out["rss_mb_after_queries"] = round(rss_mb(d.pid()), 0)
+        # stores from 4 processes while a maintenance pass runs
+        q: Any = mp.Queue()
+        procs = [mp.Process(target=_store_worker, args=(str(d.socket), 15.0, q)) for _ in range(4)]
+        for p in procs:
+            p.start()
+        time.sleep(1.0)
+        t0 = time.perf_counter()
+        report = c.maintain()
+        maint_s = time.perf_counter() - t0
+        results = [q.get() for _ in procs]
+        for p in procs:
+            p.join()
+        stored = sum(r[0] for r in results)
+        lat = [x for r in results for x in r[1]]
+        out["stores_during_maintenance"] = {
+            "stores_per_s": round(stored / 15.0, 1),
+            "p50_ms": round(statistics.median(lat), 1),
+            "p95_ms": round(pct(lat, 0.95), 1),
+            "maintenance_s": round(maint_s, 2),
+            "maintenance": {k: report.get(k) for k in ("indexed", "compacted", "cleanup", "ms")},
+        }
+        st = c.stats()
+        out["rss_mb"] = round(rss_mb(d.pid()), 0)
+        out["disk_bytes"] = st["store"]["disk_bytes"]
+        out["disk_per_memory"] = round(st["store"]["disk_bytes"] / st["memories"], 0)
+        out["disk_vs_raw"] = round(st["store"]["disk_bytes"] / info["raw_bytes"], 2)
+    import shutil
+
+    shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default="100000,1000000")
+    ap.add_argument("--queries", type=int, default=200)
+    args = ap.parse_args()
+    results = []
+    for n in [int(x) for x in args.sizes.split(",")]:
+        r = run(n, args.queries)
+        print(json.dumps(r), flush=True)
+        results.append(r)
+    print(
+        "| memories | query p50/p95 big ns (ms) | small ns (ms) | stores/s during maintenance (p50/p95 ms) | maintenance (s) | RSS (MB) | disk/memory (bytes, × raw) | vector index build (s) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for r in results:
+        s = r["stores_during_maintenance"]
+        print(
+            f"| {r['n']:,} | {r['query_main']['p50']} / {r['query_main']['p95']} | {r['query_small']['p50']} / {r['query_small']['p95']} "
+            f"| {s['stores_per_s']} ({s['p50_ms']} / {s['p95_ms']}) | {s['maintenance_s']} | {r['rss_mb']:.0f} "
+            f"| {r['disk_per_memory']:.0f} ({r['disk_vs_raw']}×) | {r['vector_index_s']} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
