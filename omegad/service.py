@@ -908,7 +908,7 @@ class Service:
 
     def _close_export(self, lease: ExportLease) -> None:
         if self._exports.pop(lease.snapshot, None) is not None:
-            self.store.readers.release(lease.epoch)
+            self.store.readers.release(lease.epoch, long=True)
 
     def _expire_exports(self) -> None:
         now = time.monotonic()
@@ -920,7 +920,7 @@ class Service:
         self._expire_exports()
         if len(self._exports) >= MAX_EXPORTS:
             raise Unavailable(f"{MAX_EXPORTS} exports are open; finish one (or wait {EXPORT_IDLE_S:.0f} s)")
-        epoch = self.store.readers.acquire()  # before pinning: cleanup keeps what we pin
+        epoch = self.store.readers.acquire(long=True)  # before pinning: cleanup keeps what we pin
         try:
             (versions,) = await self.write([SnapshotOp()])
 
@@ -932,7 +932,7 @@ class Service:
 
             table, edges, signals = await anyio.to_thread.run_sync(pin, limiter=self.read_limiter)
         except BaseException:
-            self.store.readers.release(epoch)
+            self.store.readers.release(epoch, long=True)
             raise
         if namespace is not None:
             edges = [e for e in edges if e.namespace == namespace]

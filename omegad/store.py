@@ -214,19 +214,23 @@ class Readers:
         self._cv = threading.Condition()
         self._epoch = 0
         self._active: dict[int, int] = {}
+        self._long: dict[int, int] = {}  # epochs of long reads (exports): never waited for
 
-    def acquire(self) -> int:
-        """Register a read (also a long one, such as an export in pages); returns its epoch."""
+    def acquire(self, long: bool = False) -> int:
+        """Register a read; returns its epoch. A *long* one (an export read in pages over
+        minutes) makes cleanup skip at once instead of waiting for it."""
         with self._cv:
             epoch = self._epoch
-            self._active[epoch] = self._active.get(epoch, 0) + 1
+            table = self._long if long else self._active
+            table[epoch] = table.get(epoch, 0) + 1
             return epoch
 
-    def release(self, epoch: int) -> None:
+    def release(self, epoch: int, long: bool = False) -> None:
         with self._cv:
-            self._active[epoch] -= 1
-            if not self._active[epoch]:
-                del self._active[epoch]
+            table = self._long if long else self._active
+            table[epoch] -= 1
+            if not table[epoch]:
+                del table[epoch]
             self._cv.notify_all()
 
     @contextmanager
@@ -241,12 +245,14 @@ class Readers:
         with self._cv:
             self._epoch += 1
             mark = self._epoch
+            if any(e < mark for e in self._long):
+                return False
             return self._cv.wait_for(lambda: all(e >= mark for e in self._active), timeout)
 
     @property
     def active(self) -> int:
         with self._cv:
-            return sum(self._active.values())
+            return sum(self._active.values()) + sum(self._long.values())
 
 
 @dataclass

@@ -117,3 +117,11 @@ def test_cleanup_waits_for_reads_of_older_epochs() -> None:
     release_new.set()
     new.join(10)
     assert readers.active == 0
+
+
+def test_a_long_read_makes_cleanup_skip_without_waiting() -> None:
+    readers = Readers()
+    epoch = readers.acquire(long=True)
+    assert readers.wait_before(3600) is False  # at once: waiting would hit the test timeout
+    readers.release(epoch, long=True)
+    assert readers.wait_before(30) is True and readers.active == 0
