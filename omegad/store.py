@@ -410,6 +410,8 @@ class MemoryStore:
             .select([*SELECT, "_distance"])
             .limit(k)
         )
+        if not self._vector_index_ready:
+            return q  # nothing to bypass: a flat scan
         if self.uses_vector_index(flt.namespace):
             # (LanceDB sizes the graph search breadth, ef, from k × refine_factor)
             return q.refine_factor(REFINE_FACTOR)
