@@ -468,6 +468,14 @@ _TOKEN = re.compile(
 )
 _IDENT = re.compile(r"\d{4}-\d{2}-\d{2}$|#\d+$")
 _NUMBER = re.compile(r"v?\d+(?:\.\d+)*[a-z%]*$")
+#: A bare run of 7+ digits is an identifier (a ticket, a timestamp, an account), not a value.
+_LONG_DIGITS = re.compile(r"\d{7,}$")
+
+
+def _is_value(word: str, tokens: list[str]) -> bool:
+    return bool(_NUMBER.match(word)) and not _LONG_DIGITS.match(word) and _previous_token(tokens, word) not in _ID_WORDS
+
+
 _DOUBLE = re.compile(r"([bcdfgkmnprtvz])\1$")
 
 
@@ -689,8 +697,8 @@ def detect(new: str, old: str) -> Detection:
                 antonym_hits.append(f"{w}/{hit}")
                 rest_old.remove(w)
                 rest_new.remove(hit)
-        nums_old = [w for w in rest_old if _NUMBER.match(w) and _previous_token(a.tokens, w) not in _ID_WORDS]
-        nums_new = [w for w in rest_new if _NUMBER.match(w) and _previous_token(b.tokens, w) not in _ID_WORDS]
+        nums_old = [w for w in rest_old if _is_value(w, a.tokens)]
+        nums_new = [w for w in rest_new if _is_value(w, b.tokens)]
         if nums_old and nums_new:
             rest_old = [w for w in rest_old if w not in nums_old]
             rest_new = [w for w in rest_new if w not in nums_new]

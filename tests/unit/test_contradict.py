@@ -111,3 +111,14 @@ def test_long_texts_are_bounded() -> None:
     assert len(old) > 16_000
     d = detect(new, old)
     assert not d.flagged(THRESHOLD)
+
+
+def test_long_digit_runs_are_identifiers_not_values() -> None:
+    """Two notes that differ only in an id-like number (a timestamp, a ticket) do not conflict;
+    a real value change next to one still does."""
+    assert not detect(
+        "new memory 1764525000123456789 about the deploy cache",
+        "new memory 1764525000987654321 about the deploy cache",
+    ).flagged(0.4)
+    d = detect("Job 48213377 runs with a timeout of 60 s", "Job 48213377 runs with a timeout of 30 s")
+    assert d.flagged(0.4) and [s.kind for s in d.signals] == ["value_change"]
