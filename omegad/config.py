@@ -167,13 +167,11 @@ def _signed_float(v: Any) -> float:
 
 
 def _float(v: Any) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
-        raise ConfigError(f"expected a number, got {v!r}")
     try:
-        out = float(v)
-    except ValueError:
-        raise ConfigError(f"expected a number, got {v!r}") from None
-    if not (out >= 0.0) or out == float("inf"):
+        out = _signed_float(v)
+    except ConfigError:
+        raise ConfigError(f"expected a finite non-negative number, got {v!r}") from None
+    if out < 0.0:
         raise ConfigError(f"expected a finite non-negative number, got {v!r}")
     return out
 
