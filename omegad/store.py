@@ -29,6 +29,9 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
+
+# index_stats would otherwise carry (and warn about) every IVF centroid
+os.environ.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")
 import pyarrow as pa
 import pyarrow.compute
 
@@ -264,6 +267,8 @@ class MaintainPolicy:
     unindexed_rows: int = 2_000  # fold new rows into the indexes past this many
     vector_index_rows: int = 20_000  # build the vector index once the table has this many rows
     reader_wait_s: float = 5.0  # longest wait for old reads before cleaning up versions
+    max_compact_rows: int = 262_144  # most rows one pass rewrites per table (bounds its time)
+    max_index_deltas: int = 8  # index pieces before the deltas are merged (see _fold_indexes)
 
 
 #: Candidates re-scored exactly after the quantised index search, per result asked for.
@@ -616,6 +621,25 @@ class MemoryStore:
             "version": int(self._table.version),
         }
 
+    def _fold_indexes(self, max_deltas: int) -> int:
+        """Index the new rows as a new small *delta* of each index (cost ∝ new rows; merging
+        them into a big index rewrites it: 7 s for 23 rows into a 1M-row HNSW). Once an index
+        has ``max_deltas`` pieces, its deltas are merged with each other (still not into the
+        base). Returns how many indexes had their deltas merged."""
+        merged = 0
+        for idx in self._table.list_indices():
+            st = self._table.index_stats(idx.name)
+            if st is None:
+                continue
+            pieces = int(getattr(st, "num_indices", 1) or 1)
+            if not st.num_unindexed_rows and pieces < max_deltas:
+                continue
+            to_merge = pieces - 1 if pieces >= max_deltas else 0
+            merged += bool(to_merge)
+            self._table.to_lance().optimize.optimize_indices(index_names=[idx.name], num_indices_to_merge=to_merge)
+            self._table.checkout_latest()
+        return merged
+
     def maintain(
         self,
         policy: MaintainPolicy,
@@ -651,15 +675,26 @@ class MemoryStore:
         unindexed = self.health()["unindexed_rows"]
         if unindexed and (force or unindexed >= policy.unindexed_rows):
             t0 = time.perf_counter()
-            self._table.to_lance().optimize.optimize_indices()
-            self._table.checkout_latest()
-            report["indexed"] = {"rows": unindexed, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+            if force:  # requested or idle: fold everything into the indexes proper
+                self._table.to_lance().optimize.optimize_indices()
+                self._table.checkout_latest()
+                merged = -1
+            else:  # under load: cheap deltas
+                merged = self._fold_indexes(policy.max_index_deltas)
+            report["indexed"] = {
+                "rows": unindexed,
+                "deltas_merged": merged,
+                "ms": round((time.perf_counter() - t0) * 1000, 1),
+            }
         for name, table in tables:
             frags = int(table.stats()["fragment_stats"]["num_fragments"])
             if frags > 1 and (force or frags > policy.max_fragments):
                 t0 = time.perf_counter()
                 metrics = table.to_lance().optimize.compact_files(
-                    target_rows_per_fragment=compact_rows, num_threads=1, materialize_deletions_threshold=0.1
+                    target_rows_per_fragment=compact_rows,
+                    num_threads=1,
+                    materialize_deletions_threshold=0.1,
+                    max_source_rows=policy.max_compact_rows,  # the rest in later passes
                 )
                 table.checkout_latest()
                 report.setdefault("compacted", {})[name] = {

@@ -125,3 +125,19 @@ def test_a_long_read_makes_cleanup_skip_without_waiting() -> None:
     assert readers.wait_before(3600) is False  # at once: waiting would hit the test timeout
     readers.release(epoch, long=True)
     assert readers.wait_before(30) is True and readers.active == 0
+
+
+def test_passes_under_load_fold_new_rows_as_deltas_and_merge_them_later(tmp_path: Path) -> None:
+    s = MemoryStore.open(tmp_path, "m", 3)
+    s.insert([row(f"a{i}", "one", f"postgres replica {i}", vec(1, i, 0)) for i in range(5)])
+    s.maintain(MaintainPolicy(), force=True)  # indexes created
+    policy = MaintainPolicy(unindexed_rows=1, max_index_deltas=3)
+    merged = []
+    for r in range(4):
+        s.insert([row(f"b{r}", "one", f"postgres failover drill {r}", vec(0, 1, r))])
+        report = s.maintain(policy, force=False)
+        assert report["after"]["unindexed_rows"] == 0
+        merged.append(report["indexed"]["deltas_merged"])
+    assert merged[0] == 0 and max(merged) > 0  # cheap deltas first, merged once there are 3 pieces
+    found = {r.id for r, _ in s.text_search("postgres failover drill", Filter("one"), 20)}
+    assert {f"b{r}" for r in range(4)} <= found
