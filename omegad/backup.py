@@ -40,7 +40,6 @@ class ExportLease:
 
     snapshot: str
     namespace: str | None
-    versions: dict[str, int]
     table: Any
     edges: list[Edge]
     signals: dict[str, Signal]

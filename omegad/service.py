@@ -265,7 +265,6 @@ class Service:
         closed = self.wal.rotate()
         files = fsync_tree(self.store.directory)
         dropped = self.wal.drop_through(closed)
-        self.wal.last_checkpoint_us = now_us()
         return {"files_synced": files, "wal_segments_dropped": dropped}
 
     async def checkpoint(self) -> None:
@@ -878,7 +877,7 @@ class Service:
             },
             "lifecycle": {
                 "signals": len(self.signals.by_id),
-                "hidden": sum(len(h) for h in self.signals._hidden.values()),
+                "hidden": self.signals.hidden_count,
                 "unsaved_access_counts": len(self.signals.dirty),
             },
             "maintenance": {
@@ -941,7 +940,6 @@ class Service:
         lease = ExportLease(
             snapshot=snapshot,
             namespace=namespace,
-            versions=versions,
             table=table,
             edges=sorted(edges, key=lambda e: (e.created_at, e.id)),
             signals=signals,

@@ -174,6 +174,10 @@ class Signals:
         s = self.by_id.get(memory_id)
         return s is not None and s.feedback <= self.config.hide_below
 
+    @property
+    def hidden_count(self) -> int:
+        return sum(len(ids) for ids in self._hidden.values())
+
     def hidden_in(self, namespace: str) -> tuple[str, ...]:
         return tuple(sorted(self._hidden.get(namespace, ())))
 

@@ -672,7 +672,7 @@ class MemoryStore:
         report["before"] = before
         compact_rows = policy.target_rows_per_fragment
         tables = [("memories", self._table), *((getattr(t, "name", "edges"), t) for t in extra_tables)]
-        unindexed = self.health()["unindexed_rows"]
+        unindexed = before["unindexed_rows"]
         if unindexed and (force or unindexed >= policy.unindexed_rows):
             t0 = time.perf_counter()
             if force:  # requested or idle: fold everything into the indexes proper

@@ -98,7 +98,6 @@ class WriteAheadLog:
         self.seq = max(self.segments(), default=0)
         self.bytes = 0  # appended since the last checkpoint (all live segments)
         self.appends = 0
-        self.last_checkpoint_us: int | None = None
 
     # -- segments --------------------------------------------------------------------------
 
