@@ -46,6 +46,11 @@ class Signal:
         return {"feedback": round(self.feedback, 4), "ratings": self.ratings, "accesses": self.accesses}
 
 
+def signal_from(r: dict[str, Any]) -> Signal:
+    """A signal from a row of the signals table or a write-ahead-log record (same names)."""
+    return Signal(r["namespace"], float(r["feedback"]), int(r["ratings"]), int(r["accesses"]), int(r["last_access"]))
+
+
 def _schema() -> pa.Schema:
     return pa.schema(
         [
@@ -81,12 +86,7 @@ class SignalStore:
     def load(self, table: Any | None = None) -> dict[str, Signal]:
         """Every signal (of *table*, a pinned snapshot of the signals table, when given)."""
         tbl = (table or self._table).search().limit(None).to_arrow()
-        return {
-            r["id"]: Signal(
-                r["namespace"], float(r["feedback"]), int(r["ratings"]), int(r["accesses"]), int(r["last_access"])
-            )
-            for r in tbl.to_pylist()
-        }
+        return {r["id"]: signal_from(r) for r in tbl.to_pylist()}
 
     def upsert(self, signals: dict[str, Signal]) -> None:
         if not signals:

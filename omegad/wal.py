@@ -37,7 +37,7 @@ import numpy as np
 import structlog
 
 from .contradictions import Edge, EdgeStore, edge_from
-from .signals import Signal, SignalStore
+from .signals import Signal, SignalStore, signal_from
 from .store import MemoryStore, Row
 
 __all__ = ["WriteAheadLog", "final_state", "fsync_tree", "replay"]
@@ -254,15 +254,8 @@ def edge_delete_record(edge_id: str) -> dict[str, Any]:
 
 
 def signal_record(memory_id: str, s: Signal) -> dict[str, Any]:
-    return {
-        "t": "sig",
-        "id": memory_id,
-        "ns": s.namespace,
-        "fb": s.feedback,
-        "ratings": s.ratings,
-        "acc": s.accesses,
-        "last": s.last_access,
-    }
+    """The signal's fields under their table names (read back with `signal_from`)."""
+    return {"t": "sig", "id": memory_id, **asdict(s)}
 
 
 @dataclass
@@ -322,11 +315,7 @@ def replay(
     if signals is not None:
         signals.delete([i for i, r in rows.items() if r["t"] == "del"])
         have = signals.load()
-        restore = {
-            mid: Signal(r["ns"], float(r["fb"]), int(r["ratings"]), int(r["acc"]), int(r["last"]))
-            for mid, r in state.signals.items()
-            if rows.get(mid, {"t": "row"})["t"] == "row"
-        }
+        restore = {mid: signal_from(r) for mid, r in state.signals.items() if rows.get(mid, {"t": "row"})["t"] == "row"}
         restore = {mid: s for mid, s in restore.items() if have.get(mid) != s}
         signals.upsert(restore)
         report["signals_restored"] = len(restore)
