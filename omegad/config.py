@@ -106,6 +106,7 @@ class Config:
     contradiction_gate: float = 0.3
     contradiction_gate_cosine: float = 0.35
     contradiction_demote_older: float = 0.85
+    contradiction_cache_rows: int = 20_000
     # lifecycle signals (see omegad.signals)
     feedback_weight: float = 0.1
     feedback_bound: float = 5.0
@@ -142,14 +143,21 @@ def _path(v: Any) -> Path:
     return Path(v).expanduser()
 
 
-def _int(v: Any) -> int:
+def _nonneg_int(v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, str)):
         raise ConfigError(f"expected an integer, got {v!r}")
     try:
         out = int(v)
     except ValueError:
         raise ConfigError(f"expected an integer, got {v!r}") from None
-    if out <= 0:
+    if out < 0:
+        raise ConfigError(f"expected a non-negative integer, got {v!r}")
+    return out
+
+
+def _int(v: Any) -> int:
+    out = _nonneg_int(v)
+    if out == 0:
         raise ConfigError(f"expected a positive integer, got {v!r}")
     return out
 
@@ -281,6 +289,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("contradiction.gate", None, "contradiction_gate", _float),
     ("contradiction.gate_cosine", None, "contradiction_gate_cosine", _float),
     ("contradiction.demote_older", None, "contradiction_demote_older", _float),
+    ("contradiction.cache_rows", None, "contradiction_cache_rows", _nonneg_int),
     ("logging.format", "OMEGAD_LOG_FORMAT", "log_format", _choice("auto", "json", "console")),
     ("logging.level", "OMEGAD_LOG_LEVEL", "log_level", _choice("debug", "info", "warning", "error")),
 )

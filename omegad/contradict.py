@@ -33,8 +33,11 @@ pair.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 __all__ = ["ANTONYMS", "DETECTOR_VERSION", "Detection", "Signal", "detect"]
 
@@ -479,6 +482,7 @@ def _is_value(word: str, tokens: list[str]) -> bool:
 _DOUBLE = re.compile(r"([bcdfgkmnprtvz])\1$")
 
 
+@functools.lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     """A light stemmer, enough to match "uses" / "used" / "using", "prefers" / "preferred",
     "likes" / "like" (both sides of a pair go through it, so it only needs to be consistent)."""
@@ -549,7 +553,10 @@ class Detection:
         return self.confidence >= threshold and bool(self.signals)
 
 
-@dataclass
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
 class _Side:
     tokens: list[str]
     content: list[str]  # content words (not stop words, negations, temporal markers)
@@ -567,7 +574,26 @@ _STATE_VERBS = {"is", "are", "was", "turned", "switched", "set", "stays", "remai
 MAX_WORDS = 120
 
 
+#: Texts whose analysis is kept: a memory is compared with ~10 neighbours, and a neighbour with
+#: every new memory near it, so the same texts come back often (the analyses are about half the
+#: cost of a pair). Only texts up to `_CACHED_CHARS` are kept (at most ~8 MB in all).
+_ANALYSED = 4096
+_CACHED_CHARS = 2000
+
+
+def _cached(fn: Callable[[str], _T]) -> Callable[[str], _T]:
+    kept = functools.lru_cache(maxsize=_ANALYSED)(fn)
+
+    @functools.wraps(fn)
+    def analyse(text: str) -> _T:
+        return kept(text) if len(text) <= _CACHED_CHARS else fn(text)
+
+    return analyse
+
+
+@_cached
 def _side(text: str) -> _Side:
+    """The analysis of one text (cached: callers must not change it)."""
     raw = normalise(text)[:MAX_WORDS]
     tokens = [_plain(t) for t in raw]
     content: list[str] = []
@@ -656,7 +682,8 @@ _ABANDON = [
 ]
 
 
-def _abandoned(text: str) -> set[str]:
+@_cached
+def _abandoned(text: str) -> frozenset[str]:
     t = " ".join(_plain(w) for w in normalise(text))
     out: set[str] = set()
     for pattern in _ABANDON:
@@ -664,7 +691,7 @@ def _abandoned(text: str) -> set[str]:
             for word in re.split(r"[\s/]+", m.group(1)):
                 if word and word not in _STOP:
                     out.add(_stem(word))
-    return out
+    return frozenset(out)
 
 
 def detect(new: str, old: str) -> Detection:
@@ -692,6 +719,8 @@ def detect(new: str, old: str) -> Detection:
         old_words, new_words = a.content[i1:i2], b.content[j1:j2]
         rest_old, rest_new = list(old_words), list(new_words)
         for w in old_words:
+            if w not in ANTONYMS and _stem(w) not in _ANTONYM_STEMS:
+                continue  # (most words: no antonym at all)
             hit = next((v for v in rest_new if _antonyms(w, v)), None)
             if hit is not None:
                 antonym_hits.append(f"{w}/{hit}")

@@ -40,6 +40,7 @@ import structlog
 
 from .config import Config
 from .contradict import DETECTOR_VERSION, detect
+from .neighbours import NeighbourCache
 from .schema import RESOLUTIONS
 from .store import Filter, MemoryStore, Row, iso, sql_str
 
@@ -139,6 +140,16 @@ class EdgeStore:
     def __init__(self, table: Any, cursor_path: Path) -> None:
         self._table = table
         self.cursor_path = cursor_path
+        self._ids: dict[str, tuple[str, str]] | None = None  # edge id → (source, target)
+
+    def _ledger(self) -> dict[str, tuple[str, str]]:
+        """The ids of the table's edges (read once, then kept by the writes): a new edge is
+        appended (~11 ms) instead of merged (~17–22 ms, a join with the table)."""
+        if self._ids is None:
+            tbl = self._table.search().select(["id", "source", "target"]).limit(None).to_arrow()
+            cols = (tbl.column(c).to_pylist() for c in ("id", "source", "target"))
+            self._ids = {i: (src, dst) for i, src, dst in zip(*cols, strict=True)}
+        return self._ids
 
     @classmethod
     def open(cls, store: MemoryStore, data_dir: Path) -> EdgeStore:
@@ -161,6 +172,20 @@ class EdgeStore:
     def upsert(self, edges: Sequence[Edge]) -> None:
         if not edges:
             return
+        ids = self._ledger()
+        unique = list({e.id: e for e in edges}.values())
+        new = [e for e in unique if e.id not in ids]
+        known = [e for e in unique if e.id in ids]
+        if new:
+            self._table.add(self._arrow(new))
+        if known:
+            self._table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(
+                self._arrow(known)
+            )
+        ids.update((e.id, (e.source, e.target)) for e in unique)
+
+    @staticmethod
+    def _arrow(edges: Sequence[Edge]) -> pa.Table:
         rows = [
             {
                 "id": e.id,
@@ -178,16 +203,21 @@ class EdgeStore:
             }
             for e in edges
         ]
-        data = pa.Table.from_pylist(rows, schema=_edge_schema())
-        self._table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+        return pa.Table.from_pylist(rows, schema=_edge_schema())
 
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
             self._table.delete(f"id IN ({', '.join(sql_str(i) for i in ids)})")
+            ledger = self._ledger()
+            for i in ids:
+                ledger.pop(i, None)
 
     def delete_touching(self, memory_id: str) -> None:
         q = sql_str(memory_id)
         self._table.delete(f"source = {q} OR target = {q}")
+        ledger = self._ledger()
+        for i in [i for i, ends in ledger.items() if memory_id in ends]:
+            del ledger[i]
 
     def read_cursor(self) -> int:
         try:
@@ -263,10 +293,13 @@ class EdgeIndex:
 
 @dataclass
 class EdgeOp:
-    """Writer operation: edges to write and delete."""
+    """Writer operation: edges to write and delete. *seen*: the commit stamp (``updated_at``)
+    of each memory as the checker read it, so the writer can tell a memory deleted since
+    without a storage query."""
 
     upsert: list[Edge]
     delete: list[str]
+    seen: dict[str, int] = field(default_factory=dict)
 
 
 def _stated_at(row: Row) -> int:
@@ -305,6 +338,7 @@ class Checker:
         self._read_limiter = read_limiter
         self._cross_scores = cross_scores
         self._busy = busy
+        self.cache = NeighbourCache(store, config.contradiction_cache_rows if config.contradiction_enabled else 0)
         self._queue: deque[tuple[str, int]] = deque()  # (id, commit stamp), in stamp order
         # rows handed over by the writer (saves re-reading them); absent after a restart
         self._rows: dict[str, Row] = {}
@@ -478,11 +512,7 @@ class Checker:
         candidates: list[tuple[Row, list[tuple[Row, float]]]] = []
         for namespace, group in by_ns.items():
             hits = await anyio.to_thread.run_sync(
-                self.store.vector_search_many,
-                [r.vector for r in group],
-                Filter(namespace=namespace),
-                NEIGHBOURS + 1,
-                limiter=self._read_limiter,
+                self._neighbours, namespace, [r.vector for r in group], limiter=self._read_limiter
             )
             for row, found in zip(group, hits, strict=True):
                 candidates.append((row, [(n, cos) for n, cos in found if n.id != row.id]))
@@ -492,7 +522,8 @@ class Checker:
         upserts, deletes = await anyio.to_thread.run_sync(self._detect, candidates, gate, known)
         cursor = max(stamp for _, stamp in batch)
         if upserts or deletes:  # most batches flag nothing and never touch the writer
-            (written,) = await self._write([EdgeOp(upserts, deletes)])
+            seen = {r.id: r.updated_at for row, found in candidates for r in (row, *(n for n, _ in found))}
+            (written,) = await self._write([EdgeOp(upserts, deletes, seen)])
             for eid in deletes:
                 self.index.remove(eid)
             for e in written:
@@ -503,6 +534,14 @@ class Checker:
         for _, stamp in batch:
             self.lag_ms.append((now - stamp) / 1000)
         self.checked += len(candidates)
+
+    def _neighbours(self, namespace: str, vectors: list[Any]) -> list[list[tuple[Row, float]]]:
+        """The nearest memories of *namespace* to each vector, the memory itself included
+        (worker thread): from the in-memory copy of a small namespace, else the store."""
+        hits = self.cache.search(namespace, vectors, NEIGHBOURS + 1)
+        if hits is None:
+            hits = self.store.vector_search_many(vectors, Filter(namespace=namespace), NEIGHBOURS + 1)
+        return hits
 
     async def _yield_to_foreground(self) -> None:
         """Background priority: while stores or queries are being embedded or written, wait
@@ -580,6 +619,9 @@ class Checker:
                 if (row.id, n.id) not in gate:
                     continue
                 newer, older = (row, n) if _newer(row, n) else (n, row)
+                # background work: let a store or query thread waiting for the interpreter
+                # run now, not after the switch interval (5 ms) of pure-Python detectors
+                time.sleep(0)
                 t0 = time.perf_counter()
                 d = detect(newer.text, older.text)
                 self.detect_ms += (time.perf_counter() - t0) * 1000
@@ -634,6 +676,7 @@ class Checker:
             "overflowed": self.overflowed,
             "errors": self.errors,
             "last_error": self.last_error,
+            "neighbour_cache": self.cache.stats(),
         }
 
 

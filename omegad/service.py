@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -57,6 +58,12 @@ from .wal import (
     signal_record,
 )
 from .worker import Batcher, JobQueue, wait_until
+
+#: Deletes the writer remembers, so that an edge to a memory deleted while it was being
+#: checked is refused without a storage query (`MemoryService._alive`).
+DELETES_REMEMBERED = 10_000
+#: How long after the last store or query the daemon counts as quiet (background checks wait).
+QUIET_S = 0.05
 
 __all__ = ["Service"]
 
@@ -139,6 +146,9 @@ def _brief(row: Row) -> dict[str, Any]:
 
 class Service:
     def __init__(self, config: Config, embedder: Embedder, store: MemoryStore, edges: EdgeStore | None = None) -> None:
+        # recent deletes (id → commit stamp), oldest first, and the newest one forgotten
+        self._deleted_at: OrderedDict[str, int] = OrderedDict()
+        self._deleted_horizon = 0
         self.config = config
         self.embedder = embedder
         self.store = store
@@ -196,8 +206,15 @@ class Service:
             self.write,
             self.read_limiter,
             cross_scores=self.reranker.scores,
-            busy=lambda: self.embedder_batcher.depth > 0 or self.writer.depth > 0,
+            busy=self._busy,
         )
+
+    def _busy(self) -> bool:
+        """Stores or queries are being embedded or written, or were less than `QUIET_S` ago
+        (the contradiction checker waits for a quiet moment; see `Checker`)."""
+        if self.embedder_batcher.depth > 0 or self.writer.depth > 0:
+            return True
+        return time.monotonic() - max(self.embedder_batcher.last_done, self.writer.last_done) < QUIET_S
 
     def _fetch_reranker(self) -> Any:
         from .models import fetch_reranker
@@ -363,11 +380,15 @@ class Service:
                         if self.signals.forget(op.id):
                             self.signal_store.delete([op.id])
                         self.commits_since_maintenance += 1
-                        self._log(i, delete_record(op.id, self._stamp()))
+                        stamp = self._stamp()
+                        self._log(i, delete_record(op.id, stamp))
+                        self._deleted_at[op.id] = stamp
+                        if len(self._deleted_at) > DELETES_REMEMBERED:
+                            _, self._deleted_horizon = self._deleted_at.popitem(last=False)
                     results[i] = existed
                 elif isinstance(op, EdgeOp):
                     # serialised with deletes: never (re)write an edge to a deleted memory
-                    alive = self.store.existing_ids({m for e in op.upsert for m in (e.source, e.target)})
+                    alive = self._alive({m for e in op.upsert for m in (e.source, e.target)}, op.seen)
                     kept = [e for e in op.upsert if e.source in alive and e.target in alive]
                     self.edges.upsert(kept)
                     self.edges.delete(op.delete)
@@ -389,6 +410,14 @@ class Service:
             except Exception as exc:
                 results[i] = exc
             i += 1
+
+    def _alive(self, ids: set[str], seen: dict[str, int]) -> set[str]:
+        """Which of *ids* still exist, for memories the caller read at the commit stamps in
+        *seen* (writer thread): deleted since is known from the deletes the writer remembers;
+        only an id read before the oldest of them, or not in *seen*, costs a storage query."""
+        unsure = {m for m in ids if seen.get(m, 0) <= self._deleted_horizon}
+        alive = {m for m in ids - unsure if self._deleted_at.get(m, 0) <= seen[m]}
+        return alive | (self.store.existing_ids(unsure) if unsure else set())
 
     def _stamp(self) -> int:
         """A commit stamp: now in µs, strictly increasing (writer thread only). Rows carry it
@@ -571,14 +600,20 @@ class Service:
         """Queue background work for committed writes (never blocks the writer)."""
         committed: list[tuple[str, int]] = []
         rows: list[Row] = []
+        changed: list[Row] = []  # metadata-only updates
+        deleted: list[str] = []
         for op, result in zip(ops, results, strict=True):
             if isinstance(op, InsertOp) and result is True:
                 committed.append((op.row.id, op.row.updated_at))
                 rows.append(op.row)
-            elif isinstance(op, UpdateOp) and isinstance(result, Row) and op.vector is not None:
-                committed.append((result.id, result.updated_at))
-                rows.append(result)
+            elif isinstance(op, UpdateOp) and isinstance(result, Row):
+                if op.vector is not None:  # a new text: checked again
+                    committed.append((result.id, result.updated_at))
+                    rows.append(result)
+                else:
+                    changed.append(result)
             elif isinstance(op, DeleteOp) and result is True:
+                deleted.append(op.id)
                 for edge in self.graph.of(op.id):
                     self.graph.remove(edge.id)
             elif isinstance(op, ImportOp) and isinstance(result, ImportResult):
@@ -586,6 +621,8 @@ class Service:
                 rows.extend(result.written)
                 for edge in result.edges:
                     self.graph.add(edge)
+        self.checker.cache.upserted([*rows, *changed])
+        self.checker.cache.deleted(deleted)
         self.checker.notify(committed, rows)
         if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp, EdgeOp, ImportOp)) for op in ops):
             return

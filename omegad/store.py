@@ -348,6 +348,12 @@ class MemoryStore:
         return out
 
     @_reader
+    def rows_in(self, namespace: str, limit: int) -> list[Row]:
+        """Up to *limit* rows of one namespace (any order)."""
+        tbl = self._table.search().where(Filter(namespace=namespace).sql()).select(SELECT).limit(limit).to_arrow()
+        return _rows(tbl, self.dim)
+
+    @_reader
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
         ids = list(dict.fromkeys(ids))
         found: set[str] = set()

@@ -10,6 +10,7 @@ Both count submitted and finished work so `flush` can wait for "everything queue
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -89,6 +90,7 @@ class Batcher(Generic[T, R]):
         self.progress = Progress()
         self.batches = 0
         self.items = 0
+        self.last_done = 0.0  # time.monotonic() when the last batch finished
 
     @property
     def depth(self) -> int:
@@ -171,6 +173,7 @@ class Batcher(Generic[T, R]):
             if flat:
                 self.batches += 1
                 self.items += len(flat)
+                self.last_done = time.monotonic()
             for job in all_jobs:
                 job.done.set()
             self.progress.done(len(all_jobs))

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import anyio
+import pytest
 
-from omegad.schema import ContradictionsParams, FlushParams, StoreBatchParams, StoreParams
-from omegad.service import Service
+from omegad import service as service_module
+from omegad.schema import ContradictionsParams, FlushParams, IdParams, StoreBatchParams, StoreParams
+from omegad.service import DELETES_REMEMBERED, Service
 
 from .test_rerank_inprocess import run_service
 
@@ -54,5 +57,46 @@ def test_a_full_queue_loses_no_check(tmp_path: Path) -> None:
             ("The user prefers dark mode in every editor", "The user switched to light mode in every editor")
         ]
         assert service.checker._hold is None  # the saved cursor may move on again
+
+    run_service(tmp_path, body)
+
+
+@pytest.mark.parametrize("remembered", [DELETES_REMEMBERED, 0])
+def test_an_edge_to_a_memory_deleted_during_its_check_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, remembered: int
+) -> None:
+    """The old side of a flagged pair is deleted after the checker read it and before its
+    edge reaches the writer: the writer refuses the edge — from the deletes it remembers, or
+    (*remembered* = 0: every delete forgotten at once) by asking the store."""
+    monkeypatch.setattr(service_module, "DELETES_REMEMBERED", remembered)
+    old_text = "The user prefers dark mode in every editor"
+    new_text = "The user switched to light mode in every editor"
+
+    async def body(service: Service) -> None:
+        # control: without the delete the pair is flagged
+        await service.store_one(StoreParams(text=old_text, namespace="control"))
+        await service.store_one(StoreParams(text=new_text, namespace="control"))
+        await service.flush(FlushParams())
+        control = (await service.contradictions(ContradictionsParams(namespace="control")))["contradictions"]
+        assert len(control) == 1
+
+        write = service.checker._write
+        held, release = anyio.Event(), anyio.Event()
+
+        async def gated(ops: list[Any]) -> list[Any]:
+            held.set()
+            await release.wait()
+            return await write(ops)
+
+        service.checker._write = gated
+        old = await service.store_one(StoreParams(text=old_text, namespace="d"))
+        await service.store_one(StoreParams(text=new_text, namespace="d"))
+        with anyio.fail_after(60):
+            await held.wait()  # the edge is computed, not yet written
+        await service.delete(IdParams(id=old["id"]))
+        release.set()
+        await service.flush(FlushParams())
+        assert (await service.contradictions(ContradictionsParams(namespace="d")))["contradictions"] == []
+        assert service.graph.of(old["id"]) == []
 
     run_service(tmp_path, body)

@@ -1,0 +1,134 @@
+"""The checker's in-memory neighbour search against exact search over a real LanceDB store,
+through random inserts, updates, deletes, moves of reports past a search, and evictions."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from omegad.neighbours import NeighbourCache
+from omegad.store import Filter, MemoryStore, Row
+
+DIM = 16
+
+
+def _vec(rng: np.random.Generator) -> np.ndarray:
+    v = rng.standard_normal(DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _row(i: int, ns: str, stamp: int, rng: np.random.Generator) -> Row:
+    return Row(
+        id=f"m{i}",
+        text=f"memory {i}",
+        type="fact",
+        tags=[],
+        namespace=ns,
+        metadata={},
+        created_at=stamp,
+        updated_at=stamp,
+        version=1,
+        vector=_vec(rng),
+    )
+
+
+def _exact(model: dict[str, Row], ns: str, q: np.ndarray, k: int) -> list[tuple[str, float]]:
+    scored = [(r.id, float(r.vector @ q)) for r in model.values() if r.namespace == ns]
+    scored.sort(key=lambda h: (-h[1], h[0]))
+    return scored[:k]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_cache_search_equals_exact_search_through_random_changes(tmp_path: Path, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    pick = random.Random(seed)
+    store = MemoryStore.open(tmp_path / "data", "test-model", DIM)
+    cache = NeighbourCache(store, max_rows=120)  # room for two of the three namespaces
+    model: dict[str, Row] = {}
+    late: list[tuple[str, object]] = []  # reports held back past a search (a slow event loop)
+    stamp = 1_000_000
+    next_id = 0
+
+    def report(what: str, item: object) -> None:
+        if pick.random() < 0.2:
+            late.append((what, item))
+        elif what == "upsert":
+            cache.upserted([item])  # type: ignore[list-item]
+        else:
+            cache.deleted([item])  # type: ignore[list-item]
+
+    def deliver_late() -> None:
+        for what, item in late:
+            if what == "upsert":
+                cache.upserted([item])  # type: ignore[list-item]
+            else:
+                cache.deleted([item])  # type: ignore[list-item]
+        late.clear()
+
+    for step in range(400):
+        stamp += 1
+        op = pick.random()
+        if op < 0.5 or len(model) < 5:
+            ns = pick.choice(["a", "a", "b", "c"])
+            row = _row(next_id, ns, stamp, rng)
+            next_id += 1
+            store.insert([row])
+            model[row.id] = row
+            report("upsert", row)
+        elif op < 0.7:
+            old = model[pick.choice(sorted(model))]
+            new_text = pick.random() < 0.5
+            row = replace(
+                old,
+                version=old.version + (1 if new_text else 0),
+                updated_at=stamp,
+                vector=_vec(rng) if new_text else old.vector,
+                tags=["t"],
+            )
+            store.replace(row)
+            model[row.id] = row
+            report("upsert", row)
+        elif op < 0.85:
+            mid = pick.choice(sorted(model))
+            store.delete([mid])
+            del model[mid]
+            report("delete", mid)
+        else:
+            # a search: once every report has arrived, it must equal exact search
+            deliver_late()
+            ns = pick.choice(["a", "b", "c", "empty"])
+            queries = [_vec(rng) for _ in range(pick.randint(1, 3))]
+            hits = cache.search(ns, queries, 6)
+            if hits is None:  # too large for the budget: the store is searched instead
+                assert store.ns_rows.get(ns, 0) > 120 or sum(r.namespace == ns for r in model.values()) > 120
+                continue
+            for q, found in zip(queries, hits, strict=True):
+                expect = _exact(model, ns, q, 6)
+                assert [h[0].id for h in found] == [e[0] for e in expect], f"step {step}"
+                assert np.allclose([h[1] for h in found], [e[1] for e in expect], atol=1e-5)
+                for row, _ in found:  # the current row, with its vector
+                    want = model[row.id]
+                    assert (row.updated_at, row.version, row.tags) == (want.updated_at, want.version, want.tags)
+                    assert np.allclose(row.vector, want.vector, atol=1e-6)
+                # the same answer as the store's own exact (brute-force) search
+                lance = store.vector_search(q, Filter(namespace=ns), 6)
+                assert [r.id for r, _ in lance] == [h[0].id for h in found]
+    stats = cache.stats()
+    assert stats["searches"] > 0 and stats["loads"] > 0 and stats["rows"] <= 120
+
+
+def test_a_namespace_over_the_budget_is_searched_in_the_store(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    store = MemoryStore.open(tmp_path / "data", "test-model", DIM)
+    store.insert([_row(i, "big", 1_000 + i, rng) for i in range(30)])
+    store.insert([_row(100 + i, "small", 2_000 + i, rng) for i in range(5)])
+    cache = NeighbourCache(store, max_rows=10)
+    assert cache.search("big", [_vec(rng)], 3) is None
+    assert cache.search("small", [_vec(rng)], 3) is not None
+    assert cache.stats()["store_searches"] == 1
+    off = NeighbourCache(store, max_rows=0)
+    assert off.search("small", [_vec(rng)], 3) is None
