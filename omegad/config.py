@@ -143,23 +143,24 @@ def _path(v: Any) -> Path:
     return Path(v).expanduser()
 
 
-def _nonneg_int(v: Any) -> int:
+def _whole(v: Any, least: int) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, str)):
         raise ConfigError(f"expected an integer, got {v!r}")
     try:
         out = int(v)
     except ValueError:
         raise ConfigError(f"expected an integer, got {v!r}") from None
-    if out < 0:
-        raise ConfigError(f"expected a non-negative integer, got {v!r}")
+    if out < least:
+        raise ConfigError(f"expected a {'positive' if least == 1 else 'non-negative'} integer, got {v!r}")
     return out
 
 
 def _int(v: Any) -> int:
-    out = _nonneg_int(v)
-    if out == 0:
-        raise ConfigError(f"expected a positive integer, got {v!r}")
-    return out
+    return _whole(v, 1)
+
+
+def _nonneg_int(v: Any) -> int:
+    return _whole(v, 0)
 
 
 def _signed_float(v: Any) -> float:
