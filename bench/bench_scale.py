@@ -32,6 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _daemon import BenchDaemon
 
+from omegad.contradictions import EdgeStore
 from omegad.store import MaintainPolicy, MemoryStore, Row
 
 DIM = 384
@@ -88,6 +89,10 @@ def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]
     built = store.build_vector_index()
     t2 = time.perf_counter()
     second = store.maintain(MaintainPolicy(), force=True)
+    # A daemon that had received these one by one would have checked them for contradictions
+    # as they came; mark them checked, or the daemon would spend the benchmark checking a
+    # million memories in the background.
+    EdgeStore.open(store, data_dir).write_cursor(store.max_updated_at())
     return {
         "fill_s": round(fill_s, 1),
         "raw_bytes": raw,

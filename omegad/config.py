@@ -75,6 +75,9 @@ class Config:
     embed_batch_size: int = 64
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
+    index_cache_mb: int = 768
+    cache_rows: int = 20_000
+    metadata_cache_mb: int = 128
     # query pipeline
     fusion: str = "linear"  # "linear" (absolute scores) or "rrf" (ranks)
     rrf_k: float = 5.0
@@ -106,7 +109,6 @@ class Config:
     contradiction_gate: float = 0.3
     contradiction_gate_cosine: float = 0.35
     contradiction_demote_older: float = 0.85
-    contradiction_cache_rows: int = 20_000
     # lifecycle signals (see omegad.signals)
     feedback_weight: float = 0.1
     feedback_bound: float = 5.0
@@ -250,6 +252,9 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),
     ("store.write_batch_rows", None, "write_batch_rows", _int),
+    ("store.index_cache_mb", "OMEGAD_INDEX_CACHE_MB", "index_cache_mb", _int),
+    ("store.cache_rows", None, "cache_rows", _nonneg_int),
+    ("store.metadata_cache_mb", None, "metadata_cache_mb", _int),
     ("lifecycle.feedback_weight", None, "feedback_weight", _float),
     ("lifecycle.feedback_bound", None, "feedback_bound", _float),
     ("lifecycle.hide_below", None, "hide_below", _signed_float),
@@ -290,7 +295,6 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("contradiction.gate", None, "contradiction_gate", _float),
     ("contradiction.gate_cosine", None, "contradiction_gate_cosine", _float),
     ("contradiction.demote_older", None, "contradiction_demote_older", _float),
-    ("contradiction.cache_rows", None, "contradiction_cache_rows", _nonneg_int),
     ("logging.format", "OMEGAD_LOG_FORMAT", "log_format", _choice("auto", "json", "console")),
     ("logging.level", "OMEGAD_LOG_LEVEL", "log_level", _choice("debug", "info", "warning", "error")),
 )

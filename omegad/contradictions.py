@@ -329,6 +329,7 @@ class Checker:
         read_limiter: anyio.CapacityLimiter,
         cross_scores: Callable[[list[tuple[str, str]]], Awaitable[list[float] | None]] | None = None,
         busy: Callable[[], bool] | None = None,
+        cache: NeighbourCache | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -338,7 +339,7 @@ class Checker:
         self._read_limiter = read_limiter
         self._cross_scores = cross_scores
         self._busy = busy
-        self.cache = NeighbourCache(store, config.contradiction_cache_rows if config.contradiction_enabled else 0)
+        self.cache = cache if cache is not None else NeighbourCache(store, 0)
         self._queue: deque[tuple[str, int]] = deque()  # (id, commit stamp), in stamp order
         # rows handed over by the writer (saves re-reading them); absent after a restart
         self._rows: dict[str, Row] = {}
@@ -676,7 +677,6 @@ class Checker:
             "overflowed": self.overflowed,
             "errors": self.errors,
             "last_error": self.last_error,
-            "neighbour_cache": self.cache.stats(),
         }
 
 

@@ -1,13 +1,16 @@
-"""An in-memory copy of small namespaces for the contradiction checker's neighbour search.
+"""An in-memory copy of small namespaces for exact vector search: queries and the contradiction
+checker's neighbour search.
 
-Every committed memory costs the checker one nearest-neighbour search in its namespace. Through
-LanceDB that is a storage query with a fixed cost of roughly 8–25 ms (planning, one pass per
-fragment, the take of the result rows) even over a few hundred rows, about as much CPU as the
-store itself, and it ran beside the next store: detection on made single stores ~10% slower.
-For a namespace of at most ``contradiction.cache_rows`` memories the checker instead keeps its
-rows and a matrix of their vectors here, and a search is one matrix product (exact, like the
-brute-force storage query it replaces; ~0.1 ms for a thousand rows). Larger namespaces, and
-any namespace while the budget is taken by others, are searched through the store as before.
+A small namespace is searched exactly (brute force: an index walk over a tiny share of the table
+finds too few of its rows). Through LanceDB that is a storage query with a fixed cost of roughly
+8–25 ms even over a few hundred rows (planning, one pass per fragment, the take of the result
+rows), and ~22 ms for a namespace of 1,000 in a table of 1M, where the rows are scattered. Every
+committed memory costs the checker one such search (it ran beside the next store: detection on
+made single stores ~10% slower), and every query one more. For a namespace of at most
+``store.cache_rows`` memories the rows and a matrix of their vectors are kept here instead, and
+a search is one matrix product (exact, with the query's filter applied to the rows first, like
+the prefiltered storage query it replaces; ~0.1 ms for a thousand rows). Larger namespaces, and
+any namespace while the budget is taken by others, are searched through the store.
 
 Consistency: the service reports every committed change (`upserted` / `deleted`, from the event
 loop: an O(1) append, no lock). The checker's worker thread applies the pending changes before
@@ -30,11 +33,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .store import MemoryStore, Row
+from .store import Filter, MemoryStore, Row
 
 __all__ = ["NeighbourCache"]
 
 _NO_VECTOR = np.zeros(0, dtype=np.float32)
+
+
+def _narrows(flt: Filter) -> bool:
+    return bool(flt.types or flt.tags or flt.exclude_ids) or flt.since_us is not None or flt.until_us is not None
 
 
 class _Namespace:
@@ -44,6 +51,8 @@ class _Namespace:
         cap = max(64, 2 * len(rows))
         self.matrix = np.zeros((cap, dim), dtype=np.float32)
         self.alive = np.zeros(cap, dtype=bool)
+        self.created = np.zeros(cap, dtype=np.int64)  # for the filters
+        self.types = np.empty(cap, dtype=object)
         self.rows: list[Row | None] = [None] * cap
         self.slot: dict[str, int] = {}
         self.free: list[int] = []
@@ -72,6 +81,8 @@ class _Namespace:
         norm = float(np.linalg.norm(v))
         self.matrix[k] = v / norm if norm > 0 else v
         self.alive[k] = True
+        self.created[k] = row.created_at
+        self.types[k] = row.type
         self.rows[k] = replace(row, vector=_NO_VECTOR)  # the matrix holds it
         self.slot[row.id] = k
 
@@ -84,30 +95,63 @@ class _Namespace:
         self.matrix[k] = 0.0
         self.free.append(k)
 
+    def _filtered(self, keep: npt.NDArray[np.bool_], flt: Filter) -> npt.NDArray[np.bool_]:
+        """`Filter.sql` evaluated on the kept rows (its namespace aside)."""
+        n = len(keep)
+        if flt.types:
+            keep &= np.isin(self.types[:n], list(flt.types))
+        if flt.since_us is not None:
+            keep &= self.created[:n] >= flt.since_us
+        if flt.until_us is not None:
+            keep &= self.created[:n] <= flt.until_us
+        for mid in flt.exclude_ids:
+            hidden = self.slot.get(mid)
+            if hidden is not None:
+                keep[hidden] = False
+        if flt.tags:
+            wanted = set(flt.tags)
+            for j in np.flatnonzero(keep):
+                row = self.rows[int(j)]
+                assert row is not None
+                keep[j] = bool(wanted.intersection(row.tags))
+        return keep
+
     def _grow(self) -> None:
         cap = 2 * len(self.rows)
         matrix = np.zeros((cap, self.matrix.shape[1]), dtype=np.float32)
         matrix[: self.used] = self.matrix[: self.used]
         alive = np.zeros(cap, dtype=bool)
         alive[: self.used] = self.alive[: self.used]
-        self.matrix, self.alive = matrix, alive
+        created = np.zeros(cap, dtype=np.int64)
+        created[: self.used] = self.created[: self.used]
+        types = np.empty(cap, dtype=object)
+        types[: self.used] = self.types[: self.used]
+        self.matrix, self.alive, self.created, self.types = matrix, alive, created, types
         self.rows.extend([None] * (cap - len(self.rows)))
 
-    def search(self, vectors: npt.NDArray[np.float32], k: int) -> list[list[tuple[Row, float]]]:
-        """The *k* nearest rows to each (unit) vector by cosine, nearest first (ties by id)."""
+    def search(
+        self, vectors: npt.NDArray[np.float32], k: int, flt: Filter | None = None
+    ) -> list[list[tuple[Row, float]]]:
+        """The *k* nearest rows to each (unit) vector by cosine, nearest first (ties by id),
+        among the rows *flt* lets through (its namespace is this one)."""
         n = self.used
         if n == 0 or not self.slot:
             return [[] for _ in range(len(vectors))]
+        keep = self.alive[:n]
+        if flt is not None and _narrows(flt):
+            keep = self._filtered(keep.copy(), flt)
         sims = vectors @ self.matrix[:n].T  # (queries, n)
-        sims[:, ~self.alive[:n]] = -np.inf
-        take = min(k, len(self.slot))
+        sims[:, ~keep] = -np.inf
+        take = min(k, int(keep.sum()))
+        if take == 0:
+            return [[] for _ in range(len(vectors))]
         out: list[list[tuple[Row, float]]] = []
         for q in range(len(vectors)):
             row_sims = sims[q]
             top = np.argpartition(-row_sims, take - 1)[:take] if take < n else np.arange(n)
             hits: list[tuple[Row, float]] = []
             for j in top:
-                if not self.alive[j]:
+                if not keep[j]:
                     continue
                 r = self.rows[j]
                 assert r is not None
@@ -145,10 +189,11 @@ class NeighbourCache:
     # -- the checker's search (worker thread) ------------------------------------------------
 
     def search(
-        self, namespace: str, vectors: Sequence[npt.NDArray[np.float32]], k: int
+        self, namespace: str, vectors: Sequence[npt.NDArray[np.float32]], k: int, flt: Filter | None = None
     ) -> list[list[tuple[Row, float]]] | None:
-        """Nearest rows of *namespace* for each vector, or None when the namespace is not
-        kept here (too large for the budget): the caller searches the store instead."""
+        """Nearest rows of *namespace* for each vector (those *flt* lets through, when given),
+        or None when the namespace is not kept here (too large for the budget): the caller
+        searches the store instead."""
         if self.max_rows <= 0:
             return None
         with self._lock:
@@ -164,7 +209,7 @@ class NeighbourCache:
             q = np.stack([np.asarray(v, dtype=np.float32) for v in vectors])
             norms = np.linalg.norm(q, axis=1, keepdims=True)
             q = (q / np.where(norms > 0, norms, 1.0)).astype(np.float32)
-            return space.search(q, k)
+            return space.search(q, k, flt)
 
     def _apply_pending(self) -> None:
         while self._pending:

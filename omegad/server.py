@@ -317,7 +317,15 @@ async def run_server(
         except ModelMissing as exc:
             raise StartupError(str(exc)) from None
         try:
-            store = await anyio.to_thread.run_sync(MemoryStore.open, config.data_dir, embedder.model_id, embedder.dim)
+            store = await anyio.to_thread.run_sync(
+                lambda: MemoryStore.open(
+                    config.data_dir,
+                    embedder.model_id,
+                    embedder.dim,
+                    index_cache_mb=config.index_cache_mb,
+                    metadata_cache_mb=config.metadata_cache_mb,
+                )
+            )
         except StoreMismatch as exc:
             raise StartupError(str(exc)) from None
         edges = await anyio.to_thread.run_sync(EdgeStore.open, store, config.data_dir)

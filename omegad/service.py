@@ -26,6 +26,7 @@ from .config import Config
 from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
 from .embed import Embedder
 from .errors import InvalidParams, NotFound, ServiceError, Unavailable
+from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
 from .schema import (
@@ -198,6 +199,7 @@ class Service:
         self.last_maintenance: dict[str, Any] = {}
         self.recovery: dict[str, Any] = {}
         self.write_errors = 0
+        self.neighbours = NeighbourCache(store, config.cache_rows)
         self.checker = Checker(
             config,
             store,
@@ -207,6 +209,7 @@ class Service:
             self.read_limiter,
             cross_scores=self.reranker.scores,
             busy=self._busy,
+            cache=self.neighbours,
         )
 
     def _busy(self) -> bool:
@@ -621,8 +624,8 @@ class Service:
                 rows.extend(result.written)
                 for edge in result.edges:
                     self.graph.add(edge)
-        self.checker.cache.upserted([*rows, *changed])
-        self.checker.cache.deleted(deleted)
+        self.neighbours.upserted([*rows, *changed])
+        self.neighbours.deleted(deleted)
         self.checker.notify(committed, rows)
         if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp, EdgeOp, ImportOp)) for op in ops):
             return
@@ -746,10 +749,12 @@ class Service:
         vector_hits: list[tuple[Row, float]] = []
         text_hits: list[tuple[Row, float]] = []
 
+        def nearest() -> list[tuple[Row, float]]:
+            cached = self.neighbours.search(flt.namespace, [vector], net, flt)  # a small namespace
+            return cached[0] if cached is not None else self.store.vector_search(vector, flt, net)
+
         async def vector_recall() -> None:
-            vector_hits.extend(
-                await anyio.to_thread.run_sync(self.store.vector_search, vector, flt, net, limiter=self.read_limiter)
-            )
+            vector_hits.extend(await anyio.to_thread.run_sync(nearest, limiter=self.read_limiter))
 
         async def text_recall() -> None:
             text_hits.extend(
@@ -910,6 +915,8 @@ class Service:
                 **data["health"],
                 "disk_bytes": data["disk_bytes"],
                 "wal": self.wal.stats(),
+                "cache": self.neighbours.stats(),
+                "lance_cache_bytes": int(self.store.session.size_bytes) if self.store.session is not None else None,
                 "recovery_at_start": self.recovery,
             },
             "lifecycle": {

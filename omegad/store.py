@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import threading
 import time
@@ -173,6 +174,12 @@ def _rows(tbl: pa.Table, dim: int) -> list[Row]:
     return out
 
 
+def _hits(tbl: pa.Table, dim: int) -> list[tuple[Row, float]]:
+    """Rows of a vector search result with their cosine similarity."""
+    distances = tbl.column("_distance").to_pylist()
+    return [(row, 1.0 - float(dist)) for row, dist in zip(_rows(tbl, dim), distances, strict=True)]
+
+
 def _records(rows: Sequence[Row], dim: int) -> pa.Table:
     return pa.Table.from_pylist(
         [
@@ -273,6 +280,13 @@ class MaintainPolicy:
 
 #: Candidates re-scored exactly after the quantised index search, per result asked for.
 REFINE_FACTOR = 5
+#: A namespace holding at least this share of the table is searched with its filter applied
+#: *after* the graph search: building the row mask of a prefilter over most of the table costs
+#: more than the search (1M memories, namespace of 90%: prefilter 26–31 ms, postfilter 10 ms,
+#: both recall 1.0 against exact search). The search fetches enough rows that the filter
+#: still leaves k (`_postfilter_fetch`), and falls back to a prefilter when it does not.
+POSTFILTER_SHARE = 0.5
+POSTFILTER_REFINE = 2
 
 
 class MemoryStore:
@@ -291,10 +305,15 @@ class MemoryStore:
         self._vector_index_ready = False
         self.index_min_namespace_rows = 2_000
         self.ns_rows: dict[str, int] = {}  # rows per namespace: refreshed by maintenance, + inserts
+        self.session: Any = None  # LanceDB's caches (set by `open`)
         self.refresh_index_state()
 
     @classmethod
-    def open(cls, data_dir: Path, model_id: str, dim: int) -> MemoryStore:
+    def open(
+        cls, data_dir: Path, model_id: str, dim: int, *, index_cache_mb: int = 768, metadata_cache_mb: int = 128
+    ) -> MemoryStore:
+        """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of
+        indexes and 1 GB of metadata, let every replaced index version stay in memory)."""
         import lancedb
 
         directory = data_dir / "lance"
@@ -325,12 +344,17 @@ class MemoryStore:
             with tmp.open("rb") as f:
                 os.fsync(f.fileno())
             os.replace(tmp, meta_path)
-        db = lancedb.connect(str(directory))
+        session = lancedb.Session(
+            index_cache_size_bytes=index_cache_mb << 20, metadata_cache_size_bytes=metadata_cache_mb << 20
+        )
+        db = lancedb.connect(str(directory), session=session)
         try:
             table = db.open_table(TABLE)
         except ValueError:  # no such table yet
             table = db.create_table(TABLE, schema=_schema(dim))
-        return cls(directory, table, db, dim, model_id)
+        store = cls(directory, table, db, dim, model_id)
+        store.session = session
+        return store
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -379,11 +403,14 @@ class MemoryStore:
 
     @_reader
     def vector_search(self, vector: npt.NDArray[np.float32], flt: Filter, k: int) -> list[tuple[Row, float]]:
-        """Nearest rows by cosine similarity, filtered inside the query (prefilter; see
-        `_vector_query` for when the index is used)."""
-        tbl = self._vector_query(vector, flt, k).to_arrow()
-        distances = tbl.column("_distance").to_pylist()
-        return [(row, 1.0 - float(dist)) for row, dist in zip(_rows(tbl, self.dim), distances, strict=True)]
+        """Nearest rows by cosine similarity, filtered inside the query (see `_vector_query`
+        for when the index is used, and `_postfilter_fetch` for when the filter comes after)."""
+        fetch = self._postfilter_fetch(flt, k)
+        if fetch is not None:
+            hits = _hits(self._vector_query(vector, flt, k, fetch).to_arrow(), self.dim)
+            if len(hits) >= k:
+                return hits[:k]
+        return _hits(self._vector_query(vector, flt, k).to_arrow(), self.dim)
 
     @_reader
     def vector_search_many(
@@ -395,25 +422,54 @@ class MemoryStore:
             return []
         if len(vectors) == 1:
             return [self.vector_search(vectors[0], flt, k)]
-        tbl = self._vector_query(np.stack(vectors), flt, k).to_arrow()
+        fetch = self._postfilter_fetch(flt, k)
+        tbl = self._vector_query(np.stack(vectors), flt, k, fetch).to_arrow()
         out: list[list[tuple[Row, float]]] = [[] for _ in vectors]
         qidx = tbl.column("query_index").to_pylist()
         distances = tbl.column("_distance").to_pylist()
         for q, row, dist in zip(qidx, _rows(tbl, self.dim), distances, strict=True):
             out[int(q)].append((row, 1.0 - float(dist)))
-        for hits in out:
+        for i, hits in enumerate(out):
             hits.sort(key=lambda h: -h[1])
+            if fetch is not None:
+                del hits[k:]
+                if len(hits) < k:  # the filter left too few: this one with a prefilter
+                    out[i] = _hits(self._vector_query(vectors[i], flt, k).to_arrow(), self.dim)
         return out
 
     def uses_vector_index(self, namespace: str) -> bool:
         return self._vector_index_ready and self.ns_rows.get(namespace, 0) >= self.index_min_namespace_rows
 
-    def _vector_query(self, vectors: Any, flt: Filter, k: int) -> Any:
+    def _postfilter_fetch(self, flt: Filter, k: int) -> int | None:
+        """How many nearest rows to fetch before applying *flt*, when it keeps most of the
+        table (a namespace of at least `POSTFILTER_SHARE`, searched through the index, with no
+        other condition than hidden ids); None: filter first."""
+        if not self.uses_vector_index(flt.namespace):
+            return None
+        if flt.types or flt.tags or flt.since_us is not None or flt.until_us is not None:
+            return None
+        total = sum(self.ns_rows.values())
+        share = self.ns_rows.get(flt.namespace, 0) / total if total else 0.0
+        if share < POSTFILTER_SHARE:
+            return None
+        fetch = math.ceil(1.5 * k / share) + len(flt.exclude_ids)
+        return fetch if fetch <= 10 * k else None
+
+    def _vector_query(self, vectors: Any, flt: Filter, k: int, fetch: int | None = None) -> Any:
         """A namespace with at least ``index_min_namespace_rows`` rows is searched through the
         HNSW index (the namespace filter applied inside the graph search, then the top
         candidates re-scored exactly: ``refine_factor``); a smaller one exactly, by brute force
         over its rows — an index walk over a tiny share of the table finds too few of them.
         Rows written since the index was last folded are always scanned exactly as well."""
+        if fetch is not None:  # the filter after the graph search (see `_postfilter_fetch`)
+            return (
+                self._table.search(vectors, vector_column_name="vector")
+                .distance_type("cosine")
+                .where(flt.sql(), prefilter=False)
+                .select([*SELECT, "_distance"])
+                .limit(fetch)
+                .refine_factor(POSTFILTER_REFINE)
+            )
         q = (
             self._table.search(vectors, vector_column_name="vector")
             .distance_type("cosine")

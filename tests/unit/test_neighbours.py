@@ -25,8 +25,8 @@ def _row(i: int, ns: str, stamp: int, rng: np.random.Generator) -> Row:
     return Row(
         id=f"m{i}",
         text=f"memory {i}",
-        type="fact",
-        tags=[],
+        type=["fact", "decision"][i % 2],
+        tags=[["t"], ["u"], [], ["t", "u"]][i % 4],
         namespace=ns,
         metadata={},
         created_at=stamp,
@@ -36,8 +36,32 @@ def _row(i: int, ns: str, stamp: int, rng: np.random.Generator) -> Row:
     )
 
 
-def _exact(model: dict[str, Row], ns: str, q: np.ndarray, k: int) -> list[tuple[str, float]]:
-    scored = [(r.id, float(r.vector @ q)) for r in model.values() if r.namespace == ns]
+def _passes(r: Row, flt: Filter) -> bool:
+    return (
+        r.namespace == flt.namespace
+        and (not flt.types or r.type in flt.types)
+        and (not flt.tags or bool(set(flt.tags) & set(r.tags)))
+        and (flt.since_us is None or r.created_at >= flt.since_us)
+        and (flt.until_us is None or r.created_at <= flt.until_us)
+        and r.id not in flt.exclude_ids
+    )
+
+
+def _random_filter(ns: str, model: dict[str, Row], pick: random.Random) -> Filter:
+    stamps = sorted(r.created_at for r in model.values()) or [0]
+    return Filter(
+        namespace=ns,
+        types=pick.choice([None, ("fact",), ("decision", "lesson")]),
+        tags=pick.choice([None, ("t",), ("u", "v")]),
+        since_us=pick.choice([None, stamps[len(stamps) // 3]]),
+        until_us=pick.choice([None, stamps[2 * len(stamps) // 3]]),
+        exclude_ids=tuple(pick.sample(sorted(model), min(3, len(model)))) if pick.random() < 0.5 else (),
+    )
+
+
+def _exact(model: dict[str, Row], ns: str, q: np.ndarray, k: int, flt: Filter | None = None) -> list[tuple[str, float]]:
+    flt = flt or Filter(namespace=ns)
+    scored = [(r.id, float(r.vector @ q)) for r in model.values() if _passes(r, flt)]
     scored.sort(key=lambda h: (-h[1], h[0]))
     return scored[:k]
 
@@ -117,6 +141,14 @@ def test_cache_search_equals_exact_search_through_random_changes(tmp_path: Path,
                 # the same answer as the store's own exact (brute-force) search
                 lance = store.vector_search(q, Filter(namespace=ns), 6)
                 assert [r.id for r, _ in lance] == [h[0].id for h in found]
+            # with a query's filter: only the rows it lets through, as the storage query does
+            flt = _random_filter(ns, model, pick)
+            q = queries[0]
+            filtered = cache.search(ns, [q], 6, flt)
+            assert filtered is not None
+            expect = _exact(model, ns, q, 6, flt)
+            assert [h[0].id for h in filtered[0]] == [e[0] for e in expect], (step, flt)
+            assert [r.id for r, _ in store.vector_search(q, flt, 6)] == [e[0] for e in expect], (step, flt)
     stats = cache.stats()
     assert stats["searches"] > 0 and stats["loads"] > 0 and stats["rows"] <= 120
 

@@ -35,6 +35,10 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path) -> 
             mid = f"{ns}-{i}"
             vectors[ns].append((mid, v))
             rows.append(Row(mid, f"memory {mid}", "fact", [], ns, {}, 1, 1, 1, v))
+    # an island: another namespace's memories, far from everything else
+    island = unit(rng.standard_normal(DIM).astype(np.float32))
+    for i, v in enumerate(unit(island + 0.05 * rng.standard_normal((300, DIM)).astype(np.float32))):
+        rows.append(Row(f"island-{i}", "island", "fact", [], "island", {}, 1, 1, 1, v))
     order = rng.permutation(len(rows))
     rows = [rows[i] for i in order]  # namespaces interleaved in the table
     for start in range(0, len(rows), 4_000):
@@ -62,6 +66,22 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path) -> 
             assert len(got) == min(K, len(ids)) and all(g.startswith(ns) or g.startswith("late") for g in got)
             recalls.append(len(exact & set(got)) / len(exact))
         assert np.mean(recalls) >= 0.98, (ns, np.mean(recalls), min(recalls))
+    # the big namespace (~72% of the table) is filtered after the graph search, the others before
+    assert store._postfilter_fetch(Filter("big"), K) is not None
+    assert store._postfilter_fetch(Filter("mid"), K) is None
+    assert store._postfilter_fetch(Filter("big", types=("fact",)), K) is None
+    # near the island every row the graph search fetches is filtered out: the search falls
+    # back to a prefilter and still returns the big namespace's nearest rows
+    fetch = store._postfilter_fetch(Filter("big"), K)
+    assert store._vector_query(island, Filter("big"), K, fetch).to_arrow().num_rows < K
+    ids = [m for m, _ in vectors["big"]]
+    matrix = np.stack([v for _, v in vectors["big"]])
+    normal = matrix[5]
+    single = [r.id for r, _ in store.vector_search(island, Filter("big"), K)]
+    many = [[r.id for r, _ in hits] for hits in store.vector_search_many([island, normal], Filter("big"), K)]
+    for q, got in ((island, single), (island, many[0]), (normal, many[1])):
+        exact = {ids[j] for j in np.argsort(-(matrix @ q))[:K]}
+        assert len(got) == K and len(exact & set(got)) / K >= 0.98
     # a late row is found by its own vector, through the index path
     (top, cos), *_ = store.vector_search(late[3], Filter("big"), 5)
     assert top.id == "late-3" and cos > 0.999
