@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,22 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_parser("maintain", help="compact, fold new rows into the indexes, checkpoint, clean up old versions")
     )
 
+    sv = sub.add_parser("service", help="install, remove or inspect the per-user systemd / launchd service")
+    svsub = sv.add_subparsers(dest="service_command", required=True, metavar="SUBCOMMAND")
+    for name, text in (
+        ("install", "write the service files for this user, enable and start the service"),
+        ("uninstall", "stop and disable the service and remove its files (memories are kept)"),
+        ("status", "which service files are installed, and what the service manager says"),
+    ):
+        sp = svsub.add_parser(name, help=text)
+        sp.add_argument("--platform", choices=["auto", "systemd", "launchd"], default="auto")
+        sp.add_argument("--socket", type=Path, help="socket the service listens on (default as for serve)")
+        sp.add_argument("--data-dir", type=Path, help="data directory (default as for serve)")
+        sp.add_argument("--config", type=Path, help="TOML configuration file the service reads")
+        if name != "status":
+            sp.add_argument(
+                "--no-enable", action="store_true", help="only write / remove the files; run no service manager"
+            )
     m = sub.add_parser("models", help="manage model files")
     msub = m.add_subparsers(dest="models_command", required=True, metavar="SUBCOMMAND")
     f = msub.add_parser("fetch", help="download a model into the user cache")
@@ -392,6 +409,23 @@ def _fetch_models(args: argparse.Namespace) -> int:
     return 0
 
 
+def _service(args: argparse.Namespace) -> int:
+    from . import units
+
+    config = load_config(args.config, socket_path=args.socket, data_dir=args.data_dir)
+    platform = units.detect_platform() if args.platform == "auto" else args.platform
+    sf = units.service_files(config, platform, os.environ, config_file=args.config)
+
+    def out(line: str) -> None:
+        print(line, flush=True)
+
+    if args.service_command == "install":
+        return units.install(sf, config, enable=not args.no_enable, out=out)
+    if args.service_command == "uninstall":
+        return units.uninstall(sf, enable=not args.no_enable, out=out)
+    return units.status(sf, out=out)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -402,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
             return serve(config, demo=args.demo, exit_after_demo=args.exit_after_demo)
         if args.command == "models":
             return _fetch_models(args)
+        if args.command == "service":
+            return _service(args)
         return _client_command(args)
     except ConfigError as exc:
         print(f"omegad: configuration error: {exc}", file=sys.stderr)

@@ -42,6 +42,7 @@ from .embed import Embedder, ModelMissing
 from .errors import ServiceError, StartupError
 from .models import resolve_embedding
 from .schema import parse_params
+from .sdnotify import ActivationError, inherited_listener, notify
 from .service import Service
 from .store import MemoryStore, StoreMismatch
 
@@ -303,7 +304,14 @@ async def run_server(
     with ExitStack() as stack:
         lock = take_lock(config.data_dir)
         stack.callback(lock.close)
-        prepare_socket_path(config.socket_path)
+        try:
+            inherited = inherited_listener()  # socket activation (systemd)
+        except ActivationError as exc:
+            raise StartupError(str(exc)) from None
+        if inherited is None:
+            prepare_socket_path(config.socket_path)
+        else:
+            stack.callback(inherited.close)
         try:
             files = resolve_embedding(config.embedding_model_dir, config.model_cache_dir)
             embedder = await anyio.to_thread.run_sync(
@@ -331,12 +339,17 @@ async def run_server(
         edges = await anyio.to_thread.run_sync(EdgeStore.open, store, config.data_dir)
         service = Service(config, embedder, store, edges)
         server = Server(config, service)
-        listener = await anyio.create_unix_listener(config.socket_path, mode=0o600)
-        socket_path = config.socket_path
-        stack.callback(lambda: socket_path.unlink(missing_ok=True))
+        if inherited is None:
+            listener = await anyio.create_unix_listener(config.socket_path, mode=0o600)
+            socket_path = config.socket_path
+            stack.callback(lambda: socket_path.unlink(missing_ok=True))
+        else:  # the service manager owns the socket file: never removed here
+            listener = await anyio.abc.SocketListener.from_socket(inherited)
+            socket_path = Path(inherited.getsockname() or config.socket_path)
         log.info(
             "started",
             socket=str(socket_path),
+            activated=inherited is not None,
             data_dir=str(config.data_dir),
             model=embedder.model_id,
             variant=files.variant,
@@ -349,13 +362,16 @@ async def run_server(
                 conns.start_soon(server.accept_loop, listener, conns)
                 if on_ready is not None:
                     outer.start_soon(_call_ready, on_ready, service)
+                notify(f"READY=1\nSTATUS=serving on {socket_path}\nMAINPID={os.getpid()}")
                 with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
                     async for signum in signals:
                         log.info("stopping", signal=signal.Signals(signum).name)
                         break
+                notify("STOPPING=1")
                 # Stop: no new connections, no new requests; socket file gone first.
                 server.stopping = True
-                socket_path.unlink(missing_ok=True)
+                if inherited is None:
+                    socket_path.unlink(missing_ok=True)
                 await listener.aclose()
                 if not await server.wait_idle(config.shutdown_timeout_s):
                     log.warning("shutdown_requests_abandoned", inflight=server.inflight)
