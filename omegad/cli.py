@@ -89,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument(
                 "--no-enable", action="store_true", help="only write / remove the files; run no service manager"
             )
+    dr = sub.add_parser("doctor", help="check models, socket, data directory, store and service; print fixes")
+    dr.add_argument("--socket", type=Path, help="daemon socket (default: $OMEGAD_SOCKET or XDG runtime dir)")
+    dr.add_argument("--data-dir", type=Path, help="data directory (default: $XDG_DATA_HOME/omegad)")
+    dr.add_argument("--config", type=Path, help="TOML configuration file (default: $OMEGAD_CONFIG)")
+    dr.add_argument("--json", action="store_true", help="print the checks as JSON")
     m = sub.add_parser("models", help="manage model files")
     msub = m.add_subparsers(dest="models_command", required=True, metavar="SUBCOMMAND")
     f = msub.add_parser("fetch", help="download a model into the user cache")
@@ -438,6 +443,11 @@ def main(argv: list[str] | None = None) -> int:
             return _fetch_models(args)
         if args.command == "service":
             return _service(args)
+        if args.command == "doctor":
+            from . import doctor
+
+            config = load_config(args.config, socket_path=args.socket, data_dir=args.data_dir)
+            return doctor.main(config, args.config, args.json)
         return _client_command(args)
     except ConfigError as exc:
         print(f"omegad: configuration error: {exc}", file=sys.stderr)

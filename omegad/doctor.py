@@ -1,0 +1,206 @@
+"""`omegad doctor`: is everything in place? One line per check — ok / warning / error — and,
+for anything not ok, the command or change that fixes it. Exit status 1 when any check is an
+error (the daemon cannot work), 0 otherwise.
+
+It loads the models the way the daemon does (and runs them once), asks a running daemon for its
+store's health, and when none runs opens nothing that could disturb one: the store is only
+looked at (files and permissions), never opened for writing.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from omegad_client import Client, DaemonNotRunning, OmegadError
+
+from .config import Config
+
+__all__ = ["Check", "run_checks"]
+
+
+@dataclass(frozen=True)
+class Check:
+    level: str  # "ok" | "warning" | "error"
+    name: str
+    detail: str
+    fix: str | None = None
+
+    def line(self) -> str:
+        fix = f" · fix: {self.fix}" if self.fix else ""
+        return f"{self.level:<7} {self.name:<16} {self.detail}{fix}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "name": self.name, "detail": self.detail, "fix": self.fix}
+
+
+def _guard(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
+    try:
+        out = fn()
+    except Exception as exc:  # a check that breaks is reported, never a traceback
+        return [Check("error", name, f"check failed: {type(exc).__name__}: {exc}")]
+    return out if isinstance(out, list) else [out]
+
+
+def check_embedding(config: Config) -> Check:
+    from .embed import Embedder, ModelMissing
+    from .models import resolve_embedding
+
+    fix = "omegad models fetch embedding"
+    try:
+        files = resolve_embedding(config.embedding_model_dir, config.model_cache_dir)
+    except ModelMissing as exc:
+        return Check("error", "embedding model", f"missing: {exc}", fix)
+    try:
+        t0 = time.perf_counter()
+        embedder = Embedder(files, threads=1)
+        (vec,) = embedder.embed(["omegad doctor probe"])
+        ms = (time.perf_counter() - t0) * 1000
+    except Exception as exc:
+        return Check("error", "embedding model", f"{files.onnx} does not load: {type(exc).__name__}: {exc}", fix)
+    return Check(
+        "ok", "embedding model", f"{embedder.model_id} ({files.variant}, dim {len(vec)}), loads and runs in {ms:.0f} ms"
+    )
+
+
+def check_reranker(config: Config) -> Check:
+    from .embed import ModelMissing
+    from .rerank import CrossEncoder, read_reranker_dir, reranker_dir
+
+    if not config.reranker_enabled:
+        return Check("ok", "reranker", "turned off in the configuration (queries keep the heuristic order)")
+    fix = "omegad models fetch reranker"
+    try:
+        files = read_reranker_dir(reranker_dir(config))
+    except ModelMissing as exc:
+        return Check("warning", "reranker", f"missing ({exc}): queries keep the heuristic order", fix)
+    try:
+        t0 = time.perf_counter()
+        encoder = CrossEncoder(files, threads=1, max_tokens=config.reranker_max_tokens)
+        encoder.score([("omegad doctor", "a probe passage")])
+        ms = (time.perf_counter() - t0) * 1000
+    except Exception as exc:
+        return Check(
+            "warning",
+            "reranker",
+            f"{files.onnx} does not load ({type(exc).__name__}: {exc}): queries keep the heuristic order",
+            f"rm -r {files.directory} && {fix}",
+        )
+    return Check("ok", "reranker", f"{files.model_id} ({files.quantization}), loads and scores in {ms:.0f} ms")
+
+
+def check_data_dir(config: Config) -> Check:
+    d = config.data_dir
+    if not d.exists():
+        return Check("warning", "data directory", f"{d} does not exist yet (created at the first start)")
+    st = d.stat()
+    if not stat.S_ISDIR(st.st_mode):
+        return Check("error", "data directory", f"{d} is not a directory", "move it away, or set server.data_dir")
+    if st.st_uid != os.getuid():
+        return Check(
+            "warning",
+            "data directory",
+            f"{d} belongs to uid {st.st_uid}, not to you ({os.getuid()})",
+            f"chown -R {os.getuid()} {d}",
+        )
+    if not os.access(d, os.W_OK | os.X_OK):
+        return Check("error", "data directory", f"{d} is not writable", f"chmod u+rwx {d}")
+    mode = stat.S_IMODE(st.st_mode)
+    if mode & 0o077:
+        return Check(
+            "warning",
+            "data directory",
+            f"{d} is open to others (mode {mode:o}): memories may be private",
+            f"chmod 700 {d}",
+        )
+    return Check("ok", "data directory", f"{d} (mode {mode:o})")
+
+
+def check_daemon(config: Config) -> list[Check]:
+    path = config.socket_path
+    try:
+        with Client(path, timeout=10) as c:
+            hello = c.hello()
+            stats = c.stats()
+    except DaemonNotRunning:
+        why = "a stale socket file: nobody listens" if path.exists() else "no socket"
+        return [
+            Check(
+                "warning",
+                "daemon",
+                f"not running at {path} ({why})",
+                "omegad serve (foreground) or omegad service install",
+            )
+        ]
+    except OmegadError as exc:
+        return [
+            Check("error", "daemon", f"answers at {path} but fails: {exc}", "see its log (journalctl --user -u omegad)")
+        ]
+    out = [
+        Check(
+            "ok", "daemon", f"omegad {hello.get('daemon_version', '?')} at {path}, up {stats.get('uptime_s', 0):.0f} s"
+        )
+    ]
+    store = stats.get("store", {})
+    maint = stats.get("maintenance", {})
+    detail = (
+        f"{stats.get('memories', 0)} memories, {store.get('fragments', '?')} fragments, "
+        f"{store.get('unindexed_rows', '?')} unindexed rows, {store.get('versions', '?')} versions, "
+        f"{store.get('disk_bytes', 0) / 2**20:.1f} MB"
+    )
+    due = maint.get("due")
+    if due:
+        out.append(Check("warning", "store", f"{detail}; maintenance due ({due})", "omegad maintain"))
+    else:
+        out.append(Check("ok", "store", detail))
+    models = stats.get("models", {}).get("reranker", {})
+    if models.get("state") == "failed":
+        out.append(
+            Check("error", "daemon reranker", f"failed: {models.get('last_error')}", "omegad models fetch reranker")
+        )
+    return out
+
+
+def check_service(config: Config, config_file: Path | None) -> Check:
+    from . import units
+
+    platform = units.detect_platform()
+    sf = units.service_files(config, platform, os.environ, config_file=config_file)
+    missing = [p for p in sf.files if not p.exists()]
+    if missing:
+        return Check(
+            "warning",
+            "service",
+            f"not installed ({platform}: {', '.join(str(p) for p in missing)} missing)",
+            "omegad service install",
+        )
+    return Check("ok", "service", f"installed ({platform}: {', '.join(str(p) for p in sf.files)})")
+
+
+def run_checks(config: Config, config_file: Path | None = None) -> list[Check]:
+    checks: list[Check] = []
+    checks += _guard("embedding model", lambda: check_embedding(config))
+    checks += _guard("reranker", lambda: check_reranker(config))
+    checks += _guard("data directory", lambda: check_data_dir(config))
+    checks += _guard("daemon", lambda: check_daemon(config))
+    checks += _guard("service", lambda: check_service(config, config_file))
+    return checks
+
+
+def main(config: Config, config_file: Path | None, as_json: bool) -> int:
+    checks = run_checks(config, config_file)
+    if as_json:
+        import json
+
+        print(json.dumps([c.as_dict() for c in checks], indent=2))
+    else:
+        for c in checks:
+            print(c.line())
+        sys.stdout.flush()
+    return 1 if any(c.level == "error" for c in checks) else 0
