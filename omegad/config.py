@@ -67,6 +67,8 @@ class Config:
     max_metadata_bytes: int = 16_384
     max_connections: int = 256
     max_inflight_per_connection: int = 64
+    socket_mode: int = 0o600
+    access_grants: tuple[Any, ...] = ()  # omegad.access.Grant
     frame_timeout_s: float = 30.0
     shutdown_timeout_s: float = 10.0
     # workers
@@ -231,6 +233,22 @@ def _type_map(v: Any) -> dict[str, float]:
     return out
 
 
+def _socket_mode(v: Any) -> int:
+    modes = {"0600": 0o600, "0660": 0o660, "0666": 0o666}
+    if isinstance(v, str) and v in modes:
+        return modes[v]
+    raise ConfigError(f'expected "0600", "0660" or "0666", got {v!r}')
+
+
+def _grants(v: Any) -> tuple[Any, ...]:
+    from .access import GrantError, parse_grants
+
+    try:
+        return parse_grants(v)
+    except GrantError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 #: Every configuration key: TOML name, environment variable, Config field, parser.
 KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("server.socket", "OMEGAD_SOCKET", "socket_path", _path),
@@ -240,6 +258,8 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("server.max_inflight_per_connection", None, "max_inflight_per_connection", _int),
     ("server.frame_timeout_s", None, "frame_timeout_s", _float),
     ("server.shutdown_timeout_s", None, "shutdown_timeout_s", _float),
+    ("server.socket_mode", None, "socket_mode", _socket_mode),
+    ("access.grant", None, "access_grants", _grants),
     ("limits.max_text_chars", None, "max_text_chars", _int),
     ("limits.max_batch_items", None, "max_batch_items", _int),
     ("limits.max_query_limit", None, "max_query_limit", _int),

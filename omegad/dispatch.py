@@ -17,8 +17,9 @@ import structlog
 
 from omegad_client.protocol import METHODS, PROTOCOL_VERSION, error_reply, ok_reply
 
+from .access import Access, Peer
 from .config import Config
-from .errors import BadRequest, ServiceError
+from .errors import BadRequest, Forbidden, ServiceError
 from .schema import parse_params
 from .service import Service
 
@@ -34,10 +35,17 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: Methods every connected peer may call: they read or change nothing of anyone's memories.
+OPEN = frozenset({"hello", "ping", "flush", "cancel"})
+#: Methods that span every namespace: the daemon owner's alone.
+OWNER_ONLY = frozenset({"stats", "maintain", "import", "export"})
+
+
 class Dispatcher:
-    def __init__(self, service: Service, config: Config) -> None:
+    def __init__(self, service: Service, config: Config, access: Access | None = None) -> None:
         self.service = service
         self.config = config
+        self.access = access if access is not None else Access(config.access_grants)
         self.handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
             "hello": service.hello,
             "ping": service.ping,
@@ -80,7 +88,35 @@ class Dispatcher:
             raise BadRequest(f"unknown request key(s): {', '.join(_short(k) for k in extra[:10])}", {"id": request_id})
         return request_id, method, message.get("params", {})
 
-    async def call(self, request_id: int, method: str, raw_params: Any, conn_id: int) -> dict[str, Any]:
+    async def authorize(self, method: str, p: Any, peer: Peer) -> None:
+        """Raise Forbidden unless *peer* may call *method* with params *p* (see `omegad.access`):
+        the namespace a request names, or for a request by id the namespace of that memory."""
+        if self.access.is_owner(peer) or method in OPEN:
+            return
+        if method in OWNER_ONLY:
+            raise Forbidden(f"{method} spans every namespace: only the daemon's owner may call it")
+        write = method in ("store", "store_batch", "update", "delete", "feedback", "resolve", "unresolve")
+        if method == "store_batch":
+            namespaces = {item.namespace for item in p.items}
+        elif method in ("store", "query"):
+            namespaces = {p.namespace}
+        elif method == "contradictions" and p.id is None:
+            if p.namespace is None:
+                raise Forbidden("listing contradictions of every namespace is the owner's; name a namespace")
+            namespaces = {p.namespace}
+        else:
+            ids = [p.source, p.target] if method in ("resolve", "unresolve") else [p.id]
+            namespaces = set((await self.service.namespaces_of(ids)).values())
+        for namespace in sorted(namespaces):
+            if not self.access.may(peer, namespace, write):
+                raise Forbidden(
+                    f"{peer.describe()} may not {'write' if write else 'read'} namespace {namespace!r}",
+                    {"namespace": namespace, "access": "write" if write else "read"},
+                )
+
+    async def call(
+        self, request_id: int, method: str, raw_params: Any, conn_id: int, peer: Peer | None = None
+    ) -> dict[str, Any]:
         started = time.perf_counter()
         outcome = "ok"
         try:
@@ -89,6 +125,7 @@ class Dispatcher:
                     f"unknown method {_short(method)}; known: {', '.join(METHODS)}", code="unknown_method"
                 )
             params = parse_params(method, {} if raw_params is None else raw_params, self.config)
+            await self.authorize(method, params, peer or Peer(uid=self.access.owner_uid, gid=-1))
             result = await self.handlers[method](params)
             reply = ok_reply(request_id, result)
         except ServiceError as exc:

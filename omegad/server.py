@@ -35,6 +35,7 @@ import structlog
 
 from omegad_client.protocol import HEADER, FrameError, decode_body, encode_frame, error_reply, ok_reply
 
+from .access import Access, Peer, peer_of
 from .config import Config
 from .contradictions import EdgeStore
 from .dispatch import Dispatcher
@@ -67,15 +68,17 @@ def take_lock(data_dir: Path) -> IO[bytes]:
     return f
 
 
-def prepare_socket_path(path: Path) -> None:
-    """Create the socket's directory (0700); refuse a live daemon; remove a stale socket."""
+def prepare_socket_path(path: Path, shared: bool = False) -> None:
+    """Create the socket's directory (0700, or 0711 for a *shared* socket that other users
+    must reach); refuse a live daemon; remove a stale socket."""
     if len(os.fsencode(path)) > 100:
         raise StartupError(f"socket path too long for a Unix socket ({len(str(path))} chars): {path}")
     parent = path.parent
-    parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    want = 0o711 if shared else 0o700
+    parent.mkdir(parents=True, exist_ok=True, mode=want)
     st = parent.stat()
-    if st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) & 0o077:
-        os.chmod(parent, 0o700)
+    if st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) & 0o077 != want & 0o077:
+        os.chmod(parent, want)
     if path.exists() or path.is_symlink():
         if not stat.S_ISSOCK(path.lstat().st_mode):
             raise StartupError(f"{path} exists and is not a socket; remove it or choose another --socket")
@@ -93,10 +96,11 @@ def prepare_socket_path(path: Path) -> None:
 
 
 class Connection:
-    def __init__(self, server: Server, stream: anyio.abc.SocketStream, conn_id: int) -> None:
+    def __init__(self, server: Server, stream: anyio.abc.SocketStream, conn_id: int, peer: Peer) -> None:
         self.server = server
         self.stream = stream
         self.id = conn_id
+        self.peer = peer
         self.config = server.config
         self.send_lock = anyio.Lock()
         self.inflight: dict[int, anyio.CancelScope] = {}
@@ -227,7 +231,7 @@ class Connection:
         try:
             reply: dict[str, Any] | None = None
             with scope:
-                reply = await self.server.dispatcher.call(request_id, method, params, self.id)
+                reply = await self.server.dispatcher.call(request_id, method, params, self.id, self.peer)
             # From here on a `cancel` for this id answers not_found: the outcome is decided.
             self.inflight.pop(request_id, None)
             if reply is None:
@@ -244,7 +248,8 @@ class Server:
     def __init__(self, config: Config, service: Service) -> None:
         self.config = config
         self.service = service
-        self.dispatcher = Dispatcher(service, config)
+        self.access = Access(config.access_grants)
+        self.dispatcher = Dispatcher(service, config, self.access)
         self.stopping = False
         self.inflight = 0
         self.connections: set[Connection] = set()
@@ -261,19 +266,42 @@ class Server:
                 log.warning("accept_failed", error=str(exc))
                 await anyio.sleep(0.1)
                 continue
+            peer = self._peer(stream)
+            if peer is None or not self.access.may_connect(peer):
+                who = peer.describe() if peer is not None else "a peer whose credentials are unknown"
+                log.warning("connection_refused", peer=who)
+                tg.start_soon(
+                    self._refuse, stream, "forbidden", f"{who} may not use this daemon (no [[access.grant]] for it)"
+                )
+                continue
             if len(self.connections) >= self.config.max_connections:
                 tg.start_soon(self._refuse, stream)
                 continue
-            conn = Connection(self, stream, next(self._ids))
+            conn = Connection(self, stream, next(self._ids), peer)
             self.connections.add(conn)
             tg.start_soon(self._run_connection, conn)
 
-    async def _refuse(self, stream: anyio.abc.SocketStream) -> None:
+    def _peer(self, stream: anyio.abc.SocketStream) -> Peer | None:
+        """Who connected (kernel credentials). Where the platform cannot tell, the socket's
+        permissions are the only guard: such a peer counts as the owner only when the socket is
+        private to the owner (``server.socket_mode`` 0600)."""
+        try:
+            peer = peer_of(stream.extra(anyio.abc.SocketAttribute.raw_socket))
+        except OSError:
+            peer = None
+        if peer is None and self.config.socket_mode == 0o600:
+            return Peer(uid=self.access.owner_uid, gid=os.getgid())
+        return peer
+
+    async def _refuse(
+        self,
+        stream: anyio.abc.SocketStream,
+        code: str = "unavailable",
+        message: str = "too many connections; try again later",
+    ) -> None:
         with anyio.move_on_after(1):
             try:
-                await stream.send(
-                    encode_frame(error_reply(None, "unavailable", "too many connections; try again later"))
-                )
+                await stream.send(encode_frame(error_reply(None, code, message)))
             except (anyio.BrokenResourceError, OSError):
                 pass
         await stream.aclose()
@@ -309,7 +337,7 @@ async def run_server(
         except ActivationError as exc:
             raise StartupError(str(exc)) from None
         if inherited is None:
-            prepare_socket_path(config.socket_path)
+            prepare_socket_path(config.socket_path, shared=config.socket_mode != 0o600)
         else:
             stack.callback(inherited.close)
         try:
@@ -340,7 +368,7 @@ async def run_server(
         service = Service(config, embedder, store, edges)
         server = Server(config, service)
         if inherited is None:
-            listener = await anyio.create_unix_listener(config.socket_path, mode=0o600)
+            listener = await anyio.create_unix_listener(config.socket_path, mode=config.socket_mode)
             socket_path = config.socket_path
             stack.callback(lambda: socket_path.unlink(missing_ok=True))
         else:  # the service manager owns the socket file: never removed here

@@ -714,6 +714,11 @@ class Service:
         created = await self.write(ops)
         return {"ids": [r.id for r in rows], "created": [bool(c) for c in created]}
 
+    async def namespaces_of(self, ids: list[str]) -> dict[str, str]:
+        """The namespace of each of *ids* that exists (namespaces never change)."""
+        rows = await anyio.to_thread.run_sync(self.store.get_many, ids, limiter=self.read_limiter)
+        return {mid: row.namespace for mid, row in rows.items()}
+
     async def get(self, p: IdParams) -> dict[str, Any]:
         rows = await anyio.to_thread.run_sync(self.store.get_many, [p.id], limiter=self.read_limiter)
         row = rows.get(p.id)

@@ -1,0 +1,162 @@
+"""Who may connect, and what each peer may read or write.
+
+The kernel tells the daemon who is on the other end of a connection: ``SO_PEERCRED`` on Linux
+(uid, gid, pid; the supplementary groups from ``/proc/<pid>/status``), ``LOCAL_PEERCRED`` on
+macOS (what ``getpeereid`` reads). Only the daemon's own uid has full access. Other users get
+only what ``[[access.grant]]`` tables in the configuration give them:
+
+    [[access.grant]]
+    users = ["alice", 1001]        # names or uids
+    groups = ["research"]          # names or gids (primary or supplementary)
+    namespaces = ["shared", "team-*"]   # exact names or shell patterns
+    mode = "read"                  # or "read-write"
+
+A peer with no grant at all is refused when it connects (one ``forbidden`` reply, then the
+connection is closed). A granted peer may read (query, get, contradictions, traverse) the
+namespaces of its read grants and also write (store, update, delete, feedback, resolve) those
+of its read-write grants; every request is checked against the namespace it names or, for a
+request by id, the namespace of that memory, before the request runs — so the index, the
+reranker and the reply only ever see what the caller may read. What spans every namespace
+(stats, maintain, import, export, a contradictions listing without a namespace) is the
+owner's.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import grp
+import os
+import pwd
+import socket
+import struct
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Access", "Grant", "Peer", "parse_grants", "peer_of"]
+
+
+@dataclass(frozen=True)
+class Peer:
+    uid: int
+    gid: int
+    pid: int | None = None
+    groups: frozenset[int] = frozenset()
+
+    def describe(self) -> str:
+        return f"uid {self.uid}" + (f" (pid {self.pid})" if self.pid else "")
+
+
+@dataclass(frozen=True)
+class Grant:
+    uids: frozenset[int]
+    gids: frozenset[int]
+    namespaces: tuple[str, ...]
+    write: bool
+
+    def applies(self, peer: Peer) -> bool:
+        return peer.uid in self.uids or bool(({peer.gid} | peer.groups) & self.gids)
+
+    def covers(self, namespace: str) -> bool:
+        return any(fnmatch.fnmatchcase(namespace, pattern) for pattern in self.namespaces)
+
+
+class GrantError(ValueError):
+    pass
+
+
+def _ids(values: Any, kind: str) -> frozenset[int]:
+    if values is None:
+        return frozenset()
+    if not isinstance(values, list):
+        raise GrantError(f"{kind} must be a list of names or numbers, got {values!r}")
+    out: set[int] = set()
+    for v in values:
+        if isinstance(v, bool):
+            raise GrantError(f"{kind}: {v!r} is not a name or a number")
+        if isinstance(v, int):
+            if v < 0:
+                raise GrantError(f"{kind}: {v} is not an id")
+            out.add(v)
+        elif isinstance(v, str) and v:
+            try:
+                out.add(pwd.getpwnam(v).pw_uid if kind == "users" else grp.getgrnam(v).gr_gid)
+            except KeyError:
+                raise GrantError(f"{kind}: no such {'user' if kind == 'users' else 'group'} {v!r}") from None
+        else:
+            raise GrantError(f"{kind}: {v!r} is not a name or a number")
+    return frozenset(out)
+
+
+def parse_grants(value: Any) -> tuple[Grant, ...]:
+    """``[[access.grant]]`` tables → grants (names resolved now: a typo fails at start)."""
+    if not isinstance(value, list):
+        raise GrantError(f"expected [[access.grant]] tables, got {value!r}")
+    grants: list[Grant] = []
+    for i, table in enumerate(value):
+        where = f"grant {i + 1}"
+        if not isinstance(table, dict):
+            raise GrantError(f"{where}: expected a table, got {table!r}")
+        unknown = set(table) - {"users", "groups", "namespaces", "mode"}
+        if unknown:
+            raise GrantError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        try:
+            uids, gids = _ids(table.get("users"), "users"), _ids(table.get("groups"), "groups")
+        except GrantError as exc:
+            raise GrantError(f"{where}: {exc}") from None
+        if not uids and not gids:
+            raise GrantError(f"{where}: names no users or groups")
+        namespaces = table.get("namespaces")
+        if not isinstance(namespaces, list) or not namespaces or not all(isinstance(n, str) and n for n in namespaces):
+            raise GrantError(f"{where}: namespaces must be a non-empty list of names or patterns")
+        mode = table.get("mode", "read")
+        if mode not in ("read", "read-write"):
+            raise GrantError(f"{where}: mode must be 'read' or 'read-write', got {mode!r}")
+        grants.append(Grant(uids, gids, tuple(namespaces), mode == "read-write"))
+    return tuple(grants)
+
+
+class Access:
+    """The daemon's own uid may do everything; other peers what their grants say."""
+
+    def __init__(self, grants: tuple[Grant, ...], owner_uid: int | None = None) -> None:
+        self.grants = grants
+        self.owner_uid = os.getuid() if owner_uid is None else owner_uid
+
+    def is_owner(self, peer: Peer) -> bool:
+        return peer.uid == self.owner_uid
+
+    def may_connect(self, peer: Peer) -> bool:
+        return self.is_owner(peer) or any(g.applies(peer) for g in self.grants)
+
+    def may(self, peer: Peer, namespace: str, write: bool) -> bool:
+        if self.is_owner(peer):
+            return True
+        return any(g.applies(peer) and g.covers(namespace) and (g.write or not write) for g in self.grants)
+
+
+def _groups_of(pid: int) -> frozenset[int]:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Groups:"):
+                    return frozenset(int(g) for g in line.split()[1:])
+    except (OSError, ValueError):
+        pass
+    return frozenset()
+
+
+def peer_of(sock: socket.socket) -> Peer | None:
+    """The credentials of the process at the other end of a connected Unix socket."""
+    if sys.platform.startswith("linux"):
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        pid, uid, gid = struct.unpack("3i", creds)
+        return Peer(uid=uid, gid=gid, pid=pid or None, groups=_groups_of(pid) if pid else frozenset())
+    if (
+        sys.platform == "darwin"
+    ):  # LOCAL_PEERCRED → struct xucred {u_int version; uid_t uid; short ngroups; gid_t groups[16]}
+        raw = sock.getsockopt(0, 0x001, struct.calcsize("IIh16I") + 8)
+        _version, uid, ngroups = struct.unpack_from("IIh", raw)
+        groups = struct.unpack_from(f"{max(0, min(ngroups, 16))}I", raw, struct.calcsize("IIh") + 2)
+        return Peer(uid=uid, gid=groups[0] if groups else -1, groups=frozenset(groups))
+    return None
