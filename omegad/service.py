@@ -20,7 +20,7 @@ import structlog
 
 from omegad_client.protocol import PROTOCOL_VERSION
 
-from . import __version__
+from . import __version__, heap
 from .backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, memory_line, vector_from
 from .config import Config
 from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
@@ -576,6 +576,7 @@ class Service:
         )
         report["access_counts_saved"] = saved
         report["reason"] = op.reason
+        heap.trim()  # the pass freed what compaction and index merges allocated
         self.rows_since_maintenance = 0
         self.commits_since_maintenance = 0
         self.fragments_estimate = report["after"]["fragments"]
