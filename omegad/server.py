@@ -302,7 +302,12 @@ class Server:
         with anyio.move_on_after(1):
             try:
                 await stream.send(encode_frame(error_reply(None, code, message)))
-            except (anyio.BrokenResourceError, OSError):
+                # Read (and drop) what the client sends for a moment: closing with its request
+                # unread would make its write fail before it reads the reply above.
+                await stream.send_eof()
+                while len(await stream.receive(65536)) > 0:
+                    pass
+            except (anyio.BrokenResourceError, anyio.EndOfStream, anyio.ClosedResourceError, OSError):
                 pass
         await stream.aclose()
 
