@@ -103,6 +103,9 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Daemon, d
         c.flush()  # annotations settled before the snapshot
         before = {i: c.get(i) for i in ids}
     yield d, before
+    wire = _WIRES.pop(d.socket, None)
+    if wire is not None:
+        wire.drop()
     with d.client() as c:  # what was stored before is unchanged, whatever came in between
         assert {i: c.get(i) for i in before} == before
     code = d.stop()
