@@ -461,22 +461,16 @@ class MemoryStore:
         candidates re-scored exactly: ``refine_factor``); a smaller one exactly, by brute force
         over its rows — an index walk over a tiny share of the table finds too few of them.
         Rows written since the index was last folded are always scanned exactly as well."""
-        if fetch is not None:  # the filter after the graph search (see `_postfilter_fetch`)
-            return (
-                self._table.search(vectors, vector_column_name="vector")
-                .distance_type("cosine")
-                .where(flt.sql(), prefilter=False)
-                .select([*SELECT, "_distance"])
-                .limit(fetch)
-                .refine_factor(POSTFILTER_REFINE)
-            )
+        post = fetch is not None  # the filter after the graph search (see `_postfilter_fetch`)
         q = (
             self._table.search(vectors, vector_column_name="vector")
             .distance_type("cosine")
-            .where(flt.sql(), prefilter=True)
+            .where(flt.sql(), prefilter=not post)
             .select([*SELECT, "_distance"])
-            .limit(k)
+            .limit(fetch if fetch is not None else k)
         )
+        if post:
+            return q.refine_factor(POSTFILTER_REFINE)
         if not self._vector_index_ready:
             return q  # nothing to bypass: a flat scan
         if self.uses_vector_index(flt.namespace):
