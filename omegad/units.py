@@ -148,6 +148,7 @@ class ServiceFiles:
     enable: list[list[str]]
     disable: list[list[str]]
     state: list[list[str]]
+    directories: tuple[Path, ...] = ()  # made by `install` (e.g. the agent's log directory)
 
 
 def service_files(
@@ -180,6 +181,7 @@ def service_files(
             enable=[["launchctl", "bootstrap", domain, str(path)]],
             disable=[["launchctl", "bootout", f"{domain}/{LAUNCHD_LABEL}"]],
             state=[["launchctl", "print", f"{domain}/{LAUNCHD_LABEL}"]],
+            directories=(home / "Library" / "Logs" / "omegad",),
         )
     raise ValueError(f"unknown service platform {platform!r} (systemd or launchd)")
 
@@ -190,10 +192,8 @@ def detect_platform() -> str:
 
 def install(sf: ServiceFiles, config: Config, enable: bool, out: Callable[[str], None], run: Run = _run) -> int:
     """Write the files (and the directories the service needs), then enable and start it."""
-    for directory in (config.data_dir, config.socket_path.parent):
+    for directory in (config.data_dir, config.socket_path.parent, *sf.directories):
         directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    if sf.platform == "launchd":
-        (next(iter(sf.files)).parent.parent.parent / "Logs" / "omegad").mkdir(parents=True, exist_ok=True)
     for path, data in sf.files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
