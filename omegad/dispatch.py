@@ -135,9 +135,14 @@ class Dispatcher:
             outcome = "cancelled"
             raise
         except Exception as exc:
-            outcome = "internal"
-            log.exception("internal_error", method=method, request_id=request_id)
-            reply = error_reply(request_id, "internal", f"internal error: {type(exc).__name__}: {exc}")
+            typed = self.service.faults.storage_error(exc, method)  # degraded mode, not a bug
+            if typed is not None:
+                outcome = typed.code
+                reply = error_reply(request_id, typed.code, typed.message, typed.data)
+            else:
+                outcome = "internal"
+                log.exception("internal_error", method=method, request_id=request_id)
+                reply = error_reply(request_id, "internal", f"internal error: {type(exc).__name__}: {exc}")
         finally:
             ms = (time.perf_counter() - started) * 1000
             log.info(

@@ -24,6 +24,9 @@ from .config import Config
 
 __all__ = ["Check", "run_checks"]
 
+#: Below this much free space on the data directory's file system, doctor warns.
+LOW_SPACE = 256 << 20
+
 
 @dataclass(frozen=True)
 class Check:
@@ -50,13 +53,18 @@ def _guard(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
 
 def check_embedding(config: Config) -> Check:
     from .embed import Embedder, ModelMissing
-    from .models import resolve_embedding
+    from .models import damaged_files, resolve_embedding
 
     fix = "omegad models fetch embedding"
     try:
         files = resolve_embedding(config.embedding_model_dir, config.model_cache_dir)
     except ModelMissing as exc:
         return Check("error", "embedding model", f"missing: {exc}", fix)
+    damaged = damaged_files(files.directory)
+    if damaged:
+        return Check(
+            "error", "embedding model", f"damaged: {', '.join(damaged)} in {files.directory} fail their hash check", fix
+        )
     try:
         t0 = time.perf_counter()
         embedder = Embedder(files, threads=1)
@@ -109,8 +117,24 @@ def check_data_dir(config: Config) -> Check:
             f"{d} belongs to uid {st.st_uid}, not to you ({os.getuid()})",
             f"chown -R {os.getuid()} {d}",
         )
+    vfs = os.statvfs(d)
+    if vfs.f_flag & os.ST_RDONLY:
+        return Check(
+            "error",
+            "data directory",
+            f"{d} is on a read-only file system: nothing can be stored",
+            "remount it read-write",
+        )
     if not os.access(d, os.W_OK | os.X_OK):
         return Check("error", "data directory", f"{d} is not writable", f"chmod u+rwx {d}")
+    free = vfs.f_bavail * vfs.f_frsize
+    if free < LOW_SPACE:
+        return Check(
+            "error" if free < LOW_SPACE // 8 else "warning",
+            "data directory",
+            f"{d}: only {free / 2**20:.1f} MB free (stores fail once the file system is full)",
+            "free space on that file system",
+        )
     mode = stat.S_IMODE(st.st_mode)
     if mode & 0o077:
         return Check(
@@ -142,11 +166,17 @@ def check_daemon(config: Config) -> list[Check]:
         return [
             Check("error", "daemon", f"answers at {path} but fails: {exc}", "see its log (journalctl --user -u omegad)")
         ]
+    problems = hello.get("problems") or []
     out = [
         Check(
-            "ok", "daemon", f"omegad {hello.get('daemon_version', '?')} at {path}, up {stats.get('uptime_s', 0):.0f} s"
+            "ok" if not problems else "error",
+            "daemon",
+            f"omegad {hello.get('daemon_version', '?')} at {path}, up {stats.get('uptime_s', 0):.0f} s"
+            + (f", degraded ({', '.join(p.get('code', '?') for p in problems)})" if problems else ""),
         )
     ]
+    for p in problems:
+        out.append(Check("error", f"daemon {p.get('code')}", f"{p.get('message')} ({p.get('detail')})", p.get("fix")))
     store = stats.get("store", {})
     maint = stats.get("maintenance", {})
     detail = (

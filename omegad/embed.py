@@ -16,7 +16,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MAX_TOKENS", "Embedder", "ModelFiles", "ModelMissing", "cpu_session", "load_tokenizer", "short_error"]
+__all__ = [
+    "MAX_TOKENS",
+    "Embedder",
+    "ModelFiles",
+    "ModelMissing",
+    "UnloadedEmbedder",
+    "cpu_session",
+    "load_tokenizer",
+    "short_error",
+]
 
 #: all-MiniLM-L6-v2 was trained with 256 word pieces; longer texts are truncated.
 MAX_TOKENS = 256
@@ -102,6 +111,8 @@ def short_error(exc: BaseException, limit: int = 300) -> str:
 class Embedder:
     """One ONNX Runtime session and one tokenizer. Thread-safe (calls are serialised)."""
 
+    loaded = True
+
     def __init__(self, files: ModelFiles, threads: int = 2, batch_size: int = 64, spinning: bool = False) -> None:
         self.files = files
         self.model_id = files.model_id
@@ -145,3 +156,22 @@ class Embedder:
                 for row, i in enumerate(chunk):
                     out[i] = pooled[row]
         return np.asarray(np.stack(out), dtype=np.float32)
+
+
+class UnloadedEmbedder:
+    """Stands in for the embedder while its model cannot be loaded (degraded mode: the
+    daemon serves what needs no embedding and reloads the model once its files change).
+    *model_id* and *dim* are the store's."""
+
+    loaded = False
+
+    def __init__(self, model_id: str, dim: int, error: str, threads: int = 2, batch_size: int = 64) -> None:
+        self.model_id = model_id
+        self.dim = dim
+        self.error = error
+        self.threads = threads
+        self.batch_size = batch_size
+        self.files = ModelFiles(Path(), model_id, "unavailable")
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        raise ModelMissing(self.error)

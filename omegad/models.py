@@ -45,6 +45,7 @@ __all__ = [
     "FetchError",
     "HubFile",
     "cpu_variant",
+    "damaged_files",
     "download",
     "embedding_cache_dir",
     "fetch_embedding",
@@ -119,6 +120,26 @@ def embedding_cache_dir(cache_dir: Path) -> Path:
     return cache_dir / EMBEDDING_DIR_NAME
 
 
+def embedding_dir(model_dir: Path | None, cache_dir: Path) -> Path:
+    """Where the embedding model is read from."""
+    return model_dir if model_dir is not None else embedding_cache_dir(cache_dir)
+
+
+def files_signature(directory: Path) -> tuple[tuple[str, int, int], ...]:
+    """(name, size, mtime) of the files in *directory*: changes when a model is replaced."""
+    out = []
+    try:
+        for p in sorted(directory.iterdir()):
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            out.append((p.name, st.st_size, st.st_mtime_ns))
+    except OSError:
+        pass
+    return tuple(out)
+
+
 def resolve_embedding(model_dir: Path | None, cache_dir: Path) -> ModelFiles:
     """Find the embedding model or raise `ModelMissing` saying exactly what to run."""
     if model_dir is not None:
@@ -137,6 +158,24 @@ def resolve_embedding(model_dir: Path | None, cache_dir: Path) -> ModelFiles:
             f"no embedding model in {directory}. Run `{FETCH_COMMAND}` (downloads all-MiniLM-L6-v2, ~25 MB), "
             "or point OMEGAD_EMBEDDING_MODEL_DIR at a directory holding model.onnx and tokenizer.json."
         ) from None
+
+
+def damaged_files(directory: Path) -> list[str]:
+    """Files of a fetched model whose content no longer matches the hash its ``manifest.json``
+    recorded (a truncated or overwritten file); empty when all match or nothing is recorded."""
+    try:
+        recorded = json.loads((directory / "manifest.json").read_text(encoding="utf-8")).get("files", {})
+    except (OSError, ValueError, AttributeError):
+        return []
+    out = []
+    for name, expected in recorded.items() if isinstance(recorded, dict) else ():
+        path = directory / str(name)
+        try:
+            if content_hash(path, str(expected))[1] != expected:
+                out.append(str(name))
+        except OSError:
+            out.append(str(name))
+    return out
 
 
 def sha256_file(path: Path) -> str:
@@ -356,9 +395,15 @@ def fetch_embedding(
     if not force:
         try:
             read_model_dir(target)
+            damaged = damaged_files(target)
+            if not damaged:
+                if out:
+                    out.write(f"embedding model already present in {target} (use --force to fetch again)\n")
+                return target
             if out:
-                out.write(f"embedding model already present in {target} (use --force to fetch again)\n")
-            return target
+                out.write(
+                    f"embedding model in {target} is damaged ({', '.join(damaged)}: hash mismatch); fetching again\n"
+                )
         except ModelMissing:
             pass
     errors: list[str] = []
@@ -507,9 +552,13 @@ def fetch_reranker(
     if not force:
         try:
             read_reranker_dir(target)
+            damaged = damaged_files(target)
+            if not damaged:
+                if out:
+                    out.write(f"reranker already present in {target} (use --force to fetch again)\n")
+                return target
             if out:
-                out.write(f"reranker already present in {target} (use --force to fetch again)\n")
-            return target
+                out.write(f"reranker in {target} is damaged ({', '.join(damaged)}: hash mismatch); fetching again\n")
         except ModelMissing:
             pass
     if quantize:

@@ -39,13 +39,13 @@ from .access import Access, Peer, peer_of
 from .config import Config
 from .contradictions import EdgeStore
 from .dispatch import Dispatcher
-from .embed import Embedder, ModelMissing
+from .embed import Embedder, ModelMissing, UnloadedEmbedder
 from .errors import ServiceError, StartupError
 from .models import resolve_embedding
 from .schema import parse_params
 from .sdnotify import ActivationError, inherited_listener, notify
 from .service import Service
-from .store import MemoryStore, StoreMismatch
+from .store import MemoryStore, StoreMismatch, read_store_meta
 
 __all__ = ["Server", "run_server"]
 
@@ -57,7 +57,14 @@ LOCK_FILE = "omegad.lock"
 def take_lock(data_dir: Path) -> IO[bytes]:
     """Exclusive, non-blocking flock on the data directory's lock file (held for life)."""
     data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-    f = open(data_dir / LOCK_FILE, "a+b")  # noqa: SIM115 - held open for the daemon's lifetime
+    f: IO[bytes]
+    try:
+        f = open(data_dir / LOCK_FILE, "a+b")  # noqa: SIM115 - held open for the daemon's lifetime
+    except OSError as exc:
+        if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM) or not (data_dir / LOCK_FILE).exists():
+            raise StartupError(f"cannot open {data_dir / LOCK_FILE}: {exc.strerror}") from None
+        # a read-only data directory (a used store: the lock file exists): serve it read-only
+        f = open(data_dir / LOCK_FILE, "rb")  # noqa: SIM115
     try:
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
@@ -328,6 +335,17 @@ class Server:
         return False
 
 
+def load_embedder(config: Config) -> Embedder:
+    """Find and load the embedding model (blocking); raises `ModelMissing` saying what to do."""
+    files = resolve_embedding(config.embedding_model_dir, config.model_cache_dir)
+    return Embedder(
+        files,
+        threads=config.embedding_threads,
+        batch_size=config.embed_batch_size,
+        spinning=config.embedding_spinning,
+    )
+
+
 async def run_server(
     config: Config,
     *,
@@ -345,18 +363,22 @@ async def run_server(
             prepare_socket_path(config.socket_path, shared=config.socket_mode != 0o600)
         else:
             stack.callback(inherited.close)
+        embedder: Embedder | UnloadedEmbedder
         try:
-            files = resolve_embedding(config.embedding_model_dir, config.model_cache_dir)
-            embedder = await anyio.to_thread.run_sync(
-                lambda: Embedder(
-                    files,
-                    threads=config.embedding_threads,
-                    batch_size=config.embed_batch_size,
-                    spinning=config.embedding_spinning,
-                )
-            )
+            embedder = await anyio.to_thread.run_sync(load_embedder, config)
         except ModelMissing as exc:
-            raise StartupError(str(exc)) from None
+            meta = read_store_meta(config.data_dir)
+            if meta is None:  # nothing stored yet: nothing to serve without the model
+                raise StartupError(str(exc)) from None
+            # degraded: serve the store's memories (get, export...) and reload the model
+            # once its files change (see Service._reload_embedder)
+            embedder = UnloadedEmbedder(
+                str(meta.get("embedding_model")),
+                int(meta.get("embedding_dim") or 0),
+                str(exc),
+                threads=config.embedding_threads,
+                batch_size=config.embed_batch_size,
+            )
         try:
             store = await anyio.to_thread.run_sync(
                 lambda: MemoryStore.open(
@@ -370,7 +392,7 @@ async def run_server(
         except StoreMismatch as exc:
             raise StartupError(str(exc)) from None
         edges = await anyio.to_thread.run_sync(EdgeStore.open, store, config.data_dir)
-        service = Service(config, embedder, store, edges)
+        service = Service(config, embedder, store, edges, load_embedder=lambda: load_embedder(config))
         server = Server(config, service)
         if inherited is None:
             listener = await anyio.create_unix_listener(config.socket_path, mode=config.socket_mode)
@@ -385,7 +407,7 @@ async def run_server(
             activated=inherited is not None,
             data_dir=str(config.data_dir),
             model=embedder.model_id,
-            variant=files.variant,
+            variant=embedder.files.variant,
             memories=await anyio.to_thread.run_sync(store.count),
             pid=os.getpid(),
         )

@@ -7,9 +7,11 @@ Nothing here blocks the event loop: ONNX and LanceDB calls go through `Batcher`s
 
 from __future__ import annotations
 
+import errno
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,8 +26,10 @@ from . import __version__, heap
 from .backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, memory_line, vector_from
 from .config import Config
 from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
-from .embed import Embedder
-from .errors import InvalidParams, NotFound, ServiceError, Unavailable
+from .embed import Embedder, UnloadedEmbedder, short_error
+from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
+from .faults import STORAGE, Faults, classify
+from .models import embedding_dir, files_signature
 from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
@@ -65,6 +69,10 @@ from .worker import Batcher, JobQueue, wait_until
 DELETES_REMEMBERED = 10_000
 #: How long after the last store or query the daemon counts as quiet (background checks wait).
 QUIET_S = 0.05
+#: How often the data directory is checked for having been deleted or replaced.
+WATCH_S = 5.0
+#: How often, without an embedding model, its files are checked for a change (then reloaded).
+RELOAD_S = 2.0
 
 __all__ = ["Service"]
 
@@ -146,7 +154,15 @@ def _brief(row: Row) -> dict[str, Any]:
 
 
 class Service:
-    def __init__(self, config: Config, embedder: Embedder, store: MemoryStore, edges: EdgeStore | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        embedder: Embedder | UnloadedEmbedder,
+        store: MemoryStore,
+        edges: EdgeStore | None = None,
+        *,
+        load_embedder: Callable[[], Embedder] | None = None,
+    ) -> None:
         # recent deletes (id → commit stamp), oldest first, and the newest one forgotten
         self._deleted_at: OrderedDict[str, int] = OrderedDict()
         self._deleted_horizon = 0
@@ -199,6 +215,11 @@ class Service:
         self.last_maintenance: dict[str, Any] = {}
         self.recovery: dict[str, Any] = {}
         self.write_errors = 0
+        self.faults = Faults(config.data_dir)
+        self._load_embedder = load_embedder
+        if not embedder.loaded:
+            assert isinstance(embedder, UnloadedEmbedder)
+            self.faults.report("embedder", embedder.error)
         self.neighbours = NeighbourCache(store, config.cache_rows)
         self.checker = Checker(
             config,
@@ -249,6 +270,9 @@ class Service:
                 newest = await anyio.to_thread.run_sync(self.store.max_updated_at, limiter=self.read_limiter)
             self._last_stamp = max(self._last_stamp, newest)
             tg.start_soon(self._maintenance_timer)
+            tg.start_soon(self._watch_data_dir)
+            if not self.embedder.loaded and self._load_embedder is not None:
+                tg.start_soon(self._reload_embedder)
             task_status.started()
 
     def _recover(self) -> dict[str, Any]:
@@ -262,10 +286,26 @@ class Service:
         if found.corrupt:
             report["corrupt"] = found.corrupt
         if found.records:
-            report.update(replay(found.records, self.store, self.edges, self._signal_store))
+            try:
+                report.update(replay(found.records, self.store, self.edges, self._signal_store))
+            except Exception as exc:
+                if classify(exc) is None:
+                    raise
+                # the log stays as it is: the next start that can write replays it
+                raise StartupError(
+                    f"acknowledged writes in {self.wal.directory} must be replayed into the store, "
+                    f"but writing under {self.config.data_dir} fails ({exc}); make it writable and start again"
+                ) from None
             report["files_synced"] = fsync_tree(self.store.directory)
-        self.wal.drop_through(self.wal.seq)
-        self.wal.open_segment()
+        try:
+            self.wal.drop_through(self.wal.seq)
+            self.wal.open_segment()
+        except OSError as exc:
+            # a read-only data directory (everything in the log is in the tables): serve
+            # reads; the first write that succeeds opens a new segment
+            if classify(exc) is None:
+                raise
+            self.faults.report(classify(exc) or "read_only", f"starting: {exc.strerror}")
         self.signals.load(self.signal_store.load())
         self.fragments_estimate = self.store.health()["fragments"]
         self.store.refresh_namespace_rows()
@@ -308,6 +348,8 @@ class Service:
     async def embed(self, texts: list[str]) -> list[npt.NDArray[np.float32]]:
         """Embed through the shared batcher. Large inputs go in chunks, one after the other,
         so a query arriving meanwhile waits for one chunk, not for a whole big batch."""
+        if not self.embedder.loaded:
+            raise self.faults.error("embedder")
         chunk = self.config.embed_batch_size
         out: list[npt.NDArray[np.float32]] = []
         try:
@@ -325,20 +367,27 @@ class Service:
         except ServiceError:
             raise
         except Exception as exc:
-            self.write_errors += 1
-            log.error("write_failed", error=f"{type(exc).__name__}: {exc}")
-            raise Unavailable(f"the store could not commit: {type(exc).__name__}: {exc}") from None
+            raise self._write_error(exc) from None
         for r in results:
             if isinstance(r, ServiceError):
                 raise r
             if isinstance(r, Exception):
-                self.write_errors += 1
-                raise Unavailable(f"the store could not commit: {type(r).__name__}: {r}") from None
+                raise self._write_error(r) from None
         return results
+
+    def _write_error(self, exc: Exception) -> ServiceError:
+        self.write_errors += 1
+        typed = self.faults.storage_error(exc, "a write failed")
+        if typed is not None:
+            return typed
+        log.error("write_failed", error=f"{type(exc).__name__}: {exc}")
+        return Unavailable(f"the store could not commit: {type(exc).__name__}: {exc}")
 
     def _apply_writes(self, ops: list[WriteOp]) -> list[Any]:
         """Apply a batch of writes in order, in as few commits as possible, then log what
         committed to the write-ahead log (one fdatasync) before anyone is told (writer thread)."""
+        if not self.faults.data_dir_ok():  # a commit now would land nowhere durable
+            return [self.faults.error("data_dir_missing")] * len(ops)
         results: list[Any] = [None] * len(ops)
         self._wal_records: list[dict[str, Any]] = []
         self._wal_ops: list[int] = []
@@ -346,13 +395,19 @@ class Service:
         if self._wal_records:
             try:
                 self.wal.append(self._wal_records)
+                if not self.faults.data_dir_ok():  # deleted meanwhile: the log went with it
+                    raise FileNotFoundError(errno.ENOENT, "the data directory was deleted", str(self.config.data_dir))
             except Exception as exc:
                 # committed but not durable: not acknowledged (a retry with the same id is safe)
                 log.error("wal_append_failed", error=f"{type(exc).__name__}: {exc}")
-                err = Unavailable(f"the write could not be made durable: {type(exc).__name__}: {exc}")
+                err = self.faults.storage_error(exc, "the write-ahead log append failed") or Unavailable(
+                    f"the write could not be made durable: {type(exc).__name__}: {exc}"
+                )
                 for k in self._wal_ops:
                     if not isinstance(results[k], Exception):
                         results[k] = err
+            else:
+                self.faults.clear(*STORAGE)  # a durable write: the file system takes writes again
         return results
 
     def _log(self, index: int, *records: dict[str, Any]) -> None:
@@ -662,11 +717,47 @@ class Service:
             self.vector_index_building = False
         await self.write([MaintainOp(reason="vector_index")])
 
+    async def _watch_data_dir(self) -> None:
+        """Notice a deleted or replaced data directory even while nothing is written."""
+        while not self.faults.active("data_dir_missing"):
+            await anyio.sleep(WATCH_S)
+            await anyio.to_thread.run_sync(self.faults.data_dir_ok, limiter=self.read_limiter)
+
+    async def _reload_embedder(self) -> None:
+        """Degraded without an embedding model: load it again whenever its files change
+        (``omegad models fetch``, a fixed ``embedding.model_dir``)."""
+        assert self._load_embedder is not None
+        directory = embedding_dir(self.config.embedding_model_dir, self.config.model_cache_dir)
+        tried = await anyio.to_thread.run_sync(files_signature, directory)
+        while not self.embedder.loaded:
+            await anyio.sleep(RELOAD_S)
+            now = await anyio.to_thread.run_sync(files_signature, directory)
+            if now == tried:
+                continue
+            tried = now
+            try:
+                embedder = await anyio.to_thread.run_sync(self._load_embedder, limiter=self.embed_limiter)
+            except Exception as exc:
+                self.faults.report("embedder", short_error(exc))
+                continue
+            if (embedder.model_id, embedder.dim) != (self.embedder.model_id, self.embedder.dim):
+                self.faults.report(
+                    "embedder",
+                    f"{directory} holds {embedder.model_id} (dim {embedder.dim}), but the store was built "
+                    f"with {self.embedder.model_id} (dim {self.embedder.dim})",
+                )
+                continue
+            self.embedder = embedder
+            self.faults.clear("embedder")
+            log.info("embedder_ready", model=embedder.model_id, variant=embedder.files.variant)
+
     async def _maintenance_timer(self) -> None:
         """After a quiet ``maintenance.interval_s`` with writes since the last pass: compact
         what is left, fold it into the indexes, checkpoint the log, clean up versions."""
         while True:
             await anyio.sleep(self.config.maintenance_interval_s)
+            if self.faults.active("data_dir_missing"):
+                continue
             if (self.commits_since_maintenance or self.wal.bytes) and self.writer.depth == 0:
                 self.jobs.submit_nowait(lambda: self._maintenance_job(True, "idle"), key="maintenance")
 
@@ -682,7 +773,13 @@ class Service:
                 "dim": self.embedder.dim,
             },
             "reranker": self.reranker.describe(),
+            **await self.health(),
         }
+
+    async def health(self) -> dict[str, Any]:
+        """``status`` ok/degraded and the active problems (see `omegad.faults`)."""
+        await anyio.to_thread.run_sync(self.faults.data_dir_ok, limiter=self.read_limiter)
+        return self.faults.describe()
 
     async def ping(self, _: Any) -> dict[str, Any]:
         return {}
@@ -894,9 +991,17 @@ class Service:
                 "health": self.store.health(),
             }
 
-        data = await anyio.to_thread.run_sync(collect, limiter=self.read_limiter)
+        health = await self.health()
+        try:
+            data = await anyio.to_thread.run_sync(collect, limiter=self.read_limiter)
+        except Exception as exc:  # degraded: say what is known
+            typed = self.faults.storage_error(exc, "stats")
+            if typed is None:
+                raise
+            data = {"counts": {}, "disk_bytes": None, "index": {}, "health": {"error": typed.message}}
         counts: dict[str, dict[str, int]] = data["counts"]
         return {
+            **health,
             "memories": sum(sum(t.values()) for t in counts.values()),
             "namespaces": {ns: {"total": sum(t.values()), "types": t} for ns, t in sorted(counts.items())},
             "disk_bytes": data["disk_bytes"],

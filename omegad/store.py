@@ -289,6 +289,16 @@ POSTFILTER_SHARE = 0.5
 POSTFILTER_REFINE = 2
 
 
+def read_store_meta(data_dir: Path) -> dict[str, Any] | None:
+    """The store's ``store.json`` (format, embedding model and dimension), if there is a
+    readable one."""
+    try:
+        meta = json.loads((data_dir / STORE_META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
 class MemoryStore:
     """The memories table. Open with `MemoryStore.open`; all methods block."""
 

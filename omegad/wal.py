@@ -148,14 +148,19 @@ class WriteAheadLog:
         return out
 
     def open_segment(self) -> None:
-        """Start a new segment (at start and at each checkpoint)."""
+        """Start a new segment (at start, at each checkpoint, and after a failed append)."""
         self.close()
         self.seq += 1
         fd = os.open(self._path(self.seq), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
-        os.write(fd, MAGIC + OPENED.pack(time.time_ns() // 1000))
-        if self.sync:
-            os.fsync(fd)
-            fsync_dir(self.directory)
+        try:
+            os.write(fd, MAGIC + OPENED.pack(time.time_ns() // 1000))
+            if self.sync:
+                os.fsync(fd)
+                fsync_dir(self.directory)
+        except BaseException:
+            os.close(fd)  # (nothing in it: a half-written header would be skipped on replay)
+            self._path(self.seq).unlink(missing_ok=True)
+            raise
         self._fd = fd
 
     def close(self) -> None:
@@ -178,11 +183,19 @@ class WriteAheadLog:
             parts.append(FRAME.pack(len(payload), zlib.crc32(payload)))
             parts.append(payload)
         buf = memoryview(b"".join(parts))
-        while buf:
-            n = os.write(self._fd, buf)
-            buf = buf[n:]
-        if self.sync:
-            os.fdatasync(self._fd)
+        try:
+            while buf:
+                n = os.write(self._fd, buf)
+                buf = buf[n:]
+            if self.sync:
+                os.fdatasync(self._fd)
+        except BaseException:
+            # Part of a frame may be on disk (a full disk), and after a failed fdatasync the
+            # page cache may hold what the disk does not: this segment ends here (its torn
+            # tail is ignored on replay) and the next append starts a new one, so nothing
+            # appended later sits behind the torn frame.
+            self.close()
+            raise
         self.bytes += sum(len(p) for p in parts)
         self.appends += 1
 

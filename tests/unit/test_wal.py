@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -126,3 +127,43 @@ def test_replay_restores_what_the_tables_lost_and_is_idempotent(tmp_path: Path) 
     again = replay(records, store, edges)
     assert again == {"rows_restored": 0, "rows_deleted": 0, "edges_restored": 0, "edges_deleted": 0}
     assert store.count() == 4
+
+
+def test_failed_append_ends_its_segment_and_later_appends_survive(tmp_path: Path, monkeypatch: Any) -> None:
+    """A full disk can leave half a frame in the segment. Records appended after the failure
+    must not sit behind that torn frame (replay would stop there and drop them)."""
+    import errno
+    import os
+
+    import omegad.wal as wal_mod
+
+    wal = WriteAheadLog(tmp_path / "wal")
+    wal.open_segment()
+    wal.append([row_record(row("a", "alpha", 10))])
+    real_write = os.write
+    calls = {"n": 0}
+
+    def half_then_full(fd: int, data: Any) -> int:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            real_write(fd, bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(wal_mod.os, "write", half_then_full)
+    try:
+        wal.append([row_record(row("b", "beta", 11))])
+    except OSError as exc:
+        assert exc.errno == errno.ENOSPC
+    else:
+        raise AssertionError("the append should have failed")
+    try:  # still full: a new segment cannot even be started, and leaves no file behind
+        wal.append([row_record(row("b", "beta", 11))])
+    except OSError:
+        pass
+    else:
+        raise AssertionError("the append should have failed")
+    monkeypatch.setattr(wal_mod.os, "write", real_write)
+    wal.append([row_record(row("c", "gamma", 12))])  # space again: acknowledged
+    got = WriteAheadLog(tmp_path / "wal").read()
+    assert [r["id"] for r in got.records] == ["a", "c"]
+    assert got.torn == 1 and got.corrupt == 0 and got.segments == 2

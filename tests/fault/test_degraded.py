@@ -1,0 +1,241 @@
+"""Faults under a running daemon: a full disk, a read-only file system, the data directory
+deleted, the embedding model corrupt. Each gives a typed error naming the problem and its fix,
+``hello``/``stats``/``omegad doctor`` report degraded mode, nothing acknowledged is lost, and
+the daemon recovers once the cause is fixed.
+
+The file-system faults use a real tmpfs of a few MB (mounting needs root, as on CI; elsewhere
+those tests skip)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from omegad.config import load_config
+from omegad.models import embedding_cache_dir
+from omegad_client import OmegadError, Unavailable
+
+from ..helpers import Daemon
+from ..integration.test_doctor import _doctor
+
+
+@pytest.fixture
+def tmpfs() -> Iterator[Path]:
+    """A fresh 24 MB tmpfs, unmounted afterwards (skips where mounting is not allowed)."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs root")
+    mnt = Path("/var/tmp") / f"omegad-fault-{uuid.uuid4().hex[:8]}"
+    mnt.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m,mode=0700", "tmpfs", str(mnt)], capture_output=True)
+    if r.returncode != 0:
+        mnt.rmdir()
+        pytest.skip(f"cannot mount a tmpfs here: {r.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+        mnt.rmdir()
+
+
+def _remount(mnt: Path, mode: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,{mode}", str(mnt)], check=True, capture_output=True)
+
+
+def _stored(c: Any, namespace: str) -> dict[str, str]:
+    """id → text of every memory in *namespace* (through export: each row once)."""
+    out: dict[str, str] = {}
+    for record in c.export_records(namespace=namespace):
+        if record.get("record") == "memory":
+            assert record["id"] not in out, f"{record['id']} exported twice"
+            out[record["id"]] = record["text"]
+    return out
+
+
+def _problem(hello: dict[str, Any], code: str) -> dict[str, Any]:
+    assert hello["status"] == "degraded", hello
+    (p,) = [p for p in hello["problems"] if p["code"] == code]
+    assert p["message"] and p["fix"] and p["since"], p
+    return p
+
+
+def test_full_disk_refuses_writes_keeps_reads_and_recovers(daemon_factory, tmpfs: Path) -> None:  # type: ignore[no-untyped-def]
+    d: Daemon = daemon_factory(data_dir=tmpfs / "data").start()
+    sent: dict[str, str] = {}
+    acked: set[str] = set()
+    with d.client() as c:
+        for i in range(20):
+            sent[f"m{i}"] = f"memory {i} about the build cache and topic {i % 4}"
+            c.store(sent[f"m{i}"], id=f"m{i}", namespace="n")
+            acked.add(f"m{i}")
+        assert c.hello()["status"] == "ok"
+        # fill the file system but for ~150 kB, then write until it is full
+        vfs = os.statvfs(tmpfs)
+        with (tmpfs / "ballast").open("wb") as f:
+            f.write(b"\0" * max(0, vfs.f_bavail * vfs.f_frsize - 150_000))
+        refused = 0
+        for i in range(20, 400):
+            mid = f"m{i}"
+            sent[mid] = f"later memory {i}: " + "payload " * 200
+            try:
+                c.store(sent[mid], id=mid, namespace="n")
+                acked.add(mid)
+            except Unavailable as exc:
+                refused += 1
+                assert exc.data["reason"] == "disk_full", exc
+                assert "full" in str(exc) and exc.data["fix"], exc
+            if refused >= 5:
+                break
+        assert refused >= 5, "the file system never filled up"
+        p = _problem(c.hello(), "disk_full")
+        assert str(tmpfs / "data") in p["message"]
+        assert c.stats()["status"] == "degraded"
+        # reads go on
+        assert c.get("m3")["text"] == sent["m3"]
+        assert any(r["id"] == "m3" for r in c.query("memory 3 build cache", namespace="n", limit=20))
+        code, checks, err = _doctor(d.base, "--socket", str(d.socket), "--data-dir", str(d.data_dir))
+        assert code == 1 and checks["daemon disk_full"]["level"] == "error", (checks, err)
+        assert checks["data directory"]["level"] in ("warning", "error"), checks
+        # free space: the next write succeeds and the problem clears by itself
+        (tmpfs / "ballast").unlink()
+        c.store("after the disk was freed", id="after", namespace="n")
+        sent["after"] = "after the disk was freed"
+        acked.add("after")
+        assert c.hello() == {**c.hello(), "status": "ok", "problems": []}
+    assert d.stop() == 0, d.log()
+    assert '"event": "degraded"' in d.log() and '"event": "recovered"' in d.log()
+    d.start()
+    with d.client() as c:
+        stored = _stored(c, "n")
+        assert acked <= set(stored), sorted(acked - set(stored))
+        # a refused write may have committed before its log append failed: then it is whole
+        assert all(stored[k] == sent[k] for k in stored)
+        assert c.query("build cache topic", namespace="n")
+    assert d.stop() == 0, d.log()
+
+
+def test_read_only_data_directory_serves_reads_and_recovers(daemon_factory, tmpfs: Path) -> None:  # type: ignore[no-untyped-def]
+    d: Daemon = daemon_factory(data_dir=tmpfs / "data").start()
+    with d.client() as c:
+        topics = ["tmpfs mounts", "the CI cache", "the release branch", "database backups", "log rotation"]
+        ids = {c.store(f"read-only fact: a note about {t}", namespace="n") for t in topics}
+    assert d.stop() == 0, d.log()
+    _remount(tmpfs, "ro")
+    d.start()
+    with d.client() as c:
+        _problem(c.hello(), "read_only")
+        with pytest.raises(Unavailable) as refused:
+            c.store("cannot be stored", namespace="n")
+        assert refused.value.data["reason"] == "read_only" and "not writable" in str(refused.value)
+        assert set(_stored(c, "n")) == ids
+        assert {r["id"] for r in c.query("read-only fact note", namespace="n", limit=8)} == ids
+        code, checks, _ = _doctor(d.base, "--socket", str(d.socket), "--data-dir", str(d.data_dir))
+        assert code == 1 and checks["data directory"]["level"] == "error", checks
+        assert "read-only" in checks["data directory"]["detail"] and checks["daemon read_only"]["fix"]
+        _remount(tmpfs, "rw")
+        ids.add(c.store("stored once writable again", namespace="n"))
+        assert c.hello()["status"] == "ok"
+    assert d.stop() == 0, d.log()
+    d.start()
+    with d.client() as c:
+        assert set(_stored(c, "n")) == ids
+    assert d.stop() == 0, d.log()
+
+
+def test_data_directory_deleted_or_moved_under_the_daemon(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    d: Daemon = daemon_factory().start()
+    with d.client() as c:
+        ids = {c.store(f"kept memory {i}", namespace="n") for i in range(5)}
+        moved = tmp_path / "moved-data"
+        d.data_dir.rename(moved)  # (like a deletion, but the store stays inspectable)
+        with pytest.raises(Unavailable) as refused:
+            c.store("nowhere to go", namespace="n")
+        assert refused.value.data["reason"] == "data_dir_missing", refused.value
+        assert "restart" in refused.value.data["fix"]
+        p = _problem(c.hello(), "data_dir_missing")
+        assert str(d.data_dir) in p["message"]
+        assert c.stats()["status"] == "degraded"
+        for _ in range(3):  # every write is refused the same way; the daemon stays up
+            with pytest.raises(Unavailable):
+                c.store("still nowhere", namespace="n")
+        assert c.ping() == {}
+    assert d.stop() == 0, d.log()
+    assert not d.data_dir.exists(), "the daemon must not recreate a half store in the old place"
+    # the moved store holds exactly what was acknowledged
+    d2: Daemon = daemon_factory(data_dir=moved, name="d2").start()
+    with d2.client() as c:
+        assert set(_stored(c, "n")) == ids
+    assert d2.stop() == 0, d2.log()
+    # and a restart without it starts an empty store
+    d.start()
+    with d.client() as c:
+        assert _stored(c, "n") == {}
+        c.store("a fresh start", namespace="n")
+        assert c.hello()["status"] == "ok"
+    assert d.stop() == 0, d.log()
+
+
+def _copy_model(dest: Path) -> Path:
+    src = embedding_cache_dir(load_config().model_cache_dir)
+    shutil.copytree(src, dest)
+    return dest
+
+
+def test_corrupt_embedding_model_degrades_and_reloads_when_fixed(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    model = _copy_model(tmp_path / "model")
+    good = (model / "model.onnx").read_bytes()
+    env = {"OMEGAD_EMBEDDING_MODEL_DIR": str(model)}
+    d: Daemon = daemon_factory(env=env).start()
+    with d.client() as c:
+        ids = {c.store(f"memory about the deploy pipeline, part {i}", namespace="n") for i in range(4)}
+        c.flush()
+    assert d.stop() == 0, d.log()
+    (model / "model.onnx").write_bytes(good[: len(good) // 3])  # truncated
+    d.start()
+    with d.client() as c:
+        p = _problem(c.hello(), "embedder")
+        assert "model.onnx" in p["detail"] and "omegad models fetch" in p["fix"]
+        assert c.hello()["embedding"]["model"] == "sentence-transformers/all-MiniLM-L6-v2"
+        for call in (lambda: c.store("x", namespace="n"), lambda: c.query("deploy pipeline", namespace="n")):
+            with pytest.raises(Unavailable) as refused:
+                call()
+            assert refused.value.data["reason"] == "embedder"
+        # what needs no model still works
+        some = next(iter(ids))
+        assert c.get(some)["namespace"] == "n"
+        assert set(_stored(c, "n")) == ids
+        code, checks, _ = _doctor(
+            d.base, "--socket", str(d.socket), "--data-dir", str(d.data_dir), OMEGAD_EMBEDDING_MODEL_DIR=str(model)
+        )
+        assert code == 1 and checks["embedding model"]["level"] == "error", checks
+        assert checks["daemon embedder"]["level"] == "error", checks
+        # put the model back: the daemon notices and reloads it by itself
+        tmp = model / "model.onnx.new"
+        tmp.write_bytes(good)
+        tmp.replace(model / "model.onnx")
+        deadline = time.monotonic() + 60
+        while c.hello()["status"] != "ok" and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert c.hello()["status"] == "ok", c.hello()
+        ids.add(c.store("memory stored after the model came back", namespace="n"))
+        assert {r["id"] for r in c.query("deploy pipeline", namespace="n", limit=10)} & ids
+    assert d.stop() == 0, d.log()
+    assert '"event": "embedder_ready"' in d.log()
+
+
+def test_corrupt_model_and_no_store_is_a_clear_startup_error(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    model = _copy_model(tmp_path / "model")
+    (model / "model.onnx").write_bytes(b"not an onnx model")
+    d: Daemon = daemon_factory(env={"OMEGAD_EMBEDDING_MODEL_DIR": str(model)})
+    d.start(wait=False)
+    assert d.proc is not None and d.proc.wait(60) == 1
+    assert "cannot start" in d.log() and "model.onnx" in d.log()
+    with pytest.raises(OmegadError):
+        d.client(timeout=2).ping()
