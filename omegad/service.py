@@ -132,6 +132,8 @@ class MaintainOp:
     force: bool = False
     reason: str = "due"
     checkpoint_only: bool = False
+    prepared: dict[str, Any] | None = None  # `MemoryStore.reorganize` done beside the writer
+    counted: tuple[int, int] | None = None  # rows and commits since the last pass, at its start
 
 
 WriteOp = InsertOp | UpdateOp | DeleteOp | MaintainOp | EdgeOp | FeedbackOp | SnapshotOp | ImportOp
@@ -209,6 +211,9 @@ class Service:
         self.commits_since_maintenance = 0
         self.fragments_estimate = 0  # after the last maintenance, plus one per commit since
         self.maintenance_runs = 0
+        self._maintaining = anyio.Lock()  # one pass at a time
+        self.maintain_limiter = anyio.CapacityLimiter(1)
+        self._serialize_next_pass = False
         self.vector_index_building = False
         self.last_vector_index: dict[str, Any] = {}
         self.last_maintenance_us: int | None = None
@@ -617,29 +622,61 @@ class Service:
         return len(dirty)
 
     def _apply_maintain(self, op: MaintainOp) -> dict[str, Any]:
-        """A maintenance pass (writer thread, so serialised with writes; see
-        `MemoryStore.maintain`), or only a checkpoint."""
+        """The part of a maintenance pass serialised with writes (writer thread; see
+        `run_maintenance`), or only a checkpoint."""
         if op.checkpoint_only:
             saved = self._save_access_counts()
             return self._checkpoint() if (self.wal.bytes or saved) else {}
         saved = self._save_access_counts()
-        report = self.store.maintain(
-            self.policy,
-            force=op.force,
-            durable=self._checkpoint,
-            extra_tables=[self.edges.table, self.signal_store.table],
-        )
+        extra = [self.edges.table, self.signal_store.table]
+        if op.prepared is not None:
+            report = op.prepared
+        else:  # the whole pass here (a pass beside the writer was pre-empted last time)
+            report = self.store.reorganize(self.policy, force=op.force, extra_tables=extra)
+            report["serialized"] = True
+        report = self.store.finish(self.policy, report, durable=self._checkpoint, extra_tables=extra)
         report["access_counts_saved"] = saved
         report["reason"] = op.reason
         heap.trim()  # the pass freed what compaction and index merges allocated
-        self.rows_since_maintenance = 0
-        self.commits_since_maintenance = 0
+        rows, commits = op.counted or (self.rows_since_maintenance, self.commits_since_maintenance)
+        self.rows_since_maintenance = max(0, self.rows_since_maintenance - rows)
+        self.commits_since_maintenance = max(0, self.commits_since_maintenance - commits)
         self.fragments_estimate = report["after"]["fragments"]
         self.maintenance_runs += 1
         self.last_maintenance_us = now_us()
         self.last_maintenance = report
         log.info("maintenance", **report)
         return report
+
+    async def run_maintenance(self, force: bool, reason: str) -> dict[str, Any]:
+        """One maintenance pass. Its long part — index folding and compaction, seconds at 1M
+        memories — runs in a thread of its own while stores go on (Lance commits appends
+        beside a compaction); only the checkpoint and the version cleanup wait for the writer.
+        A compaction that a concurrent delete or update pre-empted is redone serialised with
+        the writes in the next pass, so progress is certain."""
+        async with self._maintaining:
+            counted = (self.rows_since_maintenance, self.commits_since_maintenance)
+            extra = [self.edges.table, self.signal_store.table]
+            if self._serialize_next_pass:
+                (report,) = await self.write([MaintainOp(force=force, reason=reason, counted=counted)])
+            else:
+
+                def reorganize() -> dict[str, Any]:
+                    if not self.faults.data_dir_ok():  # Lance would recreate its directories
+                        raise self.faults.error("data_dir_missing")
+                    out = self.store.reorganize(self.policy, force=force, extra_tables=extra)
+                    fsync_tree(self.store.directory)  # so the checkpoint in the writer is quick
+                    return out
+
+                commits = self.writer.batches
+                prepared = await anyio.to_thread.run_sync(reorganize, limiter=self.maintain_limiter)
+                prepared["commits_beside"] = self.writer.batches - commits  # writes that went on
+                (report,) = await self.write(
+                    [MaintainOp(force=force, reason=reason, prepared=prepared, counted=counted)]
+                )
+            self._serialize_next_pass = bool(report.get("preempted")) and not report.get("serialized")
+            result: dict[str, Any] = report
+            return result
 
     def maintenance_due(self) -> str | None:
         """Why a maintenance pass is due now, if it is: indexes missing, too many fragments
@@ -690,8 +727,9 @@ class Service:
             self.jobs.submit_nowait(lambda: self._maintenance_job(False, reason), key="maintenance")
 
     async def _maintenance_job(self, force: bool, reason: str) -> None:
-        (report,) = await self.write([MaintainOp(force=force, reason=reason)])
-        self._maybe_build_vector_index(report)
+        if not force and self.maintenance_due() is None:  # a pass since it was queued did it
+            return
+        self._maybe_build_vector_index(await self.run_maintenance(force, reason))
 
     def _maybe_build_vector_index(self, report: dict[str, Any]) -> None:
         rows = int(report.get("after", {}).get("rows", 0))
@@ -715,7 +753,7 @@ class Service:
             self.last_vector_index = {"error": f"{type(exc).__name__}: {exc}"}
         finally:
             self.vector_index_building = False
-        await self.write([MaintainOp(reason="vector_index")])
+        await self.run_maintenance(False, "vector_index")
 
     async def _watch_data_dir(self) -> None:
         """Notice a deleted or replaced data directory even while nothing is written."""
@@ -1169,10 +1207,9 @@ class Service:
 
     async def maintain(self, _: Any) -> dict[str, Any]:
         """Run a maintenance pass now (`omegad maintain`) and return its report."""
-        (report,) = await self.write([MaintainOp(force=True, reason="requested")])
+        report = await self.run_maintenance(True, "requested")
         self._maybe_build_vector_index(report)
-        result: dict[str, Any] = report
-        return result
+        return report
 
     async def flush(self, p: FlushParams) -> dict[str, Any]:
         """Wait for the writes queued before this call, then for the background jobs queued

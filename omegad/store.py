@@ -289,6 +289,12 @@ POSTFILTER_SHARE = 0.5
 POSTFILTER_REFINE = 2
 
 
+def _preempted(exc: BaseException) -> bool:
+    """A Lance commit that lost to a concurrent one and may simply be tried again later."""
+    text = str(exc)
+    return "preempted" in text or "Retryable commit conflict" in text
+
+
 def read_store_meta(data_dir: Path) -> dict[str, Any] | None:
     """The store's ``store.json`` (format, embedding model and dimension), if there is a
     readable one."""
@@ -727,8 +733,18 @@ class MemoryStore:
            its write-ahead log) — before any old version's files are removed;
         5. clean up old versions, once every read that may be using one has finished.
 
-        *extra_tables* (LanceDB tables, e.g. the edges) get steps 2 and 5 too.
+        *extra_tables* (LanceDB tables, e.g. the edges) get steps 2, 3 and 5 too. Steps 1–3
+        (`reorganize`) may run while other threads write: Lance commits appends beside them,
+        and a compaction that a concurrent delete or update pre-empts is given up (reported
+        ``preempted``; nothing is lost). Steps 4–5 (`finish`) must not.
         """
+        report = self.reorganize(policy, force=force, extra_tables=extra_tables)
+        return self.finish(policy, report, durable=durable, extra_tables=extra_tables)
+
+    def reorganize(
+        self, policy: MaintainPolicy, *, force: bool = False, extra_tables: Sequence[Any] = ()
+    ) -> dict[str, Any]:
+        """Steps 1–3 of `maintain` (safe beside concurrent writes)."""
         started = time.perf_counter()
         report: dict[str, Any] = {}
         self._table.checkout_latest()  # a vector index built on another handle meanwhile
@@ -741,12 +757,19 @@ class MemoryStore:
         unindexed = before["unindexed_rows"]
         if unindexed and (force or unindexed >= policy.unindexed_rows):
             t0 = time.perf_counter()
-            if force:  # requested or idle: fold everything into the indexes proper
-                self._table.to_lance().optimize.optimize_indices()
+            try:
+                if force:  # requested or idle: fold everything into the indexes proper
+                    self._table.to_lance().optimize.optimize_indices()
+                    merged = -1
+                else:  # under load: cheap deltas
+                    merged = self._fold_indexes(policy.max_index_deltas)
+            except OSError as exc:
+                if not _preempted(exc):
+                    raise
+                report["preempted"] = True
+                merged = -2
+            finally:
                 self._table.checkout_latest()
-                merged = -1
-            else:  # under load: cheap deltas
-                merged = self._fold_indexes(policy.max_index_deltas)
             report["indexed"] = {
                 "rows": unindexed,
                 "deltas_merged": merged,
@@ -756,25 +779,47 @@ class MemoryStore:
             frags = int(table.stats()["fragment_stats"]["num_fragments"])
             if frags > 1 and (force or frags > policy.max_fragments):
                 t0 = time.perf_counter()
-                metrics = table.to_lance().optimize.compact_files(
-                    target_rows_per_fragment=compact_rows,
-                    num_threads=1,
-                    materialize_deletions_threshold=0.1,
-                    max_source_rows=policy.max_compact_rows,  # the rest in later passes
-                )
-                table.checkout_latest()
-                report.setdefault("compacted", {})[name] = {
-                    "fragments_removed": metrics.fragments_removed,
-                    "fragments_added": metrics.fragments_added,
-                    "ms": round((time.perf_counter() - t0) * 1000, 1),
-                }
+                try:
+                    metrics = table.to_lance().optimize.compact_files(
+                        target_rows_per_fragment=compact_rows,
+                        num_threads=1,
+                        materialize_deletions_threshold=0.1,
+                        max_source_rows=policy.max_compact_rows,  # the rest in later passes
+                    )
+                    done: dict[str, Any] = {
+                        "fragments_removed": metrics.fragments_removed,
+                        "fragments_added": metrics.fragments_added,
+                    }
+                except OSError as exc:  # a delete or update committed on those fragments first
+                    if not _preempted(exc):
+                        raise
+                    report["preempted"] = True
+                    done = {"preempted": True}
+                finally:
+                    table.checkout_latest()
+                done["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+                report.setdefault("compacted", {})[name] = done
+        report["reorganize_ms"] = round((time.perf_counter() - started) * 1000, 1)
+        return report
+
+    def finish(
+        self,
+        policy: MaintainPolicy,
+        report: dict[str, Any],
+        *,
+        durable: Callable[[], dict[str, Any]] | None = None,
+        extra_tables: Sequence[Any] = (),
+    ) -> dict[str, Any]:
+        """Steps 4–5 of `maintain`, serialised with writes; adds to *report* and returns it."""
+        started = time.perf_counter()
+        tables = [self._table, *extra_tables]
         if durable is not None:
             report["durable"] = durable()
         # old versions: only after the new ones are durable, and never under a running read
         if self.readers.wait_before(policy.reader_wait_s):
             removed = 0
             freed = 0
-            for _name, table in tables:
+            for table in tables:
                 st = table.to_lance().cleanup_old_versions(older_than=timedelta(0))
                 table.checkout_latest()
                 removed += int(st.old_versions)
@@ -784,5 +829,6 @@ class MemoryStore:
             report["cleanup"] = {"skipped": "reads in flight"}
         self.refresh_namespace_rows()
         report["after"] = self.health()
-        report["ms"] = round((time.perf_counter() - started) * 1000, 1)
+        report["finish_ms"] = round((time.perf_counter() - started) * 1000, 1)
+        report["ms"] = round(report.get("reorganize_ms", 0.0) + report["finish_ms"], 1)
         return report

@@ -143,3 +143,29 @@ def test_vector_index_is_built_in_the_background_and_used(daemon_factory) -> Non
         assert hits[0]["id"] == late
         assert c.query("service 7 logs", namespace="v", limit=1)[0]["id"] in ids
         assert len(c.query("office chores", namespace="tiny", limit=10)) == 5  # searched exactly
+
+
+def test_stores_go_on_while_a_pass_compacts(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    """The long part of a pass (index folding, compaction) runs beside the writer: stores
+    commit meanwhile, and every one of them, and every earlier memory, is there afterwards."""
+    d: Daemon = daemon_factory(config=QUIET).start()
+    with d.client() as c:
+        ids = set(c.store_batch([{"text": f"seed {i}: cache layer note {i % 7}", "namespace": "m"} for i in range(50)]))
+        for i in range(150):  # one fragment each
+            ids.add(c.store(f"fragment note {i} about the deploy queue", namespace="m"))
+        reports: list[dict] = []
+        t = threading.Thread(target=lambda: reports.append(Client(d.socket, timeout=120).maintain()))
+        t.start()
+        during = 0
+        with d.client() as writer:
+            while t.is_alive():
+                ids.add(writer.store(f"written during the pass {during}", namespace="m"))
+                during += 1
+        t.join()
+        (report,) = reports
+        assert during > 0 and report["commits_beside"] > 0, report
+        assert "serialized" not in report and report["compacted"]["memories"]["fragments_removed"] > 100
+        exported = [r["id"] for r in c.export_records(namespace="m") if r.get("record") == "memory"]
+        assert sorted(exported) == sorted(ids)
+        assert c.query("written during the pass", namespace="m")
+    assert d.stop() == 0, d.log()
