@@ -49,7 +49,7 @@ import numpy.typing as npt
 import structlog
 
 from .config import Config
-from .embed import ModelMissing, cpu_session, load_tokenizer, short_error
+from .embed import ModelMissing, cpu_session, inference_runs, load_tokenizer, short_error
 from .pipeline import Candidate
 from .store import iso
 from .worker import Batcher
@@ -207,7 +207,8 @@ class CrossEncoder:
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[npt.NDArray[np.float32], list[int]]:
         """Logits and token counts for *pairs* (same order). Pairs are sorted by length and
-        run in batches of at most ``batch_size``, each padded to its own longest pair."""
+        run in batches of at most ``batch_size`` (fewer when long: `inference_runs`), each padded
+        to its own longest pair."""
         if not pairs:
             return np.zeros(0, dtype=np.float32), []
         # A word piece covers at least one character, and these texts can be 16k characters
@@ -219,8 +220,7 @@ class CrossEncoder:
             lengths = [len(e.ids) for e in encodings]
             order = sorted(range(len(pairs)), key=lengths.__getitem__)
             logits = np.zeros(len(pairs), dtype=np.float32)
-            for start in range(0, len(order), self.batch_size):
-                chunk = order[start : start + self.batch_size]
+            for chunk in inference_runs(order, lengths, self.batch_size):
                 logits[chunk] = self.run(self.feeds([encodings[i] for i in chunk]))
         return logits, lengths
 

@@ -57,3 +57,17 @@ def test_corrupt_model_is_model_missing(tmp_path: Path) -> None:
     (tmp_path / "tokenizer.json").write_text("{}")
     with pytest.raises(ModelMissing, match="cannot load"):
         Embedder(read_model_dir(tmp_path))
+
+
+def test_inference_runs_bound_batch_and_attention_size() -> None:
+    from omegad.embed import RUN_BUDGET, inference_runs
+
+    lengths = [10] * 100 + [128] * 70 + [256] * 40 + [512] * 3
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    runs = inference_runs(order, lengths, 64)
+    assert [i for r in runs for i in r] == order  # every text once, in order
+    for r in runs:
+        width = max(lengths[i] for i in r)
+        assert len(r) <= 64 and (len(r) * width * width <= RUN_BUDGET or len(r) == 1)
+    assert max(len(r) for r in runs if max(lengths[i] for i in r) == 256) == 16
+    assert inference_runs([], [], 64) == []
