@@ -153,7 +153,7 @@ class EdgeStore:
 
     @classmethod
     def open(cls, store: MemoryStore, data_dir: Path) -> EdgeStore:
-        db = store._db
+        db = store.side_db
         try:
             table = db.open_table(EDGES_TABLE)
         except ValueError:

@@ -675,6 +675,11 @@ class Service:
                     [MaintainOp(force=force, reason=reason, prepared=prepared, counted=counted)]
                 )
             self._serialize_next_pass = bool(report.get("preempted")) and not report.get("serialized")
+            if report.get("renew_cache"):  # an index was rewritten: drop its old copy's cache
+                renewed = await anyio.to_thread.run_sync(self.store.renew_cache, limiter=self.maintain_limiter)
+                report["cache_renewed"] = {"indexes": report.pop("renew_cache"), **renewed}
+                heap.trim()
+                log.info("cache_renewed", **report["cache_renewed"])
             result: dict[str, Any] = report
             return result
 

@@ -72,7 +72,7 @@ class SignalStore:
 
     @classmethod
     def open(cls, store: MemoryStore) -> SignalStore:
-        db = store._db
+        db = store.side_db
         try:
             table = db.open_table(TABLE)
         except ValueError:

@@ -276,6 +276,7 @@ class MaintainPolicy:
     reader_wait_s: float = 5.0  # longest wait for old reads before cleaning up versions
     max_compact_rows: int = 262_144  # most rows one pass rewrites per table (bounds its time)
     max_index_deltas: int = 8  # index pieces before the deltas are merged (see _fold_indexes)
+    renew_cache_bytes: int = 64 << 20  # a replaced index this big renews the caches (see finish)
 
 
 #: Candidates re-scored exactly after the quantised index search, per result asked for.
@@ -287,6 +288,29 @@ REFINE_FACTOR = 5
 #: still leaves k (`_postfilter_fetch`), and falls back to a prefilter when it does not.
 POSTFILTER_SHARE = 0.5
 POSTFILTER_REFINE = 2
+
+
+#: Index and metadata cache of the side tables (edges, signals), each, in MB.
+SIDE_CACHE_MB = 32
+
+
+def _connect(directory: Path, index_cache_mb: int, metadata_cache_mb: int) -> tuple[Any, Any]:
+    import lancedb
+
+    session = lancedb.Session(
+        index_cache_size_bytes=index_cache_mb << 20, metadata_cache_size_bytes=metadata_cache_mb << 20
+    )
+    return lancedb.connect(str(directory), session=session), session
+
+
+def _replaced_indexes(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]], min_bytes: int) -> list[str]:
+    """Indexes whose segments merged away since *before* held at least *min_bytes*: their
+    cache entries are garbage."""
+    return [
+        name
+        for name, segments in before.items()
+        if sum(size for uuid, size in segments.items() if uuid not in after.get(name, {})) >= min_bytes
+    ]
 
 
 def _preempted(exc: BaseException) -> bool:
@@ -317,11 +341,14 @@ class MemoryStore:
         self._fts_ready = False
         self._id_index_ready = False
         self._lock = threading.Lock()  # guards _fts_ready and index creation
+        self._write_lock = threading.Lock()  # held by each commit (see `renew_cache`)
         self.readers = Readers()
         self._vector_index_ready = False
         self.index_min_namespace_rows = 2_000
         self.ns_rows: dict[str, int] = {}  # rows per namespace: refreshed by maintenance, + inserts
         self.session: Any = None  # LanceDB's caches (set by `open`)
+        self.cache_mb = (768, 128)
+        self.side_db: Any = db
         self.refresh_index_state()
 
     @classmethod
@@ -330,7 +357,6 @@ class MemoryStore:
     ) -> MemoryStore:
         """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of
         indexes and 1 GB of metadata, let every replaced index version stay in memory)."""
-        import lancedb
 
         directory = data_dir / "lance"
         directory.mkdir(parents=True, exist_ok=True)
@@ -360,17 +386,43 @@ class MemoryStore:
             with tmp.open("rb") as f:
                 os.fsync(f.fileno())
             os.replace(tmp, meta_path)
-        session = lancedb.Session(
-            index_cache_size_bytes=index_cache_mb << 20, metadata_cache_size_bytes=metadata_cache_mb << 20
-        )
-        db = lancedb.connect(str(directory), session=session)
+        cache_mb = (index_cache_mb, metadata_cache_mb)
+        db, session = _connect(directory, *cache_mb)
         try:
             table = db.open_table(TABLE)
         except ValueError:  # no such table yet
             table = db.create_table(TABLE, schema=_schema(dim))
         store = cls(directory, table, db, dim, model_id)
-        store.session = session
+        store.session, store.cache_mb = session, cache_mb
+        # The side tables (edges, signals) are small and get caches of their own, so that
+        # the memories' caches can be replaced whole (`renew_cache`).
+        store.side_db, _ = _connect(directory, SIDE_CACHE_MB, SIDE_CACHE_MB)
         return store
+
+    def renew_cache(self) -> dict[str, Any]:
+        """Open the memories table again with empty caches and drop the old ones. After an
+        index is replaced (a full merge), the old index stays cached next to the new one —
+        hundreds of MB at 1M memories — until the bound pushes it out. The new index is loaded
+        by a probe search before the swap, so queries never wait for it."""
+        t0 = time.perf_counter()
+        db, session = _connect(self.directory, *self.cache_mb)
+        table = db.open_table(TABLE)
+        if self._vector_index_ready:
+            probe = np.zeros(self.dim, dtype=np.float32)
+            probe[0] = 1.0
+            table.search(probe, vector_column_name="vector").distance_type("cosine").select(["id"]).limit(1).to_arrow()
+        before = int(self.session.size_bytes) if self.session is not None else 0
+        with self._write_lock:  # no commit on the old handle between this and the swap
+            table.checkout_latest()
+            self._db, self._table, self.session = db, table, session
+        return {"cache_bytes_dropped": before, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+
+    def index_segments(self) -> dict[str, dict[str, int]]:
+        """Each index of the memories table: its segments (uuid → bytes)."""
+        return {
+            d.name: {str(seg.uuid): int(seg.size_bytes or 0) for seg in d.segments}
+            for d in self._table.to_lance().describe_indices()
+        }
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -534,7 +586,7 @@ class MemoryStore:
 
     def snapshot(self, table_name: str, version: int) -> Any:
         """A read-only handle on *table_name* at *version* (pinned: later commits unseen)."""
-        handle = self._db.open_table(table_name)
+        handle = (self._db if table_name == TABLE else self.side_db).open_table(table_name)
         handle.checkout(version)
         return handle
 
@@ -626,32 +678,36 @@ class MemoryStore:
 
     def insert(self, rows: Sequence[Row]) -> None:
         if rows:
-            self._table.add(_records(rows, self.dim))
+            with self._write_lock:
+                self._table.add(_records(rows, self.dim))
             for r in rows:
                 self.ns_rows[r.namespace] = self.ns_rows.get(r.namespace, 0) + 1
 
     def replace(self, row: Row) -> None:
         """Replace the row with the same id in one commit."""
-        (
-            self._table.merge_insert("id")
-            .when_matched_update_all()
-            .when_not_matched_insert_all()
-            .execute(_records([row], self.dim))
-        )
-
-    def delete(self, ids: Sequence[str]) -> None:
-        if ids:
-            self._table.delete(_id_in(ids))
-
-    def upsert(self, rows: Sequence[Row]) -> None:
-        """Insert or replace rows by id in one commit (write-ahead-log replay)."""
-        if rows:
+        with self._write_lock:
             (
                 self._table.merge_insert("id")
                 .when_matched_update_all()
                 .when_not_matched_insert_all()
-                .execute(_records(rows, self.dim))
+                .execute(_records([row], self.dim))
             )
+
+    def delete(self, ids: Sequence[str]) -> None:
+        if ids:
+            with self._write_lock:
+                self._table.delete(_id_in(ids))
+
+    def upsert(self, rows: Sequence[Row]) -> None:
+        """Insert or replace rows by id in one commit (write-ahead-log replay)."""
+        if rows:
+            with self._write_lock:
+                (
+                    self._table.merge_insert("id")
+                    .when_matched_update_all()
+                    .when_not_matched_insert_all()
+                    .execute(_records(rows, self.dim))
+                )
 
     # -- maintenance (writer task only) ----------------------------------------------------
 
@@ -739,7 +795,10 @@ class MemoryStore:
         ``preempted``; nothing is lost). Steps 4–5 (`finish`) must not.
         """
         report = self.reorganize(policy, force=force, extra_tables=extra_tables)
-        return self.finish(policy, report, durable=durable, extra_tables=extra_tables)
+        report = self.finish(policy, report, durable=durable, extra_tables=extra_tables)
+        if report.get("renew_cache"):
+            report["cache_renewed"] = {"indexes": report.pop("renew_cache"), **self.renew_cache()}
+        return report
 
     def reorganize(
         self, policy: MaintainPolicy, *, force: bool = False, extra_tables: Sequence[Any] = ()
@@ -750,6 +809,7 @@ class MemoryStore:
         self._table.checkout_latest()  # a vector index built on another handle meanwhile
         self.refresh_index_state()
         report.update(self.create_missing_indexes())
+        report["_index_segments"] = self.index_segments()  # (see `finish`)
         before = self.health()
         report["before"] = before
         compact_rows = policy.target_rows_per_fragment
@@ -827,6 +887,9 @@ class MemoryStore:
             report["cleanup"] = {"versions_removed": removed, "bytes_freed": freed}
         else:
             report["cleanup"] = {"skipped": "reads in flight"}
+        replaced = _replaced_indexes(report.pop("_index_segments", {}), self.index_segments(), policy.renew_cache_bytes)
+        if replaced:
+            report["renew_cache"] = replaced  # (by the caller, after the writer: `renew_cache`)
         self.refresh_namespace_rows()
         report["after"] = self.health()
         report["finish_ms"] = round((time.perf_counter() - started) * 1000, 1)

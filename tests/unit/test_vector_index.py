@@ -85,3 +85,25 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path) -> 
     # a late row is found by its own vector, through the index path
     (top, cos), *_ = store.vector_search(late[3], Filter("big"), 5)
     assert top.id == "late-3" and cos > 0.999
+    # a pass that merges index segments away renews the caches (the old segments are not
+    # kept next to the new ones); queries go on with the same answers
+    store.insert([Row(f"later-{i}", "later", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(sample(50))])
+    report = store.maintain(MaintainPolicy(unindexed_rows=1), force=False)  # a delta, kept
+    assert "cache_renewed" not in report
+    before = store.index_segments()["vector_idx"]
+    assert len(before) == 2, before  # the base and the delta of the new rows
+    old_session = store.session
+    store.insert([Row(f"more-{i}", "more", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(sample(10))])
+    merge = MaintainPolicy(max_index_deltas=1, unindexed_rows=1, renew_cache_bytes=1)
+    report = store.maintain(merge, force=False)
+    assert set(before) - set(store.index_segments()["vector_idx"]), report  # the delta merged away
+    assert "vector_idx" in report["cache_renewed"]["indexes"] and store.session is not old_session
+    assert store.session.size_bytes > 0  # the new index was loaded by the probe
+    (top, cos), *_ = store.vector_search(late[3], Filter("big"), 5)
+    assert top.id == "late-3" and cos > 0.999
+    report = store.maintain(MaintainPolicy(renew_cache_bytes=1), force=False)  # nothing merged away
+    assert "cache_renewed" not in report
+    # a replaced segment smaller than the bound leaves the caches as they are
+    store.insert([Row(f"last-{i}", "last", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(sample(20))])
+    report = store.maintain(MaintainPolicy(max_index_deltas=1, unindexed_rows=1), force=False)
+    assert report["indexed"]["deltas_merged"] >= 1 and "cache_renewed" not in report
