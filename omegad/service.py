@@ -1164,10 +1164,14 @@ class Service:
                 )
             lease = found
         lease.used = time.monotonic()
-        rows = await anyio.to_thread.run_sync(
-            self.store.export_page, lease.table, lease.namespace, p.offset, p.limit, limiter=self.read_limiter
-        )
-        records = [memory_line(row, lease.signals.get(row.id)) for row in rows]
+        try:
+            rows = await anyio.to_thread.run_sync(
+                self.store.export_page, lease.table, lease.namespace, p.offset, p.limit, limiter=self.read_limiter
+            )
+            records = [memory_line(row, lease.signals.get(row.id)) for row in rows]
+        except Exception:  # never leave a failed export holding its snapshot (and a slot)
+            self._close_export(lease)
+            raise
         done = len(rows) < p.limit
         if done:
             records += [edge_line(e) for e in lease.edges]

@@ -247,3 +247,16 @@ def test_stats_and_flush(shared_daemon: Daemon, ns: str) -> None:
     assert {"embedder", "writer", "background"} <= set(stats["queues"])
     assert stats["models"]["embedding"]["state"] == "ready"
     assert stats["index"]["fts"] is not None
+
+
+def test_a_memory_dated_at_the_end_of_the_calendar_reads_back(shared_daemon: Daemon, ns: str) -> None:
+    """(found by bench/fuzz.py: the read side rounded it into year 10000 and every read of it
+    failed with internal, and each failed export held its snapshot open)"""
+    last = "9999-12-31T23:59:59.999999Z"
+    with shared_daemon.client() as c:
+        mid = c.store("a memory from the far future", namespace=ns, created_at=last)
+        assert c.get(mid)["created_at"] == last
+        assert [r["created_at"] for r in c.query("far future memory", namespace=ns)] == [last]
+        for _ in range(10):  # more than the 8 export slots: none is left open
+            records = list(c.export_records(namespace=ns))
+            assert [r["created_at"] for r in records if r.get("record") == "memory"] == [last]

@@ -177,3 +177,18 @@ def test_a_compaction_preempted_by_concurrent_deletes_loses_nothing(tmp_path: Pa
     report = s.maintain(MaintainPolicy(target_rows_per_fragment=1000), force=True)
     assert "preempted" not in report and report["after"]["fragments"] == 1
     assert s.count() == 400 - len(deleted)
+
+
+def test_times_convert_exactly_at_the_ends_of_the_calendar() -> None:
+    from datetime import UTC, datetime
+
+    from omegad.store import from_micros, iso, to_micros
+
+    for dt in (
+        datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),  # once rounded into year 10000
+        datetime(1, 1, 1, tzinfo=UTC),
+        datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
+        datetime(2026, 11, 30, 12, 0, 0, 123457, tzinfo=UTC),
+    ):
+        assert from_micros(to_micros(dt)) == dt
+    assert iso(to_micros(datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC))) == "9999-12-31T23:59:59.999999Z"
