@@ -67,3 +67,13 @@ class BenchDaemon:
     def pid(self) -> int:
         assert self.proc is not None
         return self.proc.pid
+
+
+def pct(values: list[float], q: float) -> float:
+    """The *q* quantile of *values*, interpolated between neighbours (nan when empty)."""
+    s = sorted(values)
+    if not s:
+        return float("nan")
+    k = (len(s) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _daemon import BenchDaemon
+from _daemon import BenchDaemon, pct
 
 from omegad_client import Client, NotFound, OmegadError
 from omegad_client.protocol import MEMORY_TYPES
@@ -239,15 +239,6 @@ def text_hash(text: str) -> str:
 
 
 # -- statistics -------------------------------------------------------------------------------
-
-
-def pct(values: list[float], q: float) -> float:
-    s = sorted(values)
-    if not s:
-        return float("nan")
-    k = (len(s) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 def summary(values: list[float]) -> dict[str, float]:

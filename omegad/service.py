@@ -308,9 +308,10 @@ class Service:
         except OSError as exc:
             # a read-only data directory (everything in the log is in the tables): serve
             # reads; the first write that succeeds opens a new segment
-            if classify(exc) is None:
+            problem = classify(exc)
+            if problem is None:
                 raise
-            self.faults.report(classify(exc) or "read_only", f"starting: {exc.strerror}")
+            self.faults.report(problem, f"starting: {exc.strerror}")
         self.signals.load(self.signal_store.load())
         self.fragments_estimate = self.store.health()["fragments"]
         self.store.refresh_namespace_rows()
@@ -675,9 +676,10 @@ class Service:
                     [MaintainOp(force=force, reason=reason, prepared=prepared, counted=counted)]
                 )
             self._serialize_next_pass = bool(report.get("preempted")) and not report.get("serialized")
-            if report.get("renew_cache"):  # an index was rewritten: drop its old copy's cache
-                renewed = await anyio.to_thread.run_sync(self.store.renew_cache, limiter=self.maintain_limiter)
-                report["cache_renewed"] = {"indexes": report.pop("renew_cache"), **renewed}
+            # an index was rewritten: drop its old copy's cache
+            if await anyio.to_thread.run_sync(
+                self.store.renew_cache_if_replaced, report, limiter=self.maintain_limiter
+            ):
                 heap.trim()
                 log.info("cache_renewed", **report["cache_renewed"])
             result: dict[str, Any] = report

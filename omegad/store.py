@@ -418,6 +418,15 @@ class MemoryStore:
             self._db, self._table, self.session = db, table, session
         return {"cache_bytes_dropped": before, "ms": round((time.perf_counter() - t0) * 1000, 1)}
 
+    def renew_cache_if_replaced(self, report: dict[str, Any]) -> bool:
+        """After `finish`: renew the caches when it found a big index rewritten (its
+        ``renew_cache``), recording ``cache_renewed`` in *report*. Beside the writer."""
+        replaced = report.pop("renew_cache", None)
+        if not replaced:
+            return False
+        report["cache_renewed"] = {"indexes": replaced, **self.renew_cache()}
+        return True
+
     def index_segments(self) -> dict[str, dict[str, int]]:
         """Each index of the memories table: its segments (uuid → bytes)."""
         return {
@@ -822,8 +831,7 @@ class MemoryStore:
         """
         report = self.reorganize(policy, force=force, extra_tables=extra_tables)
         report = self.finish(policy, report, durable=durable, extra_tables=extra_tables)
-        if report.get("renew_cache"):
-            report["cache_renewed"] = {"indexes": report.pop("renew_cache"), **self.renew_cache()}
+        self.renew_cache_if_replaced(report)
         return report
 
     def reorganize(
