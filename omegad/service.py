@@ -11,7 +11,8 @@ import errno
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,6 +30,7 @@ from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp,
 from .embed import Embedder, UnloadedEmbedder, short_error
 from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
 from .faults import STORAGE, Faults, classify
+from .indexer import build_in_subprocess
 from .models import embedding_dir, files_signature
 from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
@@ -210,6 +212,8 @@ class Service:
         self.rows_since_maintenance = 0
         self.commits_since_maintenance = 0
         self.fragments_estimate = 0  # after the last maintenance, plus one per commit since
+        self._commits_at_estimate = 0  # commits_since_maintenance when it was measured
+        self._tasks: anyio.abc.TaskGroup | None = None  # (`run`'s)
         self.maintenance_runs = 0
         self._maintaining = anyio.Lock()  # one pass at a time
         self.maintain_limiter = anyio.CapacityLimiter(1)
@@ -255,6 +259,7 @@ class Service:
     async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         """Run the queues until they are closed (see `close`)."""
         async with anyio.create_task_group() as tg:
+            self._tasks = tg
             # acknowledged writes that a crash kept out of the tables go back in first
             self.recovery = await anyio.to_thread.run_sync(self._recover)
             await tg.start(self.embedder_batcher.run)
@@ -642,7 +647,8 @@ class Service:
         rows, commits = op.counted or (self.rows_since_maintenance, self.commits_since_maintenance)
         self.rows_since_maintenance = max(0, self.rows_since_maintenance - rows)
         self.commits_since_maintenance = max(0, self.commits_since_maintenance - commits)
-        self.fragments_estimate = report["after"]["fragments"]
+        self.fragments_estimate = report["after"]["fragments"]  # (counts the commits made beside the pass)
+        self._commits_at_estimate = self.commits_since_maintenance
         self.maintenance_runs += 1
         self.last_maintenance_us = now_us()
         self.last_maintenance = report
@@ -685,13 +691,21 @@ class Service:
             result: dict[str, Any] = report
             return result
 
+    def fragment_limit(self) -> int:
+        """The fragment count that makes a pass due: ``max_fragments``, or half as many again
+        as the last pass left, when it could not get below that (a store whose compaction is
+        bounded by ``max_compact_rows``, deferred during a vector-index build, or whose base
+        fragments are many) — else every commit would start another pass."""
+        return max(self.policy.max_fragments, self.fragments_estimate + self.policy.max_fragments // 2)
+
     def maintenance_due(self) -> str | None:
         """Why a maintenance pass is due now, if it is: indexes missing, too many fragments
         (each commit adds one; a pile of them slows every query), too many unindexed rows, or
         a long write-ahead log."""
         if not self.store.indexes_ready and self.commits_since_maintenance:
             return "indexes"
-        if self.fragments_estimate + self.commits_since_maintenance > self.policy.max_fragments:
+        fragments = self.fragments_estimate + self.commits_since_maintenance - self._commits_at_estimate
+        if fragments > self.fragment_limit() and not self.store.index_build_running:  # (no compaction then)
             return "fragments"
         if self.rows_since_maintenance >= self.policy.unindexed_rows:
             return "unindexed_rows"
@@ -746,13 +760,31 @@ class Service:
             and rows >= self.policy.vector_index_rows
         ):
             self.vector_index_building = True
-            self.jobs.submit_nowait(self._build_vector_index, key="vector_index")
+            self.store.index_build_running = True
+            # a task of its own, not a background job: maintenance passes (the log's
+            # checkpoints) go on during a build of minutes, and stopping the daemon kills it
+            assert self._tasks is not None
+            self._tasks.start_soon(self._build_vector_index)
+
+    @asynccontextmanager
+    async def _commits_held(self) -> AsyncIterator[None]:
+        """No maintenance pass and no commit to the memories table meanwhile (for the index
+        build's commit, which would otherwise race the writer's)."""
+        lock = self.store.commit_lock
+        async with self._maintaining:
+            with anyio.CancelScope(shield=True):  # acquired means released
+                await anyio.to_thread.run_sync(lock.acquire, limiter=self.maintain_limiter)
+            try:
+                yield
+            finally:
+                lock.release()
 
     async def _build_vector_index(self) -> None:
-        """Build the vector index in a thread of its own (minutes on a big store; writes and
-        queries go on), then a maintenance pass picks it up and folds in what came meanwhile."""
+        """Build the vector index in a low-priority subprocess (minutes on a big store; writes
+        and queries go on: see `omegad.indexer`), then a maintenance pass picks it up and folds
+        in what came meanwhile."""
         try:
-            info = await anyio.to_thread.run_sync(self.store.build_vector_index, abandon_on_cancel=True)
+            info = await build_in_subprocess(self.store.directory, self._commits_held)
             self.last_vector_index = info
             log.info("vector_index_built", **info)
         except Exception as exc:  # e.g. a conflict with a compaction: the next pass retries
@@ -760,7 +792,9 @@ class Service:
             self.last_vector_index = {"error": f"{type(exc).__name__}: {exc}"}
         finally:
             self.vector_index_building = False
-        await self.run_maintenance(False, "vector_index")
+            self.store.index_build_running = False
+        # a pass picks the index up (and what compaction was deferred meanwhile)
+        self.jobs.submit_nowait(lambda: self.run_maintenance(False, "vector_index"))
 
     async def _watch_data_dir(self) -> None:
         """Notice a deleted or replaced data directory even while nothing is written."""

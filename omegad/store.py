@@ -304,6 +304,28 @@ def _connect(directory: Path, index_cache_mb: int, metadata_cache_mb: int) -> tu
     return lancedb.connect(str(directory), session=session), session
 
 
+#: The vector index: HNSW over scalar-quantised vectors, one partition (LanceDB's ``HnswSq``
+#: defaults; `omegad.indexer` builds the same through Lance's own API).
+VECTOR_INDEX_TYPE = "IVF_HNSW_SQ"
+VECTOR_INDEX_M = 20
+VECTOR_INDEX_EF_CONSTRUCTION = 300
+VECTOR_INDEX_NAME = "vector_idx"
+
+
+def build_vector_index(handle: Any) -> dict[str, Any]:
+    """Build and commit the memories' vector index on the LanceDB table *handle*, in this
+    process (`MemoryStore.build_vector_index`; the daemon uses `omegad.indexer` instead)."""
+    from lancedb.index import HnswSq
+
+    t0 = time.perf_counter()
+    rows = int(handle.count_rows())
+    config = HnswSq(
+        distance_type="cosine", num_partitions=1, m=VECTOR_INDEX_M, ef_construction=VECTOR_INDEX_EF_CONSTRUCTION
+    )
+    handle.create_index("vector", config=config, replace=True)
+    return {"rows": rows, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+
+
 def _replaced_indexes(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]], min_bytes: int) -> list[str]:
     """Indexes whose segments merged away since *before* held at least *min_bytes*: their
     cache entries are garbage."""
@@ -343,6 +365,11 @@ class MemoryStore:
         self._id_index_ready = False
         self._lock = threading.Lock()  # guards _fts_ready and index creation
         self._write_lock = threading.Lock()  # held by each commit (see `renew_cache`)
+        # While the vector index is built from a version of the memories table (in a
+        # subprocess: `omegad.indexer`), passes neither compact that table (the index would
+        # cover fragments that are gone: its commit would fail, minutes of work lost) nor
+        # remove its old versions (the build's commit reads the transactions since its own).
+        self.index_build_running = False
         self.readers = Readers()
         self._vector_index_ready = False
         self.index_min_namespace_rows = 2_000
@@ -670,19 +697,19 @@ class MemoryStore:
     def vector_index_ready(self) -> bool:
         return self._vector_index_ready
 
+    @property
+    def commit_lock(self) -> threading.Lock:
+        """Held by each commit to the memories table (`insert`, `replace`, `delete`,
+        `upsert`); holding it holds them off."""
+        return self._write_lock
+
     def build_vector_index(self) -> dict[str, Any]:
         """Build the HNSW vector index (scalar-quantised, one partition: a namespace filter
         inside the graph search loses no hits, unlike IVF partitions). Slow — about a minute per
         100k rows on 2 cores — so it runs outside the writer on its own table handle: writes go
         on meanwhile (Lance commits an index next to concurrent appends); rows written during
         the build are folded in by a later maintenance pass."""
-        from lancedb.index import HnswSq
-
-        t0 = time.perf_counter()
-        rows = self.count()
-        handle = self._db.open_table(TABLE)
-        handle.create_index("vector", config=HnswSq(distance_type="cosine", num_partitions=1), replace=True)
-        return {"rows": rows, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+        return build_vector_index(self._db.open_table(TABLE))
 
     # -- writes (writer task only) ---------------------------------------------------------
 
@@ -861,6 +888,9 @@ class MemoryStore:
             if fold:
                 self._fold(report, unindexed, force, policy)
         for name, table in tables:
+            if table is self._table and self.index_build_running:
+                report["compaction_deferred"] = "vector_index_build"
+                continue
             frags = int(table.stats()["fragment_stats"]["num_fragments"])
             if frags > 1 and (force or frags > policy.max_fragments):
                 t0 = time.perf_counter()
@@ -907,6 +937,9 @@ class MemoryStore:
             removed = 0
             freed = 0
             for table in tables:
+                if table is self._table and self.index_build_running:
+                    report["cleanup_deferred"] = "vector_index_build"
+                    continue
                 st = table.to_lance().cleanup_old_versions(older_than=timedelta(0))
                 table.checkout_latest()
                 removed += int(st.old_versions)

@@ -126,9 +126,11 @@ def test_cache_search_equals_exact_search_through_random_changes(tmp_path: Path,
             deliver_late()
             ns = pick.choice(["a", "b", "c", "empty"])
             queries = [_vec(rng) for _ in range(pick.randint(1, 3))]
+            refused = cache.stats()["refused"]
             hits = cache.search(ns, queries, 6)
-            if hits is None:  # too large for the budget: the store is searched instead
-                assert store.ns_rows.get(ns, 0) > 120 or sum(r.namespace == ns for r in model.values()) > 120
+            if hits is None:  # the store is searched instead: too large, or the others in more demand
+                too_large = store.ns_rows.get(ns, 0) > 120 or sum(r.namespace == ns for r in model.values()) > 120
+                assert too_large or cache.stats()["refused"] == refused + 1
                 continue
             for q, found in zip(queries, hits, strict=True):
                 expect = _exact(model, ns, q, 6)
@@ -164,3 +166,42 @@ def test_a_namespace_over_the_budget_is_searched_in_the_store(tmp_path: Path) ->
     assert cache.stats()["store_searches"] == 1
     off = NeighbourCache(store, max_rows=0)
     assert off.search("small", [_vec(rng)], 3) is None
+
+
+def test_namespaces_beyond_the_budget_do_not_thrash_it(tmp_path: Path) -> None:
+    """More namespaces in use than fit: those kept stay kept (the rest are searched in the
+    store) instead of each search evicting another; a namespace whose demand rises well above a
+    kept one's takes its place."""
+    rng = np.random.default_rng(7)
+    store = MemoryStore.open(tmp_path / "data", "test-model", DIM)
+    spaces = ["a", "b", "c", "d"]
+    model: dict[str, Row] = {}
+    for n, ns in enumerate(spaces):
+        rows = [_row(100 * n + i, ns, 1_000 + 100 * n + i, rng) for i in range(30)]
+        store.insert(rows)
+        model.update((r.id, r) for r in rows)
+    cache = NeighbourCache(store, max_rows=70)  # two of the four fit
+    kept_answers = 0
+    for step in range(400):  # every namespace in equal demand, round robin
+        ns = spaces[step % 4]
+        q = _vec(rng)
+        hits = cache.search(ns, [q], 5)
+        if hits is not None:
+            kept_answers += 1
+            assert [h[0].id for h in hits[0]] == [e[0] for e in _exact(model, ns, q, 5)]
+    stats = cache.stats()
+    assert stats["loads"] <= 3, stats  # a plain LRU reloads on nearly every search
+    assert kept_answers >= 190 and stats["store_searches"] >= 190, stats
+    assert stats["refused"] >= 190 and stats["rows"] <= 70
+    kept = {ns for ns in spaces if cache.search(ns, [_vec(rng)], 1) is not None}
+    assert len(kept) == 2
+    # demand moves to the two other namespaces: they are admitted, the cold ones evicted
+    cold = [ns for ns in spaces if ns not in kept]
+    for step in range(2_000):
+        ns = cold[step % 2]
+        q = _vec(rng)
+        hits = cache.search(ns, [q], 5)
+        if hits is not None:
+            assert [h[0].id for h in hits[0]] == [e[0] for e in _exact(model, ns, q, 5)]
+    assert all(cache.search(ns, [_vec(rng)], 1) is not None for ns in cold)
+    assert cache.stats()["evictions"] >= 2 and cache.stats()["rows"] <= 70

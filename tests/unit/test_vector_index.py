@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from omegad.store import Filter, MaintainPolicy, MemoryStore, Row
 
@@ -107,3 +108,71 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path) -> 
     store.insert([Row(f"last-{i}", "last", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(sample(20))])
     report = store.maintain(MaintainPolicy(max_index_deltas=1, unindexed_rows=1), force=False)
     assert report["indexed"]["deltas_merged"] >= 1 and "cache_renewed" not in report
+
+
+def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path) -> None:
+    """`omegad.indexer` builds the index in a process of its own: commits go on meanwhile (in a
+    thread of the daemon they waited for the whole build), and its own commit, made while they
+    are held off, lands even under a stream of appends that made Lance's own retries give up
+    ("too many concurrent writers" after 30 s at ~55 commits/s). Nothing is lost, and the store
+    picks the index up."""
+    import threading
+    import time
+    from collections.abc import AsyncIterator
+    from contextlib import asynccontextmanager
+
+    import anyio
+
+    from omegad.indexer import IndexBuildFailed, build_in_subprocess
+
+    rng = np.random.default_rng(3)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    n = 6_000
+    vectors = unit(rng.standard_normal((n, DIM)).astype(np.float32))
+    for start in range(0, n, 2_000):
+        store.insert(
+            [
+                Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, vectors[i])
+                for i in range(start, start + 2_000)
+            ]
+        )
+    done = threading.Event()
+    during: list[str] = []
+    held: list[int] = []
+
+    def commit_meanwhile() -> None:
+        while not done.is_set():
+            mid = f"late{len(during)}"
+            store.insert([Row(mid, "late", "fact", [], "ns", {}, 1, 1, 1, vectors[len(during) % n])])
+            during.append(mid)
+            time.sleep(0.01)  # a busy daemon's group commits (each commit is one Lance version)
+
+    @asynccontextmanager
+    async def hold_commits() -> AsyncIterator[None]:
+        await anyio.to_thread.run_sync(store.commit_lock.acquire)
+        held.append(len(during))
+        try:
+            yield
+        finally:
+            store.commit_lock.release()
+
+    async def build() -> dict:  # type: ignore[type-arg]
+        try:
+            return await build_in_subprocess(store.directory, hold_commits)
+        finally:
+            done.set()
+
+    writer = threading.Thread(target=commit_meanwhile)
+    writer.start()
+    info = anyio.run(build)
+    writer.join()
+    assert info["rows"] >= n and info["commit_ms"] >= 0 and info["build_ms"] > 0, info
+    assert held and held[0] >= 5, (held, len(during))  # commits acknowledged while the build ran
+    store.maintain(MaintainPolicy(unindexed_rows=10**9), force=False)
+    assert store.vector_index_ready
+    assert store.count() == n + len(during)
+    assert set(store.get_many(during)) == set(during)
+    stats = {i.name: store._table.index_stats(i.name) for i in store._table.list_indices()}
+    assert stats["vector_idx"].num_indexed_rows == info["rows"], stats
+    with pytest.raises(IndexBuildFailed, match="exit 1"):
+        anyio.run(build_in_subprocess, tmp_path / "no-such-store")
