@@ -15,6 +15,7 @@ Times are integers so range filters stay plain comparisons inside the storage qu
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -337,9 +338,10 @@ def _replaced_indexes(before: dict[str, dict[str, int]], after: dict[str, dict[s
 
 
 def _preempted(exc: BaseException) -> bool:
-    """A Lance commit that lost to a concurrent one and may simply be tried again later."""
+    """A Lance commit that lost to a concurrent one and may simply be tried again later (also
+    when it kept losing the race for the next version until Lance gave up)."""
     text = str(exc)
-    return "preempted" in text or "Retryable commit conflict" in text
+    return "preempted" in text or "Retryable commit conflict" in text or "Too many concurrent writers" in text
 
 
 def read_store_meta(data_dir: Path) -> dict[str, Any] | None:
@@ -895,15 +897,11 @@ class MemoryStore:
             if frags > 1 and (force or frags > policy.max_fragments):
                 t0 = time.perf_counter()
                 try:
-                    metrics = table.to_lance().optimize.compact_files(
-                        target_rows_per_fragment=compact_rows,
-                        num_threads=1,
-                        materialize_deletions_threshold=0.1,
-                        max_source_rows=policy.max_compact_rows,  # the rest in later passes
-                    )
+                    metrics, commit_ms = self._compact(table, compact_rows, policy.max_compact_rows)
                     done: dict[str, Any] = {
                         "fragments_removed": metrics.fragments_removed,
                         "fragments_added": metrics.fragments_added,
+                        "commit_ms": commit_ms,  # (the memories' commits wait this long)
                     }
                 except OSError as exc:  # a delete or update committed on those fragments first
                     if not _preempted(exc):
@@ -918,6 +916,28 @@ class MemoryStore:
             self._fold(report, unindexed, force, policy, into_base=False)
         report["reorganize_ms"] = round((time.perf_counter() - started) * 1000, 1)
         return report
+
+    def _compact(self, table: Any, target_rows: int, max_rows: int) -> tuple[Any, float]:
+        """Compact *table*: the rewrite beside the writer, the commit while the memories'
+        commits are held off. (Lance's own `compact_files` commits beside them and, losing the
+        race for the next version to a stream of stores, gave up after 30 s of retries: "too
+        many concurrent writers".) A delete or update committed on the rewritten fragments
+        meanwhile still pre-empts it (reported by the caller)."""
+        from lance.optimize import Compaction, CompactionOptions
+
+        options = CompactionOptions(
+            target_rows_per_fragment=target_rows,
+            num_threads=1,
+            materialize_deletions_threshold=0.1,
+            max_source_rows=max_rows,  # the rest in later passes
+        )
+        dataset = table.to_lance()
+        plan = Compaction.plan(dataset, options)
+        rewrites = [task.execute(dataset) for task in plan.tasks]
+        t0 = time.perf_counter()
+        with self._write_lock if table is self._table else contextlib.nullcontext():
+            metrics = Compaction.commit(dataset, rewrites, options)
+        return metrics, round((time.perf_counter() - t0) * 1000, 1)
 
     def finish(
         self,

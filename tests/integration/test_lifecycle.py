@@ -165,17 +165,23 @@ print("ok")
 
 
 def _piped_daemon(tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path]:
-    """A daemon whose stdout is a pipe the test controls; returns once the socket exists."""
+    """A daemon whose stdout is a pipe the test controls; returns once it answers (the socket
+    file exists a little before the daemon accepts on it: on a loaded machine a client then
+    got "connection refused")."""
     sock = Path(tempfile.mkdtemp(prefix="od-", dir="/tmp")) / "d.sock"
     proc = subprocess.Popen(
         [sys.executable, "-m", "omegad", "serve", "--socket", str(sock), "--data-dir", str(tmp_path / "data")],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
-    for _ in range(1200):
-        if sock.exists() or proc.poll() is not None:
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with Client(sock, timeout=30) as c:
+                c.ping()
             break
-        time.sleep(0.05)
+        except DaemonNotRunning:
+            time.sleep(0.05)
     return proc, sock
 
 
