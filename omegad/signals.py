@@ -165,9 +165,17 @@ class Signals:
         return s is not None
 
     def take_dirty(self) -> dict[str, Signal]:
-        """Copies of the states with unsaved access counts (marked clean)."""
-        out = {mid: replace(self.by_id[mid]) for mid in self.dirty if mid in self.by_id}
-        self.dirty = set()
+        """Copies of the states with unsaved access counts (marked clean). Called in the
+        writer thread while the event loop goes on counting: the set is swapped for a new one
+        first, then read (iterating the live set failed with "Set changed size during
+        iteration" in the soak: a maintenance pass lost)."""
+        dirty, self.dirty = self.dirty, set()
+        by_id = self.by_id
+        out = {}
+        for mid in dirty:
+            s = by_id.get(mid)
+            if s is not None:
+                out[mid] = replace(s)
         return out
 
     def hidden(self, memory_id: str) -> bool:
