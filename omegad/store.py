@@ -456,6 +456,7 @@ class MemoryStore:
         report["cache_renewed"] = {"indexes": replaced, **self.renew_cache()}
         return True
 
+    @_reader
     def index_segments(self) -> dict[str, dict[str, int]]:
         """Each index of the memories table: its segments (uuid → bytes)."""
         return {
@@ -614,6 +615,7 @@ class MemoryStore:
         scores = tbl.column("_score").to_pylist()
         return [(row, float(score)) for row, score in zip(_rows(tbl, self.dim), scores, strict=True)]
 
+    @_reader
     def count(self) -> int:
         return int(self._table.count_rows())
 
@@ -664,6 +666,7 @@ class MemoryStore:
                     pass
         return total
 
+    @_reader
     def index_state(self) -> dict[str, Any]:
         out: dict[str, Any] = {"version": int(self._table.version), "fts": None}
         for idx in self._table.list_indices():
@@ -771,6 +774,7 @@ class MemoryStore:
             self.refresh_index_state()
         return done
 
+    @_reader
     def health(self) -> dict[str, Any]:
         """Fragments, versions and unindexed rows of the memories table (cheap: metadata)."""
         frag = self._table.stats()["fragment_stats"]
@@ -952,7 +956,13 @@ class MemoryStore:
         tables = [self._table, *extra_tables]
         if durable is not None:
             report["durable"] = durable()
-        # old versions: only after the new ones are durable, and never under a running read
+        # old versions: only after the new ones are durable, and never under a running read.
+        # The handles move to the newest version first (a commit made on another handle — a
+        # compaction, the index build — leaves them behind): reads that start after the wait
+        # then read a version that cleanup keeps (a `stats` read the removed manifest of the
+        # version its handle was still on, in the suite: "Not found: ….manifest").
+        for table in tables:
+            table.checkout_latest()
         if self.readers.wait_before(policy.reader_wait_s):
             removed = 0
             freed = 0
