@@ -68,6 +68,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _daemon import BenchDaemon, pct
+from bench_store_query import OBJECTS, SUBJECTS
 
 from omegad_client import Client, NotFound, OmegadError
 from omegad_client.protocol import MEMORY_TYPES
@@ -113,25 +114,10 @@ def _alternatives(text: str) -> list[str]:
     return text.split("|")
 
 
-SUBJECTS = _alternatives(
-    "the deploy script|our staging cluster|the billing service|Alice|Bob|the nightly backup job|the search index|"
-    "the mobile app|the payment gateway|the CI pipeline|the Postgres replica|the auth proxy|the data team|"
-    "the onboarding flow|the cache layer|the Kafka consumer|the invoice exporter|the frontend build|"
-    "the load balancer|the cron scheduler|Priya|the support team|the metrics dashboard|the release train|"
-    "the feature flag service|the Terraform module|the image resizer|the GraphQL gateway|the notification worker|"
-    "Marcus"
-)
 VERBS = _alternatives(
     "fails on|times out on|retries|was migrated to|needs|depends on|reads from|writes to|was rolled back after|"
     "leaks memory on|logs|rejects|caches|throttles|was upgraded to handle|must not touch|should call|keeps|drops|"
     "duplicates|validates|ignores|compresses|was moved behind|blocks on|pages on|exports|syncs with|replaced"
-)
-OBJECTS = _alternatives(
-    "the old API token|expired certificates|large CSV uploads|the EU region|customer invoices|the shared volume|"
-    "stale sessions|unicode file names|the retry budget|the connection pool|webhook payloads|the admin panel|"
-    "nightly reports|cold starts|the read replica|the secrets vault|duplicate events|the rate limiter|the audit log|"
-    "thumbnail requests|the legacy schema|timezone offsets|the VPN tunnel|partial refunds|the queue backlog|"
-    "the health check|gzip responses|the S3 bucket|long polling clients|the staging database"
 )
 QUALIFIERS = _alternatives(
     "after the last release|during peak hours|when the disk is almost full|on Mondays|since the upgrade to version 3|"

@@ -28,6 +28,7 @@ next version cleanup.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -39,6 +40,8 @@ from typing import Any
 
 import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
+
+from .wal import fsync_dir, fsync_file, fsync_tree
 
 __all__ = ["COMMIT_TIMEOUT_S", "NICE", "IndexBuildFailed", "build_in_subprocess", "main"]
 
@@ -88,7 +91,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     import lance
 
     from .store import TABLE, VECTOR_INDEX_EF_CONSTRUCTION, VECTOR_INDEX_M, VECTOR_INDEX_NAME, VECTOR_INDEX_TYPE
-    from .wal import fsync_dir, fsync_tree
 
     t0 = time.perf_counter()
     try:
@@ -143,19 +145,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _fsync_written_since(directory: Path, since: float) -> None:
     """fsync the files of *directory* written since *since* (the commit's manifest and
     transaction; the rest are many and durable already), and the directory."""
-    from .wal import fsync_dir
-
     if not directory.is_dir():
         return
     with os.scandir(directory) as entries:
         for entry in entries:
             try:
                 if entry.is_file() and entry.stat().st_mtime >= since:
-                    fd = os.open(entry.path, os.O_RDONLY)
-                    try:
-                        os.fsync(fd)
-                    finally:
-                        os.close(fd)
+                    fsync_file(entry.path)
             except FileNotFoundError:
                 continue
     fsync_dir(directory)
@@ -204,11 +200,8 @@ async def build_in_subprocess(
             tg.start_soon(drain, proc.stderr)  # (ends when the child exits)
             built = await line()
             ready = built is not None and "built" in built
-            if ready and hold_commits is None:
-                await proc.stdin.send(b"commit\n")
-                done = await line()
-            elif ready and hold_commits is not None:
-                async with hold_commits():
+            if ready:
+                async with hold_commits() if hold_commits is not None else contextlib.nullcontext():
                     await proc.stdin.send(b"commit\n")
                     with anyio.move_on_after(COMMIT_TIMEOUT_S):
                         done = await line()

@@ -218,7 +218,6 @@ class Service:
         self._maintaining = anyio.Lock()  # one pass at a time
         self.maintain_limiter = anyio.CapacityLimiter(1)
         self._serialize_next_pass = False
-        self.vector_index_building = False
         self.last_vector_index: dict[str, Any] = {}
         self.last_maintenance_us: int | None = None
         self.last_maintenance: dict[str, Any] = {}
@@ -756,10 +755,9 @@ class Service:
         rows = int(report.get("after", {}).get("rows", 0))
         if (
             not self.store.vector_index_ready
-            and not self.vector_index_building
+            and not self.store.index_build_running
             and rows >= self.policy.vector_index_rows
         ):
-            self.vector_index_building = True
             self.store.index_build_running = True
             # a task of its own, not a background job: maintenance passes (the log's
             # checkpoints) go on during a build of minutes, and stopping the daemon kills it
@@ -791,7 +789,6 @@ class Service:
             log.warning("vector_index_failed", error=f"{type(exc).__name__}: {exc}")
             self.last_vector_index = {"error": f"{type(exc).__name__}: {exc}"}
         finally:
-            self.vector_index_building = False
             self.store.index_build_running = False
         # a pass picks the index up (and what compaction was deferred meanwhile)
         self.jobs.submit_nowait(lambda: self.run_maintenance(False, "vector_index"))
@@ -1119,7 +1116,7 @@ class Service:
                 "rows_since": self.rows_since_maintenance,
                 "commits_since": self.commits_since_maintenance,
                 "due": self.maintenance_due(),
-                "vector_index_building": self.vector_index_building,
+                "vector_index_building": self.store.index_build_running,
                 "last_vector_index": self.last_vector_index,
                 "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
                 "last": self.last_maintenance,

@@ -971,7 +971,6 @@ class MemoryStore:
                     report["cleanup_deferred"] = "vector_index_build"
                     continue
                 st = table.to_lance().cleanup_old_versions(older_than=timedelta(0))
-                table.checkout_latest()
                 removed += int(st.old_versions)
                 freed += int(st.bytes_removed)
             report["cleanup"] = {"versions_removed": removed, "bytes_freed": freed}

@@ -59,21 +59,26 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def fsync_file(path: str | Path) -> bool:
+    """fsync one file; False when it is gone (deleted meanwhile)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return True
+
+
 def fsync_tree(root: Path) -> int:
     """fsync every file and directory under *root* (files deleted meanwhile are skipped).
     Files already on disk cost one cheap syscall each. Returns the number of files."""
     n = 0
     for dirpath, _dirs, files in os.walk(root):
         for name in files:
-            try:
-                fd = os.open(os.path.join(dirpath, name), os.O_RDONLY)
-            except FileNotFoundError:
-                continue
-            try:
-                os.fsync(fd)
-                n += 1
-            finally:
-                os.close(fd)
+            n += fsync_file(os.path.join(dirpath, name))
         try:
             fsync_dir(Path(dirpath))
         except FileNotFoundError:
