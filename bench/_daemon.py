@@ -18,8 +18,15 @@ from omegad_client import Client, DaemonNotRunning  # noqa: E402
 
 
 class BenchDaemon:
-    def __init__(self, config_text: str | None = None, data_dir: Path | None = None, keep: bool = False) -> None:
+    def __init__(
+        self,
+        config_text: str | None = None,
+        data_dir: Path | None = None,
+        keep: bool = False,
+        log_level: str = "warning",
+    ) -> None:
         self.keep = keep
+        self.log_level = log_level
         self.tmp = Path(tempfile.mkdtemp(prefix="omegad-bench-"))
         self.socket = Path(tempfile.mkdtemp(prefix="ob-", dir="/tmp")) / "d.sock"
         self.data_dir = data_dir or self.tmp / "data"
@@ -34,7 +41,7 @@ class BenchDaemon:
         cmd = [sys.executable, "-m", "omegad", "serve", "--socket", str(self.socket), "--data-dir", str(self.data_dir)]
         if self.config:
             cmd += ["--config", str(self.config)]
-        env = {**os.environ, "OMEGAD_LOG_FORMAT": "json", "OMEGAD_LOG_LEVEL": "warning"}
+        env = {**os.environ, "OMEGAD_LOG_FORMAT": "json", "OMEGAD_LOG_LEVEL": self.log_level}
         with self.log.open("wb") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 120

@@ -794,7 +794,7 @@ def final_checks(d: SoakDaemon, results: list[dict[str, Any]], errors: list[str]
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     ctx = mp.get_context("spawn")  # fork would copy the parent's threads (RSS sampler)
-    d = SoakDaemon(keep=args.keep)
+    d = SoakDaemon(keep=args.keep, log_level=args.log_level)
     res: dict[str, Any] = {"procs": args.procs, "ops_per_proc": args.ops, "seed": args.seed}
     errors: list[str] = []
     n_errors = 0
@@ -994,6 +994,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=600.0, help="client call timeout (s)")
     ap.add_argument("--save", type=Path, help="also write the results as JSON to this file")
     ap.add_argument("--keep", action="store_true", help="keep the daemon's data dir and log")
+    ap.add_argument(
+        "--log-level",
+        default="warning",
+        choices=("debug", "info", "warning", "error"),
+        help="daemon log level; info keeps every request's duration and each maintenance pass (use with --keep)",
+    )
     args = ap.parse_args(argv)
     started = time.perf_counter()
     r = run(args)
