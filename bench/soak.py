@@ -904,11 +904,82 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if d.log_problems:
             n_errors += len(d.log_problems)
             errors.extend(f"daemon log: {line}" for line in d.log_problems)
+        if args.log_level in ("info", "debug"):
+            res["slowest"] = slowest_calls(d.log)
         if args.keep:
             res["kept"] = str(d.tmp)
     res["errors"] = n_errors
     res["error_samples"] = errors[:MAX_ERRORS_KEPT]
     return res
+
+
+# -- what the slowest calls waited for (from the daemon's info log) ------------------------------------
+
+
+def _ts(entry: dict[str, Any]) -> float | None:
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(str(entry["timestamp"]).replace("Z", "+00:00")).timestamp()
+    except (KeyError, ValueError):
+        return None
+
+
+def _event_brief(e: dict[str, Any]) -> str:
+    """One line for a daemon event: its name and the durations that say where its time went."""
+    name = str(e.get("event"))
+    if name == "maintenance":
+        parts = [f"reason {e.get('reason')}", f"{e.get('ms')} ms"]
+        parts += [f"{k} {e[k]}" for k in ("reorganize_ms", "finish_ms") if k in e]
+        if isinstance(e.get("indexed"), dict):
+            parts.append(f"index fold {e['indexed'].get('ms')} ms ({e['indexed'].get('rows')} rows)")
+        for table, c in (e.get("compacted") or {}).items():
+            if isinstance(c, dict) and "ms" in c:
+                parts.append(f"compact {table} {c.get('ms')} ms (commit {c.get('commit_ms')})")
+        if e.get("serialized"):
+            parts.append("serialized with writes")
+        return f"maintenance: {', '.join(str(x) for x in parts)}"
+    keys = ("rows", "ms", "commit_ms", "sync_ms", "queue", "error", "method")
+    detail = ", ".join(f"{k} {e[k]}" for k in keys if k in e)
+    return f"{name}: {detail}" if detail else name
+
+
+def slowest_calls(log_path: Path, n: int = 10, slow_ms: float = 1000.0) -> list[dict[str, Any]]:
+    """The *n* slowest requests in a daemon's JSON info log, each with the daemon events whose
+    span overlaps it (maintenance passes, the index build, cache renewals, warnings) and how many
+    other requests were slower than *slow_ms* at the same time (many: the whole daemon waited)."""
+    requests: list[tuple[float, float, str]] = []  # (start, end, method)
+    events: list[tuple[float, float, dict[str, Any]]] = []
+    for line in log_path.read_text(errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict):
+            continue
+        end = _ts(entry)
+        if end is None:
+            continue
+        ms = entry.get("ms")
+        span = float(ms) / 1000 if isinstance(ms, (int, float)) else 0.0
+        if entry.get("event") == "request":
+            requests.append((end - span, end, str(entry.get("method"))))
+        elif entry.get("event") not in ("started", "stopping", "stopped"):
+            events.append((end - span, end, entry))
+    slow = [r for r in requests if (r[1] - r[0]) * 1000 >= slow_ms]
+    out = []
+    for start, end, method in sorted(requests, key=lambda r: r[0] - r[1])[:n]:
+        overlap = [e for s, t, e in events if s <= end and t >= start]
+        out.append(
+            {
+                "method": method,
+                "ms": round((end - start) * 1000, 1),
+                "ended": time.strftime("%H:%M:%S", time.gmtime(end)),
+                "slow_beside": sum(1 for s, t, _ in slow if s <= end and t >= start) - 1,
+                "events": [_event_brief(e) for e in overlap][:6],
+            }
+        )
+    return out
 
 
 # -- report ------------------------------------------------------------------------------------------
@@ -974,11 +1045,24 @@ def render(r: dict[str, Any]) -> str:
     add("")
     detail = sorted((k, n) for k, n in c.items() if k not in METHODS)
     add("mix detail: " + ", ".join(f"{k} {n}" for k, n in detail))
+    if r.get("slowest"):
+        add("")
+        add(render_slowest(r["slowest"]))
     if r["error_samples"]:
         add("")
         add(f"first {len(r['error_samples'])} errors:")
         for e in r["error_samples"]:
             add(f"- {e}")
+    return "\n".join(lines)
+
+
+def render_slowest(slowest: list[dict[str, Any]]) -> str:
+    lines = ["slowest calls (daemon-side time) and what the daemon was doing meanwhile:"]
+    for c in slowest:
+        lines.append(
+            f"- {c['method']} {c['ms']:.0f} ms, ended {c['ended']}, {c['slow_beside']} other calls > 1 s beside it"
+        )
+        lines.extend(f"  - {e}" for e in c["events"])
     return "\n".join(lines)
 
 
@@ -1000,7 +1084,11 @@ def main(argv: list[str] | None = None) -> int:
         choices=("debug", "info", "warning", "error"),
         help="daemon log level; info keeps every request's duration and each maintenance pass (use with --keep)",
     )
+    ap.add_argument("--explain", type=Path, metavar="LOG", help="only list the slowest calls in a kept info log")
     args = ap.parse_args(argv)
+    if args.explain:
+        print(render_slowest(slowest_calls(args.explain)))
+        return 0
     started = time.perf_counter()
     r = run(args)
     r["elapsed_s"] = round(time.perf_counter() - started, 1)
