@@ -102,6 +102,36 @@ def prepare_socket_path(path: Path, shared: bool = False) -> None:
             probe.close()
 
 
+def listen_unix(path: Path, mode: int, backlog: int = 128) -> socket.socket:
+    """A listening Unix socket at *path* that appears there only once it listens: bound and
+    chmodded under a temporary name, listening, then hard-linked into place (a link, unlike a
+    rename, fails when another daemon got the path first). A client that waits for the socket
+    file is never refused."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    tmp = path.with_name(f".{path.name[:8]}.{os.getpid()}.tmp")
+    try:
+        if len(os.fsencode(tmp)) > 100:  # no room for the temporary name: bind in place
+            sock.bind(str(path))
+            os.chmod(path, mode)
+            sock.listen(backlog)
+            return sock
+        tmp.unlink(missing_ok=True)
+        sock.bind(str(tmp))
+        try:
+            os.chmod(tmp, mode)
+            sock.listen(backlog)
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise StartupError(f"another omegad daemon is listening at {path}") from None
+        finally:
+            tmp.unlink(missing_ok=True)
+        return sock
+    except BaseException:
+        sock.close()
+        raise
+
+
 class Connection:
     def __init__(self, server: Server, stream: anyio.abc.SocketStream, conn_id: int, peer: Peer) -> None:
         self.server = server
@@ -395,7 +425,8 @@ async def run_server(
         service = Service(config, embedder, store, edges, load_embedder=lambda: load_embedder(config))
         server = Server(config, service)
         if inherited is None:
-            listener = await anyio.create_unix_listener(config.socket_path, mode=config.socket_mode)
+            raw = await anyio.to_thread.run_sync(listen_unix, config.socket_path, config.socket_mode)
+            listener = await anyio.abc.SocketListener.from_socket(raw)
             socket_path = config.socket_path
             stack.callback(lambda: socket_path.unlink(missing_ok=True))
         else:  # the service manager owns the socket file: never removed here
