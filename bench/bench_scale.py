@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _daemon import BenchDaemon
+from _daemon import BenchDaemon, pct
 
 from omegad.contradictions import EdgeStore
 from omegad.store import MaintainPolicy, MemoryStore, Row
@@ -54,11 +54,6 @@ WORDS = [
 
 def log(msg: str) -> None:
     print(f"[bench_scale] {msg}", file=sys.stderr, flush=True)
-
-
-def pct(xs: list[float], p: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(p * len(s)))]
 
 
 def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]:
@@ -128,6 +123,22 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def _queries(c: Any, n: int, suffix: str) -> dict[str, Any]:
+    out = {}
+    for label, ns in (("main", "main"), ("small", "small-3")):
+        lat = []
+        for i in range(n):
+            s = time.perf_counter()
+            c.query(f"which {WORDS[i % len(WORDS)]} setting changed for service {i % 97}?", namespace=ns, rerank=False)
+            lat.append((time.perf_counter() - s) * 1000)
+        out[f"query_{label}{suffix}"] = {"p50": round(statistics.median(lat), 1), "p95": round(pct(lat, 0.95), 1)}
+    return out
+
+
+def _lance_cache_mb(c: Any) -> float:
+    return round((c.stats()["store"].get("lance_cache_bytes") or 0) / 2**20, 0)
+
+
 def run(n: int, queries: int) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="omegad-scale-", dir="/work" if Path("/work").is_dir() else None))
     data = tmp / "data"
@@ -140,16 +151,9 @@ def run(n: int, queries: int) -> dict[str, Any]:
     with BenchDaemon(data_dir=data) as d, d.client() as c:
         for _ in range(5):
             c.query("deploy cache setting", namespace="main", rerank=False)
-        for label, ns in (("main", "main"), ("small", "small-3")):
-            lat = []
-            for i in range(queries):
-                s = time.perf_counter()
-                c.query(
-                    f"which {WORDS[i % len(WORDS)]} setting changed for service {i % 97}?", namespace=ns, rerank=False
-                )
-                lat.append((time.perf_counter() - s) * 1000)
-            out[f"query_{label}"] = {"p50": round(statistics.median(lat), 1), "p95": round(pct(lat, 0.95), 1)}
+        out.update(_queries(c, queries, ""))
         out["rss_mb_after_queries"] = round(rss_mb(d.pid()), 0)
+        out["lance_cache_mb_after_queries"] = _lance_cache_mb(c)
         # stores from 4 processes while a maintenance pass runs
         ctx = mp.get_context("spawn")  # no fork of a process that holds LanceDB
         q: Any = ctx.Queue()
@@ -170,8 +174,12 @@ def run(n: int, queries: int) -> dict[str, Any]:
             "p50_ms": round(statistics.median(lat), 1),
             "p95_ms": round(pct(lat, 0.95), 1),
             "maintenance_s": round(maint_s, 2),
-            "maintenance": {k: report.get(k) for k in ("indexed", "compacted", "cleanup", "ms")},
+            "maintenance": {k: report.get(k) for k in ("indexed", "compacted", "cleanup", "cache_renewed", "ms")},
         }
+        out["rss_mb_after_pass"] = round(rss_mb(d.pid()), 0)
+        out["lance_cache_mb_after_pass"] = _lance_cache_mb(c)
+        # the same queries once more: does the pass leave search slower or the daemon bigger?
+        out.update(_queries(c, queries, "_after_pass"))
         st = c.stats()
         out["rss_mb"] = round(rss_mb(d.pid()), 0)
         out["disk_bytes"] = st["store"]["disk_bytes"]
@@ -194,14 +202,22 @@ def main() -> int:
         print(json.dumps(r), flush=True)
         results.append(r)
     print(
-        "| memories | query p50/p95 big ns (ms) | small ns (ms) | stores/s during maintenance (p50/p95 ms) | maintenance (s) | RSS (MB) | disk/memory (bytes, × raw) | vector index build (s) |"
+        "| memories | query p50/p95 ms, 90% namespace (after the pass) | 0.1% namespace (after the pass) "
+        "| stores/s during a pass, p50/p95 ms | pass s | RSS MB after queries / after the pass / after more queries "
+        "| Lance cache MB | disk/memory B (× raw) | vector index build s |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         s = r["stores_during_maintenance"]
+        qm, qs, qm2, qs2 = (
+            r[k] for k in ("query_main", "query_small", "query_main_after_pass", "query_small_after_pass")
+        )
         print(
-            f"| {r['n']:,} | {r['query_main']['p50']} / {r['query_main']['p95']} | {r['query_small']['p50']} / {r['query_small']['p95']} "
-            f"| {s['stores_per_s']} ({s['p50_ms']} / {s['p95_ms']}) | {s['maintenance_s']} | {r['rss_mb']:.0f} "
+            f"| {r['n']:,} | {qm['p50']} / {qm['p95']} ({qm2['p50']} / {qm2['p95']}) "
+            f"| {qs['p50']} / {qs['p95']} ({qs2['p50']} / {qs2['p95']}) "
+            f"| {s['stores_per_s']}, {s['p50_ms']} / {s['p95_ms']} | {s['maintenance_s']} "
+            f"| {r['rss_mb_after_queries']:.0f} / {r['rss_mb_after_pass']:.0f} / {r['rss_mb']:.0f} "
+            f"| {r['lance_cache_mb_after_queries']:.0f} / {r['lance_cache_mb_after_pass']:.0f} "
             f"| {r['disk_per_memory']:.0f} ({r['disk_vs_raw']}×) | {r['vector_index_s']} |"
         )
     return 0
