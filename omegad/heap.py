@@ -6,6 +6,7 @@
   same as ``MALLOC_ARENA_MAX=2``, which takes precedence when set.
 - `trim`: after a maintenance pass (compaction and index merges allocate and free hundreds of
   megabytes at 1M memories) hand the freed heap back to the system instead of keeping it.
+- `usage`: what malloc holds (in use, and free but kept), for `stats.memory`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,27 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["limit_arenas", "trim"]
+__all__ = ["limit_arenas", "rss_bytes", "trim", "usage"]
 
 _M_ARENA_MAX = -8
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
 
 
 def _libc() -> Any:
@@ -45,3 +64,32 @@ def trim() -> bool:
         return bool(libc is not None and libc.malloc_trim(0))
     except AttributeError:
         return False
+
+
+def usage() -> dict[str, int] | None:
+    """glibc's heap: bytes in use (``in_use``: small blocks plus mmapped big ones) and bytes
+    freed but still held (``free_held``: what `trim` can return, or fragmentation). None
+    elsewhere (mallinfo2 needs glibc 2.33)."""
+    libc = _libc()
+    try:
+        fn = libc.mallinfo2 if libc is not None else None
+    except AttributeError:
+        return None
+    if fn is None:
+        return None
+    fn.restype = _MallInfo2
+    info = fn()
+    return {
+        "in_use": int(info.uordblks + info.hblkhd),
+        "free_held": int(info.fordblks),
+        "mmapped": int(info.hblkhd),
+    }
+
+
+def rss_bytes() -> int | None:
+    """This process's resident set (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None

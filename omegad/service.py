@@ -1067,6 +1067,16 @@ class Service:
                 "health": self.store.health(),
             }
 
+        def memory() -> dict[str, Any]:
+            import pyarrow as pa
+
+            return {
+                "rss_bytes": heap.rss_bytes(),
+                "lance_cache_bytes": int(self.store.session.size_bytes) if self.store.session is not None else None,
+                "arrow_bytes": int(pa.total_allocated_bytes()),
+                "malloc": heap.usage(),
+            }
+
         health = await self.health()
         try:
             data = await anyio.to_thread.run_sync(collect, limiter=self.read_limiter)
@@ -1075,6 +1085,7 @@ class Service:
             if typed is None:
                 raise
             data = {"counts": {}, "disk_bytes": None, "index": {}, "health": {"error": typed.message}}
+        mem = await anyio.to_thread.run_sync(memory, limiter=self.read_limiter)
         counts: dict[str, dict[str, int]] = data["counts"]
         return {
             **health,
@@ -1131,6 +1142,7 @@ class Service:
                 },
                 "reranker": {**self.reranker.describe(), **self.reranker.counters()},
             },
+            "memory": mem,
             "uptime_s": round(time.monotonic() - self.started, 3),
         }
 

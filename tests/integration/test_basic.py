@@ -247,6 +247,10 @@ def test_stats_and_flush(shared_daemon: Daemon, ns: str) -> None:
     assert {"embedder", "writer", "background"} <= set(stats["queues"])
     assert stats["models"]["embedding"]["state"] == "ready"
     assert stats["index"]["fts"] is not None
+    mem = stats["memory"]
+    assert mem["rss_bytes"] > 100 << 20  # the model and the libraries alone
+    assert 0 <= mem["lance_cache_bytes"] < mem["rss_bytes"] and mem["arrow_bytes"] >= 0
+    assert mem["malloc"]["in_use"] > 0 and mem["malloc"]["free_held"] >= 0
 
 
 def test_a_memory_dated_at_the_end_of_the_calendar_reads_back(shared_daemon: Daemon, ns: str) -> None:
