@@ -192,3 +192,52 @@ def test_times_convert_exactly_at_the_ends_of_the_calendar() -> None:
     ):
         assert from_micros(to_micros(dt)) == dt
     assert iso(to_micros(datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC))) == "9999-12-31T23:59:59.999999Z"
+
+
+@pytest.mark.parametrize("ratio", [2.0, float("inf")])
+def test_stale_cache_entries_are_dropped_pass_after_pass(tmp_path: Path, ratio: float) -> None:
+    """Each pass replaces index segments (deltas merged, compaction's remap); the old ones'
+    entries stay in LanceDB's caches until the bound — set for 1M memories — pushes them
+    out. Once the caches hold more than `stale_cache_ratio` × the indexes on disk (plus
+    `renew_cache_bytes`), a pass renews them. With the ratio infinite (the check off) the same
+    passes leave the caches far above that, so the scenario does make stale entries."""
+    rng = np.random.default_rng(3)
+    words = "postgres replica failover cache token schema queue deploy alert login build".split()
+
+    def rows(prefix: str, n: int) -> list[Row]:
+        vs = rng.standard_normal((n, 16)).astype(np.float32)
+        return [
+            row(
+                f"{prefix}{i}",
+                f"ns{i % 3}",
+                " ".join(rng.choice(words, 8)) + f" {prefix}{i}",
+                vs[i] / np.linalg.norm(vs[i]),
+            )
+            for i in range(n)
+        ]
+
+    s = MemoryStore.open(tmp_path, "m", 16)
+    s.insert(rows("base", 3000))
+    bound = 1 << 20
+    policy = MaintainPolicy(
+        unindexed_rows=1, max_fragments=2, max_index_deltas=2, renew_cache_bytes=bound, stale_cache_ratio=ratio
+    )
+    s.maintain(policy, force=True)
+    renewed = 0
+    worst = 0.0
+    for r in range(14):
+        for k in range(4):  # four commits: fragments to compact
+            s.insert(rows(f"r{r}k{k}-", 50))
+        report = s.maintain(policy, force=False)
+        renewed += "cache_renewed" in report
+        for ns in ("ns0", "ns1", "ns2"):  # queries load the new segments
+            assert s.text_search("postgres failover", Filter(ns), 10)
+            s.vector_search(rows("q", 1)[0].vector, Filter(ns), 10)
+        assert set(s.get_many([f"r{r}k0-0", "base1"])) == {f"r{r}k0-0", "base1"}
+        on_disk = sum(b for segs in s.index_segments().values() for b in segs.values())
+        worst = max(worst, s.session.size_bytes / (2.0 * on_disk + bound))
+    if ratio == 2.0:
+        assert renewed >= 1
+        assert worst < 1.5, worst  # at most one pass's new entries above the limit
+    else:
+        assert renewed == 0 and worst > 1.5, worst
