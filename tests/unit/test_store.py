@@ -202,7 +202,19 @@ def test_stale_cache_entries_are_dropped_pass_after_pass(tmp_path: Path, ratio: 
     `renew_cache_bytes`), a pass renews them. With the ratio infinite (the check off) the same
     passes leave the caches far above that, so the scenario does make stale entries."""
     rng = np.random.default_rng(3)
-    words = "postgres replica failover cache token schema queue deploy alert login build".split()
+    words = [
+        "postgres",
+        "replica",
+        "failover",
+        "cache",
+        "token",
+        "schema",
+        "queue",
+        "deploy",
+        "alert",
+        "login",
+        "build",
+    ]
 
     def rows(prefix: str, n: int) -> list[Row]:
         vs = rng.standard_normal((n, 16)).astype(np.float32)
