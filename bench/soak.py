@@ -1032,6 +1032,10 @@ def render(r: dict[str, Any]) -> str:
             f"{_mb(r.get('rss_start_kb'))} / {_mb(r.get('rss_after_ops_kb'))} / {_mb(r.get('rss_end_kb'))}",
         ),
         ("daemon RSS peak", _mb(r.get("rss_peak_kb"))),
+        (
+            "daemon memory at the end: Lance caches / Arrow / malloc in use / malloc freed, held",
+            _memory(stats.get("memory")),
+        ),
         ("daemon exit code on SIGTERM", f"{r.get('daemon_exit')} after {r.get('shutdown_s')} s"),
         (
             "daemon log lines by level",
@@ -1064,6 +1068,14 @@ def render_slowest(slowest: list[dict[str, Any]]) -> str:
         )
         lines.extend(f"  - {e}" for e in c["events"])
     return "\n".join(lines)
+
+
+def _memory(m: dict[str, Any] | None) -> str:
+    if not m:
+        return "-"
+    malloc = m.get("malloc") or {}
+    parts = (m.get("lance_cache_bytes"), m.get("arrow_bytes"), malloc.get("in_use"), malloc.get("free_held"))
+    return " / ".join("-" if b is None else f"{b / 2**20:.0f} MB" for b in parts)
 
 
 def _mb(kb: int | None) -> str:
