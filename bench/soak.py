@@ -930,7 +930,9 @@ def _event_brief(e: dict[str, Any]) -> str:
     name = str(e.get("event"))
     if name == "maintenance":
         parts = [f"reason {e.get('reason')}", f"{e.get('ms')} ms"]
-        parts += [f"{k} {e[k]}" for k in ("reorganize_ms", "finish_ms") if k in e]
+        parts += [f"{k} {e[k]}" for k in ("reorganize_ms", "finish_ms", "durable_ms") if k in e]
+        if isinstance(e.get("cleanup"), dict) and "ms" in e["cleanup"]:
+            parts.append(f"cleanup {e['cleanup']['ms']} ms")
         if isinstance(e.get("indexed"), dict):
             parts.append(f"index fold {e['indexed'].get('ms')} ms ({e['indexed'].get('rows')} rows)")
         for table, c in (e.get("compacted") or {}).items():

@@ -681,10 +681,8 @@ class Service:
                     [MaintainOp(force=force, reason=reason, prepared=prepared, counted=counted)]
                 )
             self._serialize_next_pass = bool(report.get("preempted")) and not report.get("serialized")
-            # an index was rewritten: drop its old copy's cache
-            if await anyio.to_thread.run_sync(
-                self.store.renew_cache_if_replaced, report, limiter=self.maintain_limiter
-            ):
+            # beside the writer: namespace counts, and fresh caches when the old ones hold stale entries
+            if await anyio.to_thread.run_sync(self.store.after_pass, report, limiter=self.maintain_limiter):
                 heap.trim()
                 log.info("cache_renewed", **report["cache_renewed"])
             result: dict[str, Any] = report
