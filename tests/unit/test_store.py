@@ -253,3 +253,31 @@ def test_stale_cache_entries_are_dropped_pass_after_pass(tmp_path: Path, ratio: 
         assert worst < 1.5, worst  # at most one pass's new entries above the limit
     else:
         assert renewed == 0 and worst > 1.5, worst
+
+
+def test_index_segments_merge_size_tiered() -> None:
+    """Which of an index's newest segments a fold merges with the new rows."""
+    from omegad.store import _segments_to_merge
+
+    assert _segments_to_merge([1_000_000], 50, 8) == 0  # never the big base for a few rows
+    assert _segments_to_merge([1_000_000, 80], 50, 8) == 1  # a small newest delta joins
+    assert _segments_to_merge([1_000_000, 400, 80], 50, 8) == 1  # 400 > 2 x (50 + 80)
+    assert _segments_to_merge([1_000_000, 200, 80], 50, 8) == 2
+    assert _segments_to_merge([1_000_000, 30_000], 100, 8) == 0  # the big delta is left alone
+    assert _segments_to_merge([1_000_000, 30_000, 100], 50, 8) == 1
+    assert _segments_to_merge([1_000, 300, 100], 400, 8) == 3  # deltas half the base: all merge
+    assert _segments_to_merge([1_000_000, 30_000, 9_000, 3_000, 900, 300, 90, 30], 5, 8) == 2  # the cap
+    assert _segments_to_merge([10, 20], 0, 8) == 0  # nothing new, under the cap: nothing to do
+    # rows indexed one pass at a time onto a base of 1M: each row is rewritten a few times in
+    # all, the pieces stay under the cap, the base is never rewritten
+    for per_pass in (1, 10, 100, 1_000):
+        rows: list[int] = [1_000_000]
+        rewritten = 0
+        for _ in range(300_000 // per_pass):
+            k = _segments_to_merge(rows, per_pass, 16)
+            merged = sum(rows[len(rows) - k :]) if k else 0
+            rewritten += merged
+            rows = [*rows[: len(rows) - k], merged + per_pass]
+            assert len(rows) <= 16
+        assert rows[0] == 1_000_000
+        assert rewritten / 300_000 < 12, (per_pass, rewritten / 300_000)
