@@ -170,6 +170,10 @@ class Service:
         # recent deletes (id → commit stamp), oldest first, and the newest one forgotten
         self._deleted_at: OrderedDict[str, int] = OrderedDict()
         self._deleted_horizon = 0
+        # memories given an edge by this writer (writer thread): the event loop's graph learns of
+        # an edge only after its write returns, so a delete decided before that must still
+        # remove it (an edge to a deleted memory was exported in a soak)
+        self._edge_ends: set[str] = set()
         self.config = config
         self.embedder = embedder
         self.store = store
@@ -443,8 +447,9 @@ class Service:
                     existed = bool(self.store.existing_ids([op.id]))
                     if existed:
                         self.store.delete([op.id])
-                        if op.has_edges:
+                        if op.has_edges or op.id in self._edge_ends:
                             self.edges.delete_touching(op.id)
+                        self._edge_ends.discard(op.id)
                         if self.signals.forget(op.id):
                             self.signal_store.delete([op.id])
                         self.commits_since_maintenance += 1
@@ -459,6 +464,7 @@ class Service:
                     alive = self._alive({m for e in op.upsert for m in (e.source, e.target)}, op.seen)
                     kept = [e for e in op.upsert if e.source in alive and e.target in alive]
                     self.edges.upsert(kept)
+                    self._edge_ends.update(m for e in kept for m in (e.source, e.target))
                     self.edges.delete(op.delete)
                     results[i] = kept
                     self._log(i, *(edge_record(e) for e in kept), *(edge_delete_record(d) for d in op.delete))
@@ -613,6 +619,7 @@ class Service:
                     )
                 )
             self.edges.upsert(edges)
+            self._edge_ends.update(m for e in edges for m in (e.source, e.target))
             out.edges = edges
             self._log(index, *(edge_record(e) for e in edges))
         return out
