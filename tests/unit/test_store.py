@@ -281,3 +281,36 @@ def test_index_segments_merge_size_tiered() -> None:
             assert len(rows) <= 16
         assert rows[0] == 1_000_000
         assert rewritten / 300_000 < 12, (per_pass, rewritten / 300_000)
+
+
+def test_health_beside_passes_that_clean_up_versions(tmp_path: Path) -> None:
+    """`health` (in `stats`, `doctor`) runs while passes remove old versions: it counts the
+    manifests on disk. (LanceDB's `list_versions` read every manifest and failed with "Not
+    found" when cleanup removed one meanwhile; this loop hit it within ~30 calls.)"""
+    s = MemoryStore.open(tmp_path, "m", 3)
+    s.insert([row(f"a{i}", "one", f"text {i}", vec(1, i, 0)) for i in range(10)])
+    errors: list[BaseException] = []
+    passes = 0
+
+    def churn() -> None:
+        nonlocal passes
+        try:
+            for p in range(15):
+                for k in range(5):
+                    s.insert([row(f"p{p}-{k}", "one", f"more {p} {k}", vec(0, 1, p + k))])
+                s.maintain(MaintainPolicy(max_fragments=1, reader_wait_s=0.01), force=True)
+                passes += 1
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    t = threading.Thread(target=churn)
+    t.start()
+    calls = 0
+    while t.is_alive():
+        h = s.health()
+        assert h["versions"] >= 1
+        calls += 1
+    t.join()
+    assert not errors and passes == 15
+    assert calls > 15  # the two really ran side by side
+    assert s.health()["versions"] == 1  # the last pass left one version
