@@ -63,6 +63,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -917,8 +918,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _ts(entry: dict[str, Any]) -> float | None:
-    from datetime import datetime
-
     try:
         return datetime.fromisoformat(str(entry["timestamp"]).replace("Z", "+00:00")).timestamp()
     except (KeyError, ValueError):
@@ -977,7 +976,8 @@ def slowest_calls(log_path: Path, n: int = 10, slow_ms: float = 1000.0) -> list[
                 "method": method,
                 "ms": round((end - start) * 1000, 1),
                 "ended": time.strftime("%H:%M:%S", time.gmtime(end)),
-                "slow_beside": sum(1 for s, t, _ in slow if s <= end and t >= start) - 1,
+                "slow_beside": sum(1 for s, t, _ in slow if s <= end and t >= start)
+                - ((end - start) * 1000 >= slow_ms),  # (not the call itself)
                 "events": [_event_brief(e) for e in overlap][:6],
             }
         )

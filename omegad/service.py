@@ -1077,7 +1077,7 @@ class Service:
 
             return {
                 "rss_bytes": heap.rss_bytes(),
-                "lance_cache_bytes": int(self.store.session.size_bytes) if self.store.session is not None else None,
+                "lance_cache_bytes": self.store.cache_bytes(),
                 "arrow_bytes": int(pa.total_allocated_bytes()),
                 "malloc": heap.usage(),
             }
@@ -1119,7 +1119,7 @@ class Service:
                 "disk_bytes": data["disk_bytes"],
                 "wal": self.wal.stats(),
                 "cache": self.neighbours.stats(),
-                "lance_cache_bytes": int(self.store.session.size_bytes) if self.store.session is not None else None,
+                "lance_cache_bytes": self.store.cache_bytes(),
                 "recovery_at_start": self.recovery,
             },
             "lifecycle": {

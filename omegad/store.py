@@ -468,11 +468,15 @@ class MemoryStore:
             probe = np.zeros(self.dim, dtype=np.float32)
             probe[0] = 1.0
             table.search(probe, vector_column_name="vector").distance_type("cosine").select(["id"]).limit(1).to_arrow()
-        before = int(self.session.size_bytes) if self.session is not None else 0
+        before = self.cache_bytes() or 0
         with self._write_lock:  # no commit on the old handle between this and the swap
             table.checkout_latest()
             self._db, self._table, self.session = db, table, session
         return {"cache_bytes_dropped": before, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+
+    def cache_bytes(self) -> int | None:
+        """What LanceDB's caches of the memories table hold (None before `open` set them)."""
+        return int(self.session.size_bytes) if self.session is not None else None
 
     def _stale_cache(self, segments: dict[str, dict[str, int]], policy: MaintainPolicy) -> bool:
         """The caches hold mostly stale entries. Each pass's fold, merge or compaction replaces
@@ -480,10 +484,11 @@ class MemoryStore:
         out — at any store size, since the bound is set for 1M memories: in the 8-client soak
         (26k memories, indexes of 18 MB on disk) they held 216 MB, where a fresh open with the
         same queries held 20 MB."""
-        if self.session is None:
+        cached = self.cache_bytes()
+        if cached is None:
             return False
         on_disk = sum(size for segs in segments.values() for size in segs.values())
-        return int(self.session.size_bytes) > policy.stale_cache_ratio * on_disk + policy.renew_cache_bytes
+        return cached > policy.stale_cache_ratio * on_disk + policy.renew_cache_bytes
 
     def after_pass(self, report: dict[str, Any]) -> bool:
         """After `finish`, beside the writer: recount the rows per namespace (a scan of the
