@@ -795,7 +795,8 @@ def final_checks(d: SoakDaemon, results: list[dict[str, Any]], errors: list[str]
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     ctx = mp.get_context("spawn")  # fork would copy the parent's threads (RSS sampler)
-    d = SoakDaemon(keep=args.keep, log_level=args.log_level)
+    config = args.config.read_text(encoding="utf-8") if args.config else None
+    d = SoakDaemon(keep=args.keep, log_level=args.log_level, config_text=config)
     res: dict[str, Any] = {"procs": args.procs, "ops_per_proc": args.ops, "seed": args.seed}
     errors: list[str] = []
     n_errors = 0
@@ -1097,6 +1098,12 @@ def main(argv: list[str] | None = None) -> int:
         default="warning",
         choices=("debug", "info", "warning", "error"),
         help="daemon log level; info keeps every request's duration and each maintenance pass (use with --keep)",
+    )
+    ap.add_argument(
+        "--config",
+        type=Path,
+        metavar="TOML",
+        help="the daemon's configuration file (e.g. a lower index.vector_index_rows, to reach the vector index sooner)",
     )
     ap.add_argument("--explain", type=Path, metavar="LOG", help="only list the slowest calls in a kept info log")
     args = ap.parse_args(argv)

@@ -278,6 +278,9 @@ class MaintainPolicy:
     reader_wait_s: float = 5.0  # longest wait for old reads before cleaning up versions
     max_compact_rows: int = 262_144  # most rows one pass rewrites per table (bounds its time)
     max_index_deltas: int = 16  # most pieces of an index (see _segments_to_merge)
+    #: tables without stable row ids: fragments under a bigger index segment are not compacted
+    #: (`_remap_excluded`)
+    max_remap_rows: int = 4_096
     renew_cache_bytes: int = 64 << 20  # a replaced index this big renews the caches (see finish)
     #: the caches are renewed, too, when they hold more than this many times the indexes on
     #: disk plus ``renew_cache_bytes``: stale entries of segments replaced pass after pass
@@ -299,13 +302,38 @@ POSTFILTER_REFINE = 2
 SIDE_CACHE_MB = 32
 
 
+#: Tables are created with stable row ids: the indexes then refer to rows by an id that a
+#: compaction keeps, so compacting never rewrites ("remaps") an index. With row addresses, a
+#: compaction that dropped deleted rows from a fragment under the 100k-row HNSW index held the
+#: commit (and every store) for 70 s; with stable row ids the same commit takes 2 ms. LanceDB
+#: cannot switch an existing table over (see `MemoryStore.stable_row_ids`).
+NEW_TABLE_OPTIONS = {"new_table_enable_stable_row_ids": "true"}
+
+
 def _connect(directory: Path, index_cache_mb: int, metadata_cache_mb: int) -> tuple[Any, Any]:
     import lancedb
 
     session = lancedb.Session(
         index_cache_size_bytes=index_cache_mb << 20, metadata_cache_size_bytes=metadata_cache_mb << 20
     )
-    return lancedb.connect(str(directory), session=session), session
+    return lancedb.connect(str(directory), session=session, storage_options=NEW_TABLE_OPTIONS), session
+
+
+def _remap_excluded(dataset: Any, max_rows: int) -> list[int]:
+    """Fragments a compaction must leave alone in a table *without* stable row ids: those
+    under an index segment of more than *max_rows* rows. Compacting them makes Lance rewrite
+    the whole segment inside the commit (at 100k memories, 70 s for the HNSW index, whose
+    graph is rebuilt when deleted rows are dropped). Their deleted rows stay marked deleted."""
+    if dataset.has_stable_row_ids:
+        return []
+    frag_rows = {f.fragment_id: int(f.metadata.physical_rows) for f in dataset.get_fragments()}
+    excluded: set[int] = set()
+    for idx in dataset.describe_indices():
+        for seg in idx.segments:
+            ids = list(seg.fragment_ids)
+            if sum(frag_rows.get(f, 0) for f in ids) > max_rows:
+                excluded.update(ids)
+    return sorted(excluded)
 
 
 #: The vector index: HNSW over scalar-quantised vectors, one partition (LanceDB's ``HnswSq``
@@ -406,6 +434,9 @@ class MemoryStore:
         self.session: Any = None  # LanceDB's caches (set by `open`)
         self.cache_mb = (768, 128)
         self.side_db: Any = db
+        #: Created with stable row ids (every store since they were adopted; an older one keeps
+        #: row addresses, and `_remap_excluded` keeps its compactions off the big indexes)
+        self.stable_row_ids = bool(table.to_lance().has_stable_row_ids)
         self.refresh_index_state()
 
     @classmethod
@@ -841,6 +872,7 @@ class MemoryStore:
             "unindexed_rows": unindexed,
             "versions": self._version_count(),
             "version": int(self._table.version),
+            "stable_row_ids": self.stable_row_ids,
         }
 
     def _version_count(self) -> int:
@@ -948,11 +980,12 @@ class MemoryStore:
         tables = [("memories", self._table), *((getattr(t, "name", "edges"), t) for t in extra_tables)]
         unindexed = before["unindexed_rows"]
         # With a vector index (a big store) the base index segments are never rewritten by a
-        # pass: compacting fragments they cover makes Lance remap the whole segment (26 s for
-        # the 600 MB HNSW at 1M memories, to compact 162 rows), and folding new rows into them
-        # rewrites them too (7 s). So small unindexed fragments are compacted among themselves
-        # first (Lance never merges fragments of different index coverage), then indexed as a
-        # delta, merged size-tiered with the newest segments (`_segments_to_merge`).
+        # pass: folding new rows into them rewrites them (7 s for 23 rows into the 1M-row HNSW).
+        # So small unindexed fragments are compacted among themselves first (Lance never merges
+        # fragments of different index coverage), then indexed as a delta, merged size-tiered
+        # with the newest segments (`_segments_to_merge`). Compaction itself rewrites no index:
+        # tables have stable row ids (`NEW_TABLE_OPTIONS`); an older table keeps its compactions
+        # off the big segments (`_remap_excluded`).
         incremental = self._vector_index_ready
         fold = bool(unindexed) and (force or unindexed >= policy.unindexed_rows)
         if not incremental:
@@ -963,15 +996,19 @@ class MemoryStore:
                 report["compaction_deferred"] = "vector_index_build"
                 continue
             frags = int(table.stats()["fragment_stats"]["num_fragments"])
-            if frags > 1 and (force or frags > policy.max_fragments):
+            if frags and (force or frags > policy.max_fragments):  # (one fragment: its deleted rows)
                 t0 = time.perf_counter()
                 try:
-                    metrics, commit_ms = self._compact(table, compact_rows, policy.max_compact_rows)
+                    metrics, commit_ms, excluded = self._compact(table, compact_rows, policy)
+                    if metrics is None:
+                        continue  # nothing to rewrite
                     done: dict[str, Any] = {
                         "fragments_removed": metrics.fragments_removed,
                         "fragments_added": metrics.fragments_added,
                         "commit_ms": commit_ms,  # (the memories' commits wait this long)
                     }
+                    if excluded:
+                        done["fragments_kept"] = excluded  # (no stable row ids: `_remap_excluded`)
                 except OSError as exc:  # a delete or update committed on those fragments first
                     if not _preempted(exc):
                         raise
@@ -986,27 +1023,34 @@ class MemoryStore:
         report["reorganize_ms"] = round((time.perf_counter() - started) * 1000, 1)
         return report
 
-    def _compact(self, table: Any, target_rows: int, max_rows: int) -> tuple[Any, float]:
+    def _compact(self, table: Any, target_rows: int, policy: MaintainPolicy) -> tuple[Any | None, float, int]:
         """Compact *table*: the rewrite beside the writer, the commit while the memories'
         commits are held off. (Lance's own `compact_files` commits beside them and, losing the
         race for the next version to a stream of stores, gave up after 30 s of retries: "too
         many concurrent writers".) A delete or update committed on the rewritten fragments
-        meanwhile still pre-empts it (reported by the caller)."""
+        meanwhile still pre-empts it (reported by the caller). With stable row ids the commit
+        rewrites no index; without, fragments under big index segments are left alone
+        (`_remap_excluded`; their number is returned). No metrics: nothing to rewrite."""
         from lance.optimize import Compaction, CompactionOptions
 
+        dataset = table.to_lance()
+        excluded = _remap_excluded(dataset, policy.max_remap_rows)
         options = CompactionOptions(
             target_rows_per_fragment=target_rows,
             num_threads=1,
             materialize_deletions_threshold=0.1,
-            max_source_rows=max_rows,  # the rest in later passes
+            max_source_rows=policy.max_compact_rows,  # the rest in later passes
         )
-        dataset = table.to_lance()
+        if excluded:
+            options["excluded_fragment_ids"] = excluded
         plan = Compaction.plan(dataset, options)
+        if not plan.tasks:
+            return None, 0.0, len(excluded)
         rewrites = [task.execute(dataset) for task in plan.tasks]
         t0 = time.perf_counter()
         with self._write_lock if table is self._table else contextlib.nullcontext():
             metrics = Compaction.commit(dataset, rewrites, options)
-        return metrics, round((time.perf_counter() - t0) * 1000, 1)
+        return metrics, round((time.perf_counter() - t0) * 1000, 1), len(excluded)
 
     def finish(
         self,

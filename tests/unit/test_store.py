@@ -314,3 +314,101 @@ def test_health_beside_passes_that_clean_up_versions(tmp_path: Path) -> None:
     assert not errors and passes == 15
     assert calls > 15  # the two really ran side by side
     assert s.health()["versions"] == 1  # the last pass left one version
+
+
+def _clustered(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:  # type: ignore[type-arg]
+    centres = rng.standard_normal((20, dim)).astype(np.float32)
+    v = centres[rng.integers(0, 20, n)] + 0.3 * rng.standard_normal((n, dim)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)  # type: ignore[no-any-return]
+
+
+def _indexed_store(s: MemoryStore, n: int, dim: int) -> list[Row]:
+    """*n* rows in one fragment plus 20 small ones, every index built (the vector index too)
+    and covering them all."""
+    rng = np.random.default_rng(5)
+    vs = _clustered(rng, n + 100, dim)
+    rows = [row(f"r{i:05d}", "main" if i % 4 else "side", f"note {i} about deploys", vs[i]) for i in range(n + 100)]
+    s.insert(rows[:n])
+    for k in range(20):
+        s.insert(rows[n + 5 * k : n + 5 * k + 5])
+    s.maintain(MaintainPolicy(max_fragments=1000), force=False)  # scalar and text indexes
+    s.build_vector_index()
+    s.refresh_index_state()
+    s.maintain(MaintainPolicy(max_fragments=1000), force=True)
+    assert s.health()["unindexed_rows"] == 0 and s.health()["fragments"] == 1
+    return rows
+
+
+def _deletion_files(s: MemoryStore) -> int:
+    return sum(f.metadata.deletion_file is not None for f in s._table.to_lance().get_fragments())
+
+
+def test_compaction_rewrites_no_index_with_stable_row_ids(tmp_path: Path) -> None:
+    """A new store has stable row ids, so a compaction that drops deleted rows from fragments
+    under the vector index rewrites no index (with row addresses Lance rebuilt the HNSW graph
+    inside the commit: 70 s at 100k memories, every store waiting). Afterwards every index
+    still finds exactly the rows that are left — also after new rows are folded in and all
+    segments merged (Lance once dropped btree entries of stable-row-id tables there)."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    assert s.stable_row_ids and s.health()["stable_row_ids"]
+    rows = _indexed_store(s, 2000, 16)
+    gone = [r.id for r in rows[::4][:300]] + [r.id for r in rows[2000:2100:3]]
+    s.delete(gone[:150])
+    s.delete(gone[150:])
+    before = s.index_segments()
+    assert before["vector_idx"] and _deletion_files(s) == 1
+    report = s.maintain(MaintainPolicy(max_fragments=1000), force=True)
+    assert report["compacted"]["memories"]["fragments_removed"] >= 1, report
+    assert "fragments_kept" not in report["compacted"]["memories"]
+    assert _deletion_files(s) == 0  # the deleted rows were dropped from the files...
+    assert s.index_segments() == before  # ...and no index segment was rewritten
+
+    def check(live: list[Row]) -> None:
+        ids = [r.id for r in rows + live]
+        assert s.existing_ids(ids) == {r.id for r in live}  # btree on id
+        assert set(s.get_many(gone)) == set()
+        for r in live[::97]:
+            hits = s.vector_search(r.vector, Filter(r.namespace), 3)
+            assert hits[0][0].id == r.id, (r.id, [h.id for h, _ in hits])
+        found = {h.id for h, _ in s.text_search("deploys", Filter("side"), 10_000)}
+        assert found == {r.id for r in live if r.namespace == "side"}
+
+    live = [r for r in rows if r.id not in set(gone)]
+    check(live)
+    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(30)]
+    s.insert(extra)
+    report = s.maintain(MaintainPolicy(max_fragments=1000), force=True)  # fold, every delta merged
+    assert report["after"]["unindexed_rows"] == 0
+    check(live + extra)
+
+
+def test_a_store_without_stable_row_ids_keeps_compaction_off_big_indexes(tmp_path: Path) -> None:
+    """A store created before stable row ids (row addresses): a compaction leaves fragments
+    under an index segment of more than `max_remap_rows` rows alone, deleted rows and all, so
+    that the commit never rewrites a big index; small fragments elsewhere are still compacted."""
+    import lancedb
+
+    from omegad.store import TABLE, _schema
+
+    lancedb.connect(str(tmp_path / "lance")).create_table(TABLE, schema=_schema(16))
+    s = MemoryStore.open(tmp_path, "m", 16)
+    assert not s.stable_row_ids and not s.health()["stable_row_ids"]
+    rows = _indexed_store(s, 2000, 16)
+    s.delete([r.id for r in rows[:400]])  # 20% of the big fragment
+    late = [row(f"y{i}", "main", f"late {i}", rows[i].vector) for i in range(40)]
+    for k in range(4):
+        s.insert(late[10 * k : 10 * k + 10])
+    s.maintain(MaintainPolicy(max_fragments=1000, unindexed_rows=1), force=False)  # late rows: a small delta
+    before = s.index_segments()
+    assert _deletion_files(s) == 1
+    report = s.maintain(MaintainPolicy(max_fragments=1, max_remap_rows=1000), force=True)
+    assert report["compacted"]["memories"]["fragments_kept"] == 1, report
+    assert _deletion_files(s) == 1  # the big fragment was left alone...
+    after = s.index_segments()
+    for name, segs in before.items():
+        big = max(segs, key=lambda u: segs[u])
+        assert big in after[name]  # ...and its index segments were not rewritten
+    assert s.existing_ids([r.id for r in rows + late]) == {r.id for r in rows[400:] + late}
+    policy = MaintainPolicy(max_fragments=1, max_remap_rows=10**6)  # the guard off: all rewritten
+    report = s.maintain(policy, force=True)
+    assert _deletion_files(s) == 0 and "fragments_kept" not in report["compacted"]["memories"]
