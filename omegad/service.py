@@ -450,6 +450,11 @@ class Service:
                         if op.has_edges or op.id in self._edge_ends:
                             self.edges.delete_touching(op.id)
                         self._edge_ends.discard(op.id)
+                        # edges written earlier in this batch are gone too: their writers (the
+                        # checker, `resolve`) add what the write reports to the graph
+                        for k in range(i):
+                            if isinstance(ops[k], EdgeOp) and isinstance(results[k], list):
+                                results[k][:] = [e for e in results[k] if op.id not in (e.source, e.target)]
                         if self.signals.forget(op.id):
                             self.signal_store.delete([op.id])
                         self.commits_since_maintenance += 1

@@ -135,3 +135,37 @@ def test_a_delete_decided_before_the_graph_knew_of_an_edge_still_removes_it(tmp_
         assert [e for e in left if old["id"] in (e.source, e.target)] == []
 
     run_service(tmp_path, body)
+
+
+def test_an_edge_written_in_the_batch_that_deletes_its_memory_is_not_reported_written(tmp_path: Path) -> None:
+    """One writer batch: an edge, then a delete of one of its memories. The edge's writer
+    (the checker, `resolve`) adds what the write reports to the in-memory graph, so the report
+    must leave the edge out; otherwise a query annotated a live memory as contradicting a
+    deleted one until the daemon restarted."""
+    from omegad.contradictions import KIND, Edge, EdgeOp, edge_id
+    from omegad.service import DeleteOp
+
+    async def body(service: Service) -> None:
+        old = await service.store_one(StoreParams(text="The deploy runs from main", namespace="d"))
+        new = await service.store_one(StoreParams(text="The deploy no longer runs from main", namespace="d"))
+        await service.flush(FlushParams())
+        rows = service.store.get_many([old["id"], new["id"]])
+        edge = Edge(
+            id=edge_id(KIND, new["id"], old["id"]),
+            kind=KIND,
+            source=new["id"],
+            target=old["id"],
+            namespace="d",
+            confidence=0.9,
+            signals=(),
+            source_version=rows[new["id"]].version,
+            target_version=rows[old["id"]].version,
+            created_at=1,
+        )
+        seen = {m: r.updated_at for m, r in rows.items()}
+        written, deleted = await service.write([EdgeOp([edge], [], seen), DeleteOp(old["id"], has_edges=False)])
+        assert deleted is True and written == []
+        left = await anyio.to_thread.run_sync(service.edges.load)
+        assert [e for e in left if old["id"] in (e.source, e.target)] == []
+
+    run_service(tmp_path, body)
