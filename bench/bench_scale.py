@@ -10,7 +10,7 @@ socket:
 - query p50/p95 in the big namespace (90% of the rows) and in a small one (0.1%), rerank off
   (it is measured in bench_rerank.py);
 - store throughput from 4 client processes while a maintenance pass runs — one that drops the
-  rows deleted after the fill (8,000, 12% of the first fragment) from the files;
+  rows deleted after the fill (12% of the first fragment) from the files;
 - the daemon's RSS, disk bytes per memory vs raw size, maintenance and index build times.
 
     python bench/bench_scale.py [--sizes 100000,1000000] [--queries 200]
@@ -57,8 +57,9 @@ def log(msg: str) -> None:
     print(f"[bench_scale] {msg}", file=sys.stderr, flush=True)
 
 
-#: Memories deleted after the fill (from the first fragment: 12% of its 65,536 rows).
-DELETED = 8_000
+#: Memories deleted after the fill: this share of the first fragment (Lance drops the deleted
+#: rows of a fragment from its files past 10%).
+DELETED_SHARE = 0.12
 
 
 def _text(i: int) -> str:
@@ -100,8 +101,10 @@ def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]
     # Deletes made since: 12% of the first fragment's rows, under the vector index. The
     # daemon's requested pass below drops them from the files, beside 4 store clients
     # (with row addresses, that compaction's commit would rebuild the HNSW graph, stores waiting).
-    store.delete([f"m{i:08d}" for i in range(DELETED)])
-    raw -= sum(_raw_bytes(i) for i in range(DELETED))
+    first_rows = int(store._table.to_lance().get_fragments()[0].metadata.physical_rows)
+    deleted = int(first_rows * DELETED_SHARE)  # (rows keep their order: m00000000 is first)
+    store.delete([f"m{i:08d}" for i in range(deleted)])
+    raw -= sum(_raw_bytes(i) for i in range(deleted))
     # A daemon that had received these one by one would have checked them for contradictions
     # as they came; mark them checked, or the daemon would spend the benchmark checking a
     # million memories in the background.
@@ -115,7 +118,7 @@ def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]
         "second_maintenance_s": round(time.perf_counter() - t2, 2),
         "namespaces": len(store.counts()),
         "health": second["after"],
-        "deleted": DELETED,
+        "deleted": deleted,
         "first": {k: first.get(k) for k in ("indexed", "compacted")},
     }
 
