@@ -319,6 +319,18 @@ def _connect(directory: Path, index_cache_mb: int, metadata_cache_mb: int) -> tu
     return lancedb.connect(str(directory), session=session, storage_options=NEW_TABLE_OPTIONS), session
 
 
+#: Caches of the Lance datasets that maintenance opens (`_dataset`).
+DATASET_CACHE_BYTES = {"index_cache_size_bytes": 64 << 20, "metadata_cache_size_bytes": 32 << 20}
+
+
+def _dataset(table: Any) -> Any:
+    """*table*'s current version as a Lance dataset (compaction, index merges, cleanup and
+    index descriptions are Lance's API). LanceDB's `to_lance` opens a new dataset each time,
+    with a session of its own and Lance's default caches (6 GB of indexes, 1 GB of metadata);
+    these get small ones."""
+    return table.to_lance(**DATASET_CACHE_BYTES)
+
+
 def _remap_excluded(dataset: Any, max_rows: int) -> list[int]:
     """Fragments a compaction must leave alone in a table *without* stable row ids: those
     under an index segment of more than *max_rows* rows. Compacting them makes Lance rewrite
@@ -436,7 +448,7 @@ class MemoryStore:
         self.side_db: Any = db
         #: Created with stable row ids (every store since they were adopted; an older one keeps
         #: row addresses, and `_remap_excluded` keeps its compactions off the big indexes)
-        self.stable_row_ids = bool(table.to_lance().has_stable_row_ids)
+        self.stable_row_ids = bool(_dataset(table).has_stable_row_ids)
         self.refresh_index_state()
 
     @classmethod
@@ -543,7 +555,7 @@ class MemoryStore:
         """Each index of the memories table: its segments (uuid → bytes)."""
         return {
             d.name: {str(seg.uuid): int(seg.size_bytes or 0) for seg in d.segments}
-            for d in self._table.to_lance().describe_indices()
+            for d in _dataset(self._table).describe_indices()
         }
 
     # -- reads -----------------------------------------------------------------------------
@@ -892,7 +904,7 @@ class MemoryStore:
         the index's newest segments when those are small next to them (`_segments_to_merge`).
         Returns how many indexes had segments merged."""
         merged = 0
-        dataset = self._table.to_lance()
+        dataset = _dataset(self._table)
         frag_rows = {f.fragment_id: int(f.metadata.physical_rows) for f in dataset.get_fragments()}
         for idx in dataset.describe_indices():
             st = self._table.index_stats(idx.name)
@@ -904,7 +916,7 @@ class MemoryStore:
             if not st.num_unindexed_rows and not to_merge:
                 continue
             merged += bool(to_merge)
-            self._table.to_lance().optimize.optimize_indices(index_names=[idx.name], num_indices_to_merge=to_merge)
+            _dataset(self._table).optimize.optimize_indices(index_names=[idx.name], num_indices_to_merge=to_merge)
             self._table.checkout_latest()
         return merged
 
@@ -916,7 +928,7 @@ class MemoryStore:
         t0 = time.perf_counter()
         try:
             if force and into_base:
-                self._table.to_lance().optimize.optimize_indices()
+                _dataset(self._table).optimize.optimize_indices()
                 merged = -1
             else:  # new deltas, merged size-tiered (`_segments_to_merge`)
                 merged = self._fold_indexes(policy.max_index_deltas)
@@ -1033,7 +1045,7 @@ class MemoryStore:
         (`_remap_excluded`; their number is returned). No metrics: nothing to rewrite."""
         from lance.optimize import Compaction, CompactionOptions
 
-        dataset = table.to_lance()
+        dataset = _dataset(table)
         excluded = _remap_excluded(dataset, policy.max_remap_rows)
         options = CompactionOptions(
             target_rows_per_fragment=target_rows,
@@ -1081,7 +1093,7 @@ class MemoryStore:
                 if table is self._table and self.index_build_running:
                     report["cleanup_deferred"] = "vector_index_build"
                     continue
-                st = table.to_lance().cleanup_old_versions(older_than=timedelta(0))
+                st = _dataset(table).cleanup_old_versions(older_than=timedelta(0))
                 removed += int(st.old_versions)
                 freed += int(st.bytes_removed)
             report["cleanup"] = {
