@@ -9,8 +9,8 @@ socket:
 
 - query p50/p95 in the big namespace (90% of the rows) and in a small one (0.1%), rerank off
   (it is measured in bench_rerank.py);
-- store throughput from 4 client processes while a maintenance pass runs — one that drops the
-  rows deleted after the fill (12% of the first fragment) from the files;
+- store throughput from 4 client processes while a maintenance pass runs (12% of the first
+  fragment deleted after the fill: the pass must not rewrite the index over it);
 - the daemon's RSS, disk bytes per memory vs raw size, maintenance and index build times.
 
     python bench/bench_scale.py [--sizes 100000,1000000] [--queries 200]
@@ -99,8 +99,8 @@ def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]
     t2 = time.perf_counter()
     second = store.maintain(MaintainPolicy(), force=True)
     # Deletes made since: 12% of the first fragment's rows, under the vector index. The
-    # daemon's requested pass below drops them from the files, beside 4 store clients
-    # (with row addresses, that compaction's commit would rebuild the HNSW graph, stores waiting).
+    # daemon's requested pass below, beside 4 store clients, must leave that fragment alone
+    # (dropping the rows would rebuild the HNSW graph inside the commit, stores waiting).
     first_rows = int(store._table.to_lance().get_fragments()[0].metadata.physical_rows)
     deleted = int(first_rows * DELETED_SHARE)  # (rows keep their order: m00000000 is first)
     store.delete([f"m{i:08d}" for i in range(deleted)])
