@@ -8,7 +8,8 @@ vector index, compaction), then a real daemon serves it and everything below goe
 socket:
 
 - query p50/p95 in the big namespace (90% of the rows) and in a small one (0.1%), rerank off
-  (it is measured in bench_rerank.py);
+  (it is measured in bench_rerank.py), before and after 12% of the first fragment is deleted
+  (deleted rows under the vector index slow every vector search);
 - store throughput from 4 client processes while a maintenance pass runs (12% of the first
   fragment deleted after the fill: the pass must not rewrite the index over it);
 - the daemon's RSS, disk bytes per memory vs raw size, maintenance and index build times.
@@ -98,13 +99,6 @@ def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]
     built = store.build_vector_index()
     t2 = time.perf_counter()
     second = store.maintain(MaintainPolicy(), force=True)
-    # Deletes made since: 12% of the first fragment's rows, under the vector index. The
-    # daemon's requested pass below, beside 4 store clients, must leave that fragment alone
-    # (dropping the rows would rebuild the HNSW graph inside the commit, stores waiting).
-    first_rows = int(store._table.to_lance().get_fragments()[0].metadata.physical_rows)
-    deleted = int(first_rows * DELETED_SHARE)  # (rows keep their order: m00000000 is first)
-    store.delete([f"m{i:08d}" for i in range(deleted)])
-    raw -= sum(_raw_bytes(i) for i in range(deleted))
     # A daemon that had received these one by one would have checked them for contradictions
     # as they came; mark them checked, or the daemon would spend the benchmark checking a
     # million memories in the background.
@@ -118,7 +112,6 @@ def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]
         "second_maintenance_s": round(time.perf_counter() - t2, 2),
         "namespaces": len(store.counts()),
         "health": second["after"],
-        "deleted": deleted,
         "first": {k: first.get(k) for k in ("indexed", "compacted")},
     }
 
@@ -157,6 +150,18 @@ def _queries(c: Any, n: int, suffix: str) -> dict[str, Any]:
     return out
 
 
+def delete_some(data_dir: Path, model_id: str) -> int:
+    """Delete 12% of the first fragment's rows (under the vector index), as a user's deletes
+    would over time; returns how many. Every vector search then pays for the deleted rows, and
+    the requested pass must leave that fragment alone (dropping the rows would rebuild the
+    HNSW graph inside the commit, stores waiting)."""
+    store = MemoryStore.open(data_dir, model_id, DIM)
+    first_rows = int(store._table.to_lance().get_fragments()[0].metadata.physical_rows)
+    deleted = int(first_rows * DELETED_SHARE)  # (rows keep their order: m00000000 is first)
+    store.delete([f"m{i:08d}" for i in range(deleted)])
+    return deleted
+
+
 def _lance_cache_mb(c: Any) -> float:
     return round((c.stats()["store"].get("lance_cache_bytes") or 0) / 2**20, 0)
 
@@ -170,6 +175,12 @@ def run(n: int, queries: int) -> dict[str, Any]:
     info = fill(data, model_id, n)
     log(f"{n}: filled in {info['fill_s']} s; vector index {info['vector_index_s']} s")
     out: dict[str, Any] = {"n": n, **info}
+    with BenchDaemon(data_dir=data) as d, d.client() as c:
+        for _ in range(5):
+            c.query("deploy cache setting", namespace="main", rerank=False)
+        out.update(_queries(c, queries, "_no_deletes"))
+    out["deleted"] = deleted = delete_some(data, model_id)
+    out["raw_bytes"] = info["raw_bytes"] - sum(_raw_bytes(i) for i in range(deleted))
     with BenchDaemon(data_dir=data) as d, d.client() as c:
         for _ in range(5):
             c.query("deploy cache setting", namespace="main", rerank=False)
@@ -206,7 +217,7 @@ def run(n: int, queries: int) -> dict[str, Any]:
         out["rss_mb"] = round(rss_mb(d.pid()), 0)
         out["disk_bytes"] = st["store"]["disk_bytes"]
         out["disk_per_memory"] = round(st["store"]["disk_bytes"] / st["memories"], 0)
-        out["disk_vs_raw"] = round(st["store"]["disk_bytes"] / info["raw_bytes"], 2)
+        out["disk_vs_raw"] = round(st["store"]["disk_bytes"] / out["raw_bytes"], 2)
     import shutil
 
     shutil.rmtree(tmp, ignore_errors=True)
@@ -224,19 +235,28 @@ def main() -> int:
         print(json.dumps(r), flush=True)
         results.append(r)
     print(
-        "| memories | query p50/p95 ms, 90% namespace (after the pass) | 0.1% namespace (after the pass) "
+        "| memories | query p50/p95 ms, 90% namespace: no deletes / 12% of a fragment deleted (after the pass) "
+        "| 0.1% namespace: no deletes / deleted (after the pass) "
         "| stores/s during a pass, p50/p95 ms | pass s | RSS MB after queries / after the pass / after more queries "
         "| Lance cache MB | disk/memory B (× raw) | vector index build s |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         s = r["stores_during_maintenance"]
-        qm, qs, qm2, qs2 = (
-            r[k] for k in ("query_main", "query_small", "query_main_after_pass", "query_small_after_pass")
+        qm0, qs0, qm, qs, qm2, qs2 = (
+            r[k]
+            for k in (
+                "query_main_no_deletes",
+                "query_small_no_deletes",
+                "query_main",
+                "query_small",
+                "query_main_after_pass",
+                "query_small_after_pass",
+            )
         )
         print(
-            f"| {r['n']:,} | {qm['p50']} / {qm['p95']} ({qm2['p50']} / {qm2['p95']}) "
-            f"| {qs['p50']} / {qs['p95']} ({qs2['p50']} / {qs2['p95']}) "
+            f"| {r['n']:,} | {qm0['p50']} / {qm0['p95']}; {qm['p50']} / {qm['p95']} ({qm2['p50']} / {qm2['p95']}) "
+            f"| {qs0['p50']} / {qs0['p95']}; {qs['p50']} / {qs['p95']} ({qs2['p50']} / {qs2['p95']}) "
             f"| {s['stores_per_s']}, {s['p50_ms']} / {s['p95_ms']} | {s['maintenance_s']} "
             f"| {r['rss_mb_after_queries']:.0f} / {r['rss_mb_after_pass']:.0f} / {r['rss_mb']:.0f} "
             f"| {r['lance_cache_mb_after_queries']:.0f} / {r['lance_cache_mb_after_pass']:.0f} "
