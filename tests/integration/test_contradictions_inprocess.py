@@ -102,37 +102,46 @@ def test_an_edge_to_a_memory_deleted_during_its_check_is_not_written(
     run_service(tmp_path, body)
 
 
+async def _two_memories_and_their_edge(service: Service) -> tuple[str, Any, dict[str, int]]:
+    """An older and a newer memory, checked, and an edge from the newer to the older (not yet
+    written); returns the older one's id, the edge and the commit stamps it was decided on."""
+    from omegad.contradictions import KIND, Edge, edge_id
+
+    old = await service.store_one(StoreParams(text="The deploy runs from main", namespace="d"))
+    new = await service.store_one(StoreParams(text="The deploy no longer runs from main", namespace="d"))
+    await service.flush(FlushParams())
+    rows = service.store.get_many([old["id"], new["id"]])
+    edge = Edge(
+        id=edge_id(KIND, new["id"], old["id"]),
+        kind=KIND,
+        source=new["id"],
+        target=old["id"],
+        namespace="d",
+        confidence=0.9,
+        signals=(),
+        source_version=rows[new["id"]].version,
+        target_version=rows[old["id"]].version,
+        created_at=1,
+    )
+    return old["id"], edge, {m: r.updated_at for m, r in rows.items()}
+
+
 def test_a_delete_decided_before_the_graph_knew_of_an_edge_still_removes_it(tmp_path: Path) -> None:
     """An edge is committed, then a delete of one of its memories reaches the writer, decided
     on the event loop before the graph learned of the edge (`has_edges` False): the writer
     removes the edge anyway, so no edge to a deleted memory is kept or exported (seen once in
     a soak: 'export: edge … has a side that is not live')."""
-    from omegad.contradictions import KIND, Edge, EdgeOp, edge_id
+    from omegad.contradictions import EdgeOp
     from omegad.service import DeleteOp
 
     async def body(service: Service) -> None:
-        old = await service.store_one(StoreParams(text="The deploy runs from main", namespace="d"))
-        new = await service.store_one(StoreParams(text="The deploy no longer runs from main", namespace="d"))
-        await service.flush(FlushParams())
-        rows = service.store.get_many([old["id"], new["id"]])
-        edge = Edge(
-            id=edge_id(KIND, new["id"], old["id"]),
-            kind=KIND,
-            source=new["id"],
-            target=old["id"],
-            namespace="d",
-            confidence=0.9,
-            signals=(),
-            source_version=rows[new["id"]].version,
-            target_version=rows[old["id"]].version,
-            created_at=1,
-        )
-        (written,) = await service.write([EdgeOp([edge], [], {m: r.updated_at for m, r in rows.items()})])
+        old, edge, seen = await _two_memories_and_their_edge(service)
+        (written,) = await service.write([EdgeOp([edge], [], seen)])
         assert [e.id for e in written] == [edge.id]
-        (deleted,) = await service.write([DeleteOp(old["id"], has_edges=False)])
+        (deleted,) = await service.write([DeleteOp(old, has_edges=False)])
         assert deleted is True
         left = await anyio.to_thread.run_sync(service.edges.load)
-        assert [e for e in left if old["id"] in (e.source, e.target)] == []
+        assert [e for e in left if old in (e.source, e.target)] == []
 
     run_service(tmp_path, body)
 
@@ -142,30 +151,14 @@ def test_an_edge_written_in_the_batch_that_deletes_its_memory_is_not_reported_wr
     (the checker, `resolve`) adds what the write reports to the in-memory graph, so the report
     must leave the edge out; otherwise a query annotated a live memory as contradicting a
     deleted one until the daemon restarted."""
-    from omegad.contradictions import KIND, Edge, EdgeOp, edge_id
+    from omegad.contradictions import EdgeOp
     from omegad.service import DeleteOp
 
     async def body(service: Service) -> None:
-        old = await service.store_one(StoreParams(text="The deploy runs from main", namespace="d"))
-        new = await service.store_one(StoreParams(text="The deploy no longer runs from main", namespace="d"))
-        await service.flush(FlushParams())
-        rows = service.store.get_many([old["id"], new["id"]])
-        edge = Edge(
-            id=edge_id(KIND, new["id"], old["id"]),
-            kind=KIND,
-            source=new["id"],
-            target=old["id"],
-            namespace="d",
-            confidence=0.9,
-            signals=(),
-            source_version=rows[new["id"]].version,
-            target_version=rows[old["id"]].version,
-            created_at=1,
-        )
-        seen = {m: r.updated_at for m, r in rows.items()}
-        written, deleted = await service.write([EdgeOp([edge], [], seen), DeleteOp(old["id"], has_edges=False)])
+        old, edge, seen = await _two_memories_and_their_edge(service)
+        written, deleted = await service.write([EdgeOp([edge], [], seen), DeleteOp(old, has_edges=False)])
         assert deleted is True and written == []
         left = await anyio.to_thread.run_sync(service.edges.load)
-        assert [e for e in left if old["id"] in (e.source, e.target)] == []
+        assert [e for e in left if old in (e.source, e.target)] == []
 
     run_service(tmp_path, body)
