@@ -517,7 +517,8 @@ class MemoryStore:
         if self._vector_index_ready:
             probe = np.zeros(self.dim, dtype=np.float32)
             probe[0] = 1.0
-            table.search(probe, vector_column_name="vector").distance_type("cosine").select(["id"]).limit(1).to_arrow()
+            query = table.search(probe, vector_column_name="vector").distance_type("cosine")
+            query.select(["id", "_distance"]).limit(1).to_arrow()  # (without _distance Lance warns)
         before = self.cache_bytes() or 0
         with self._write_lock:  # no commit on the old handle between this and the swap
             table.checkout_latest()

@@ -421,3 +421,14 @@ def test_fragments_under_a_mid_size_segment_are_merged_but_keep_their_deleted_ro
     report = s.maintain(MaintainPolicy(max_fragments=1, max_remap_rows=1000, max_rebuild_rows=1000), force=True)
     assert _deletion_files(s) == 0 and s.health()["fragments"] == 1
     _exact(s, rows + extra, live)
+
+
+def test_renewing_the_caches_warns_of_nothing(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """The probe search that loads the new vector index before the swap asks for `_distance`
+    (Lance warns, in the daemon's log, of a search that leaves it out: a soak counted it)."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 300, 16)
+    capfd.readouterr()
+    s.renew_cache()
+    assert "WARN" not in capfd.readouterr().err
+    assert s.vector_search(rows[7].vector, Filter(rows[7].namespace), 1)[0][0].id == rows[7].id
