@@ -337,25 +337,26 @@ def _remap_excluded(dataset: Any, max_rows: int, max_rebuild_rows: int, deleted_
     the 100k-row index. So fragments under a segment of more than *max_rows* rows are never
     compacted, and those that would lose their deleted rows (at least *deleted_share* of them)
     not under one of more than *max_rebuild_rows*; their deleted rows stay marked deleted."""
-    if dataset.has_stable_row_ids:  # (indexes that refer to stable ids are never remapped)
-        return []
     frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
-    rows = {i: int(m.physical_rows) for i, m in frags.items()}
 
     def losing_rows(i: int) -> bool:
         deletion = frags[i].deletion_file
-        return deletion is not None and int(deletion.num_deleted_rows) >= deleted_share * max(rows[i], 1)
+        return deletion is not None and int(deletion.num_deleted_rows) >= deleted_share * max(frags[i].physical_rows, 1)
 
     excluded: set[int] = set()
     for idx in dataset.describe_indices():
         for seg in idx.segments:
-            ids = [i for i in seg.fragment_ids if i in frags]
-            covered = sum(rows[i] for i in ids)
+            covered = _covered_rows(seg, frags)
             if covered > max_rows:
-                excluded.update(ids)
+                excluded.update(i for i in seg.fragment_ids if i in frags)
             elif covered > max_rebuild_rows:
-                excluded.update(i for i in ids if losing_rows(i))
+                excluded.update(i for i in seg.fragment_ids if i in frags and losing_rows(i))
     return sorted(excluded)
+
+
+def _covered_rows(segment: Any, frags: dict[int, Any]) -> int:
+    """The rows of the fragments (id → Lance fragment metadata) an index *segment* covers."""
+    return sum(int(frags[i].physical_rows) for i in segment.fragment_ids if i in frags)
 
 
 #: The vector index: HNSW over scalar-quantised vectors, one partition (LanceDB's ``HnswSq``
@@ -912,13 +913,13 @@ class MemoryStore:
         Returns how many indexes had segments merged."""
         merged = 0
         dataset = _dataset(self._table)
-        frag_rows = {f.fragment_id: int(f.metadata.physical_rows) for f in dataset.get_fragments()}
+        frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
         for idx in dataset.describe_indices():
             st = self._table.index_stats(idx.name)
             if st is None:
                 continue
             segments = sorted(idx.segments, key=lambda seg: seg.created_at)
-            rows = [sum(frag_rows.get(f, 0) for f in seg.fragment_ids) for seg in segments]
+            rows = [_covered_rows(seg, frags) for seg in segments]
             to_merge = _segments_to_merge(rows, int(st.num_unindexed_rows), max_deltas)
             if not st.num_unindexed_rows and not to_merge:
                 continue
