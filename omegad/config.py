@@ -125,6 +125,7 @@ class Config:
     wal_checkpoint_mb: float = 64.0
     vector_index_rows: int = 20_000
     index_min_namespace_rows: int = 2_000
+    index_fold_delay_ms: int = 250  # new rows into the vector index this long after a burst of writes (0: off)
     # logging
     log_format: str = "auto"  # "auto" (JSON unless stdout is a TTY), "json" or "console"
     log_level: str = "info"
@@ -287,6 +288,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("maintenance.wal_checkpoint_mb", None, "wal_checkpoint_mb", _float),
     ("index.vector_index_rows", None, "vector_index_rows", _int),
     ("index.min_namespace_rows", None, "index_min_namespace_rows", _int),
+    ("index.fold_delay_ms", None, "index_fold_delay_ms", _nonneg_int),
     ("query.fusion", None, "fusion", _choice("rrf", "linear")),
     ("query.rrf_k", None, "rrf_k", _float),
     ("query.bm25_saturation", None, "bm25_saturation", _float),

@@ -223,6 +223,9 @@ class Service:
         self.maintain_limiter = anyio.CapacityLimiter(1)
         self._serialize_next_pass = False
         self.last_vector_index: dict[str, Any] = {}
+        self._fold_wanted = anyio.Event()  # rows committed that the vector index may not cover
+        self.vector_folds = 0
+        self.last_vector_fold: dict[str, Any] = {}
         self.last_maintenance_us: int | None = None
         self.last_maintenance: dict[str, Any] = {}
         self.recovery: dict[str, Any] = {}
@@ -283,6 +286,8 @@ class Service:
                 newest = await anyio.to_thread.run_sync(self.store.max_updated_at, limiter=self.read_limiter)
             self._last_stamp = max(self._last_stamp, newest)
             tg.start_soon(self._maintenance_timer)
+            if self.config.index_fold_delay_ms > 0:
+                tg.start_soon(self._fold_new_rows)
             tg.start_soon(self._watch_data_dir)
             if not self.embedder.loaded and self._load_embedder is not None:
                 tg.start_soon(self._reload_embedder)
@@ -750,6 +755,8 @@ class Service:
         self.neighbours.upserted([*rows, *changed])
         self.neighbours.deleted(deleted)
         self.checker.notify(committed, rows)
+        if committed and self.store.vector_index_ready:
+            self._fold_wanted.set()
         if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp, EdgeOp, ImportOp)) for op in ops):
             return
         reason = self.maintenance_due()
@@ -846,6 +853,29 @@ class Service:
                 continue
             if (self.commits_since_maintenance or self.wal.bytes) and self.writer.depth == 0:
                 self.jobs.submit_nowait(lambda: self._maintenance_job(True, "idle"), key="maintenance")
+
+    async def _fold_new_rows(self) -> None:
+        """``index.fold_delay_ms`` after rows are committed, fold them into the vector index
+        (`MemoryStore.fold_vector_index`: every search through the index is slower while
+        some rows are outside it). Serialised with maintenance passes, beside the writer."""
+        delay = self.config.index_fold_delay_ms / 1000
+        while True:
+            await self._fold_wanted.wait()
+            self._fold_wanted = anyio.Event()
+            await anyio.sleep(delay)  # one fold for a burst of writes
+            if self.faults.active("data_dir_missing"):
+                continue
+            async with self._maintaining:
+                try:
+                    report = await anyio.to_thread.run_sync(
+                        self.store.fold_vector_index, self.policy, limiter=self.maintain_limiter
+                    )
+                except Exception as exc:  # the next pass folds them instead
+                    log.warning("vector_fold_failed", error=f"{type(exc).__name__}: {exc}")
+                    continue
+            if report is not None:
+                self.vector_folds += 1
+                self.last_vector_fold = report
 
     # -- handlers ----------------------------------------------------------------------------
 
@@ -1139,6 +1169,8 @@ class Service:
                 "due": self.maintenance_due(),
                 "vector_index_building": self.store.index_build_running,
                 "last_vector_index": self.last_vector_index,
+                "vector_folds": self.vector_folds,
+                "last_vector_fold": self.last_vector_fold,
                 "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
                 "last": self.last_maintenance,
             },

@@ -176,3 +176,73 @@ def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path) 
     assert stats["vector_idx"].num_indexed_rows == info["rows"], stats
     with pytest.raises(IndexBuildFailed, match="exit 1"):
         anyio.run(build_in_subprocess, tmp_path / "no-such-store")
+
+
+def test_new_rows_are_folded_into_the_vector_index_alone(tmp_path: Path) -> None:
+    """`fold_vector_index` indexes the rows the vector index leaves out (searches through it
+    are slower while there are any), as deltas merged size-tiered: the pieces stay bounded,
+    the other indexes are left to maintenance passes, and every row stays findable."""
+    rng = np.random.default_rng(11)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    vectors = unit(rng.standard_normal((3_000, DIM)).astype(np.float32))
+    store.insert([Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, v) for i, v in enumerate(vectors)])
+    policy = MaintainPolicy(max_index_deltas=4)
+    assert store.fold_vector_index(policy) is None  # no vector index yet
+    store.maintain(policy, force=True)
+    store.build_vector_index()
+    store.maintain(policy, force=False)
+    assert store.vector_index_ready and store.fold_vector_index(policy) is None  # it covers every row
+    late: list[tuple[str, np.ndarray]] = []  # type: ignore[type-arg]
+    for batch in range(12):
+        new = unit(rng.standard_normal((5 + 20 * batch, DIM)).astype(np.float32))
+        rows = [Row(f"late-{batch}-{i}", "late", "fact", [], "ns", {}, 1, 1, 1, v) for i, v in enumerate(new)]
+        store.insert(rows)
+        late += [(r.id, r.vector) for r in rows]
+        assert store.index_state()["vector_idx"]["unindexed_rows"] == len(rows)
+        report = store.fold_vector_index(policy)
+        assert report is not None and report["rows"] == len(rows), report
+        state = store.index_state()
+        assert state["vector_idx"]["unindexed_rows"] == 0
+        assert state["fts"]["unindexed_rows"] >= len(rows)  # (passes fold the others)
+        assert len(store.index_segments()["vector_idx"]) <= policy.max_index_deltas
+    assert store.index_segments()["vector_idx"]  # still the index: found through it
+    for mid, v in late[:: max(1, len(late) // 25)]:
+        (top, cos), *_ = store.vector_search(v, Filter("ns"), 5)
+        assert top.id == mid and cos > 0.999
+
+
+def test_full_text_search_in_a_big_namespace_filters_after_ranking(tmp_path: Path) -> None:
+    """In a namespace that holds most of the table, BM25 ranks first and the namespace is
+    filtered after (a prefilter lists the whole namespace's row ids per search); the answers
+    are those of the prefilter, also when the filter leaves too few and it falls back."""
+    rng = np.random.default_rng(5)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    topics = ["deploy", "cache", "queue", "retry", "token", "index", "build", "latency"]
+    rows = []
+    for i in range(4_000):
+        ns = "big" if i % 5 else "other"
+        words = " ".join(rng.choice(topics, 3))
+        rows.append(Row(f"m{i}", f"note {i}: {words}", "fact", [], ns, {}, 1, 1, 1, np.zeros(DIM, np.float32)))
+    # a word almost only in the other namespace: ranking first finds too few big rows
+    rows += [
+        Row(f"o{i}", "zephyr zephyr runbook", "fact", [], "other", {}, 1, 1, 1, np.zeros(DIM, np.float32))
+        for i in range(300)
+    ]
+    rows += [Row(f"b{i}", "zephyr in big", "fact", [], "big", {}, 1, 1, 1, np.zeros(DIM, np.float32)) for i in range(3)]
+    store.insert(rows)
+    store.maintain(MaintainPolicy(), force=True)
+    store.refresh_namespace_rows()
+    assert store.indexes_ready
+    assert store._postfilter_fetch(Filter("big"), 15, indexed=True) is not None
+    for k in (5, 15, 45):
+        for query in ("deploy cache", "retry token build", "latency", "queue index deploy retry"):
+            pre = store._text_query(query, Filter("big"), k, prefilter=True)
+            got = store.text_search(query, Filter("big"), k)
+            assert len(got) == k and all(r.namespace == "big" for r, _ in got)
+            assert [round(s, 4) for _, s in got] == [round(s, 4) for _, s in pre]  # (ties may swap ids)
+    fetch = store._postfilter_fetch(Filter("big"), 15, indexed=True)
+    assert fetch is not None
+    assert len(store._text_query("zephyr", Filter("big"), fetch, prefilter=False)) < 3  # the 300 others rank first
+    assert sorted(r.id for r, _ in store.text_search("zephyr", Filter("big"), 15)) == ["b0", "b1", "b2"]
+    hidden = Filter("big", exclude_ids=("b1",))
+    assert sorted(r.id for r, _ in store.text_search("zephyr", hidden, 15)) == ["b0", "b2"]
