@@ -152,9 +152,10 @@ def _queries(c: Any, n: int, suffix: str) -> dict[str, Any]:
 
 def delete_some(data_dir: Path, model_id: str) -> int:
     """Delete 12% of the first fragment's rows (under the vector index), as a user's deletes
-    would over time; returns how many. Every vector search then pays for the deleted rows, and
-    the requested pass must leave that fragment alone (dropping the rows would rebuild the
-    HNSW graph inside the commit, stores waiting)."""
+    would over time; returns how many. They become dead rows that every read drops (a Lance
+    deletion there would make every vector search pay), and the requested pass must leave
+    that fragment alone (dropping the rows would rebuild the HNSW graph inside the commit,
+    stores waiting)."""
     store = MemoryStore.open(data_dir, model_id, DIM)
     first_rows = int(store._table.to_lance().get_fragments()[0].metadata.physical_rows)
     deleted = int(first_rows * DELETED_SHARE)  # (rows keep their order: m00000000 is first)

@@ -24,7 +24,7 @@ import numpy as np
 
 from .contradictions import Edge
 from .signals import Signal
-from .store import Row, iso
+from .store import NO_DEAD, Dead, Row, iso
 
 __all__ = ["EXPORT_IDLE_S", "ExportLease", "edge_line", "memory_line"]
 
@@ -45,6 +45,7 @@ class ExportLease:
     signals: dict[str, Signal]
     epoch: int
     header: dict[str, Any]
+    dead: Dead = NO_DEAD  # the memories table's dead rows when it was pinned
     used: float = field(default_factory=time.monotonic)
 
     @staticmethod

@@ -482,11 +482,13 @@ class Service:
                     results[i] = self._apply_feedback(i, op.params)
                 elif isinstance(op, SnapshotOp):
                     self._save_access_counts()  # so the export has them
-                    results[i] = {
-                        MEMORIES_TABLE: self.store.version,
+                    version, dead = self.store.pin()
+                    versions = {
+                        MEMORIES_TABLE: version,
                         EDGES_TABLE: int(self.edges.table.version),
                         SIGNALS_TABLE: int(self.signal_store.table.version),
                     }
+                    results[i] = (versions, dead)
                 elif isinstance(op, ImportOp):
                     results[i] = self._apply_import(i, op)
                 else:
@@ -1206,7 +1208,7 @@ class Service:
             raise Unavailable(f"{MAX_EXPORTS} exports are open; finish one (or wait {EXPORT_IDLE_S:.0f} s)")
         epoch = self.store.readers.acquire(long=True)  # before pinning: cleanup keeps what we pin
         try:
-            (versions,) = await self.write([SnapshotOp()])
+            ((versions, dead),) = await self.write([SnapshotOp()])
 
             def pin() -> tuple[Any, list[Edge], dict[str, Signal]]:
                 table = self.store.snapshot(MEMORIES_TABLE, versions[MEMORIES_TABLE])
@@ -1230,6 +1232,7 @@ class Service:
             signals=signals,
             epoch=epoch,
             header=header(self.embedder.model_id, self.embedder.dim, namespace, versions),
+            dead=dead,
         )
         self._exports[snapshot] = lease
         return lease
@@ -1252,14 +1255,20 @@ class Service:
             lease = found
         lease.used = time.monotonic()
         try:
-            rows = await anyio.to_thread.run_sync(
-                self.store.export_page, lease.table, lease.namespace, p.offset, p.limit, limiter=self.read_limiter
+            rows, spanned = await anyio.to_thread.run_sync(
+                self.store.export_page,
+                lease.table,
+                lease.dead,
+                lease.namespace,
+                p.offset,
+                p.limit,
+                limiter=self.read_limiter,
             )
             records = [memory_line(row, lease.signals.get(row.id)) for row in rows]
         except Exception:  # never leave a failed export holding its snapshot (and a slot)
             self._close_export(lease)
             raise
-        done = len(rows) < p.limit
+        done = spanned < p.limit
         if done:
             records += [edge_line(e) for e in lease.edges]
             self._close_export(lease)
@@ -1267,7 +1276,7 @@ class Service:
             "header": lease.header,
             "snapshot": lease.snapshot,
             "records": records,
-            "next": None if done else p.offset + len(rows),
+            "next": None if done else p.offset + spanned,
         }
 
     async def import_(self, p: ImportParams) -> dict[str, Any]:

@@ -40,6 +40,13 @@ import pyarrow.compute
 __all__ = ["Filter", "MemoryStore", "Row", "StoreMismatch", "sql_str"]
 
 TABLE = "memories"
+TOMBSTONES = "tombstones"
+#: Present while an update's new row is committed and its old row not yet retired: a crash
+#: between the two leaves both, and the next open keeps the newer (`_repair_duplicates`).
+RETIRING = ".retiring"
+#: Present while dead rows are deleted from the table and then from the tombstones: a crash
+#: between the two leaves tombstones of rows that are gone, which the next open drops.
+BURYING = ".burying"
 STORE_META = "store.json"
 STORE_FORMAT = 1
 
@@ -127,7 +134,19 @@ def _id_in(ids: Sequence[str]) -> str:
     return f"id IN ({', '.join(sql_str(i) for i in ids)})"
 
 
-SELECT = ["id", "text", "type", "tags", "namespace", "metadata", "created_at", "updated_at", "version", "vector"]
+SELECT = [
+    "id",
+    "text",
+    "type",
+    "tags",
+    "namespace",
+    "metadata",
+    "created_at",
+    "updated_at",
+    "version",
+    "vector",
+    "_rowid",
+]
 
 
 def _schema(dim: int) -> pa.Schema:
@@ -182,6 +201,12 @@ def _hits(tbl: pa.Table, dim: int) -> list[tuple[Row, float]]:
     return [(row, 1.0 - float(dist)) for row, dist in zip(_rows(tbl, dim), distances, strict=True)]
 
 
+def _scored(tbl: pa.Table, dim: int) -> list[tuple[Row, float]]:
+    """Rows of a full-text search result with their BM25 score."""
+    scores = tbl.column("_score").to_pylist()
+    return [(row, float(score)) for row, score in zip(_rows(tbl, dim), scores, strict=True)]
+
+
 def _records(rows: Sequence[Row], dim: int) -> pa.Table:
     return pa.Table.from_pylist(
         [
@@ -201,6 +226,55 @@ def _records(rows: Sequence[Row], dim: int) -> pa.Table:
         ],
         schema=_schema(dim),
     )
+
+
+def _tombstone_schema() -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("rowid", pa.uint64(), nullable=False),
+            pa.field("id", pa.string(), nullable=False),
+            pa.field("namespace", pa.string(), nullable=False),
+            pa.field("type", pa.string(), nullable=False),
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class Dead:
+    """Rows deleted (or replaced by a newer version) but still in the memories table: their
+    Lance row addresses (``_rowid``), which every read drops. Immutable — the writer swaps in
+    a new one — so a read uses one consistent set (see `MemoryStore.delete` for why)."""
+
+    rows: dict[int, tuple[str, str, str]]  # row address → (id, namespace, type)
+    keys: pa.Array
+    per_namespace: dict[str, int]
+
+    @classmethod
+    def of(cls, rows: dict[int, tuple[str, str, str]]) -> Dead:
+        per: dict[str, int] = {}
+        for _, ns, _ in rows.values():
+            per[ns] = per.get(ns, 0) + 1
+        return cls(rows, pa.array(list(rows), pa.uint64()), per)
+
+    def plus(self, rows: dict[int, tuple[str, str, str]]) -> Dead:
+        return Dead.of({**self.rows, **rows})
+
+    def minus(self, rowids: Iterable[int]) -> Dead:
+        gone = set(rowids)
+        return Dead.of({r: v for r, v in self.rows.items() if r not in gone})
+
+    def drop(self, tbl: pa.Table) -> pa.Table:
+        """*tbl* (with a ``_rowid`` column) without the dead rows."""
+        if not self.rows or tbl.num_rows == 0:
+            return tbl
+        dead = pa.compute.is_in(tbl.column("_rowid"), value_set=self.keys)
+        return tbl.filter(pa.compute.invert(dead))
+
+    def fragments(self) -> set[int]:
+        return {r >> 32 for r in self.rows}
+
+
+NO_DEAD = Dead.of({})
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -328,7 +402,9 @@ def _dataset(table: Any) -> Any:
     return table.to_lance(**DATASET_CACHE_BYTES)
 
 
-def _remap_excluded(dataset: Any, max_rows: int, max_rebuild_rows: int, deleted_share: float) -> list[int]:
+def _remap_excluded(
+    dataset: Any, max_rows: int, max_rebuild_rows: int, deleted_share: float, dead: set[int] | None = None
+) -> list[int]:
     """Fragments a compaction must leave alone. Lance's indexes refer to rows by their place
     in the files, so compacting a fragment rewrites ("remaps") every index segment over it
     inside the commit, and every store waits for that commit. Measured on 2 cores: 73 ms for a
@@ -336,10 +412,13 @@ def _remap_excluded(dataset: Any, max_rows: int, max_rebuild_rows: int, deleted_
     HNSW graph is rebuilt without them: 0.58 s for 4,096 rows, 3.4 s for 16,384 and 70 s for
     the 100k-row index. So fragments under a segment of more than *max_rows* rows are never
     compacted, and those that would lose their deleted rows (at least *deleted_share* of them)
-    not under one of more than *max_rebuild_rows*; their deleted rows stay marked deleted."""
+    not under one of more than *max_rebuild_rows*; their deleted rows stay marked deleted.
+    Fragments in *dead* hold dead rows (`Dead`), which a compaction would drop too."""
     frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
 
     def losing_rows(i: int) -> bool:
+        if dead and i in dead:
+            return True
         deletion = frags[i].deletion_file
         return deletion is not None and int(deletion.num_deleted_rows) >= deleted_share * max(frags[i].physical_rows, 1)
 
@@ -457,6 +536,8 @@ class MemoryStore:
         self.session: Any = None  # LanceDB's caches (set by `open`)
         self.cache_mb = (768, 128)
         self.side_db: Any = db
+        self.dead = NO_DEAD  # rows deleted under the vector index (see `delete`)
+        self._tombstones: Any = None  # their table (set by `open`)
         self.refresh_index_state()
 
     @classmethod
@@ -505,7 +586,70 @@ class MemoryStore:
         # The side tables (edges, signals) are small and get caches of their own, so that
         # the memories' caches can be replaced whole (`renew_cache`).
         store.side_db, _ = _connect(directory, SIDE_CACHE_MB, SIDE_CACHE_MB)
+        store._open_tombstones()
         return store
+
+    def _open_tombstones(self) -> None:
+        """Load the dead rows; after a crash between an update's two commits, retire the
+        older of the two live versions it left (`_repair_duplicates`)."""
+        try:
+            self._tombstones = self.side_db.open_table(TOMBSTONES)
+        except ValueError:
+            self._tombstones = self.side_db.create_table(TOMBSTONES, schema=_tombstone_schema())
+        tbl = self._tombstones.search().limit(None).to_arrow()
+        frags = {f.fragment_id for f in _dataset(self._table).get_fragments()} if tbl.num_rows else set()
+        rows: dict[int, tuple[str, str, str]] = {}
+        for rid, mid, ns, ty in zip(
+            *(tbl.column(c).to_pylist() for c in ("rowid", "id", "namespace", "type")), strict=True
+        ):
+            if int(rid) >> 32 in frags:  # (else the row is gone already)
+                rows[int(rid)] = (mid, ns, ty)
+        self.dead = Dead.of(rows)
+        buried = self.directory / BURYING
+        if buried.exists():
+            self.dead = self._existing(self.dead)
+            buried.unlink()
+        marker = self.directory / RETIRING
+        if marker.exists():
+            with self._write_lock:
+                self._repair_duplicates()
+            marker.unlink()
+
+    def _existing(self, dead: Dead) -> Dead:
+        """*dead* without the rows that are no longer in the table (and their tombstones)."""
+        rowids = list(dead.rows)
+        found: set[int] = set()
+        for start in range(0, len(rowids), 1_000):
+            chunk = ", ".join(str(r) for r in rowids[start : start + 1_000])
+            tbl = self._table.search().where(f"_rowid IN ({chunk})").select(["_rowid"]).limit(None).to_arrow()
+            found.update(int(r) for r in tbl.column("_rowid").to_pylist())
+        gone = [r for r in rowids if r not in found]
+        for start in range(0, len(gone), 1_000):
+            self._tombstones.delete(f"rowid IN ({', '.join(str(r) for r in gone[start : start + 1_000])})")
+        return dead.minus(gone)
+
+    def _repair_duplicates(self) -> int:
+        """Retire every live row but the newest of each id (a crash between an update's
+        commit of the new row and its retiring of the old one left both). Returns how many."""
+        tbl = self.dead.drop(
+            self._table.search().select(["id", "namespace", "type", "updated_at", "_rowid"]).limit(None).to_arrow()
+        )
+        newest: dict[str, tuple[int, int]] = {}
+        extra: dict[int, tuple[str, str, str]] = {}
+        cols = [tbl.column(c).to_pylist() for c in ("id", "namespace", "type", "updated_at", "_rowid")]
+        info = {}
+        for mid, ns, ty, up, rid in zip(*cols, strict=True):
+            info[rid] = (mid, ns, ty)
+            key = (int(up), int(rid))
+            best = newest.get(mid)
+            if best is None:
+                newest[mid] = key
+            else:
+                older = min(best, key)
+                newest[mid] = max(best, key)
+                extra[older[1]] = info[older[1]]
+        self._retire(extra)
+        return len(extra)
 
     def renew_cache(self) -> dict[str, Any]:
         """Open the memories table again with empty caches and drop the old ones. After an
@@ -575,26 +719,31 @@ class MemoryStore:
         if not ids:
             return {}
         out: dict[str, Row] = {}
+        dead = self.dead
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            tbl = self._table.search().where(_id_in(chunk)).select(SELECT).limit(len(chunk) + 10).to_arrow()
+            tbl = dead.drop(self._table.search().where(_id_in(chunk)).select(SELECT).limit(None).to_arrow())
             for row in _rows(tbl, self.dim):
-                out[row.id] = row
+                if row.id not in out or row.updated_at >= out[row.id].updated_at:  # (see `upsert`)
+                    out[row.id] = row
         return out
 
     @_reader
     def rows_in(self, namespace: str, limit: int) -> list[Row]:
         """Up to *limit* rows of one namespace (any order)."""
-        tbl = self._table.search().where(Filter(namespace=namespace).sql()).select(SELECT).limit(limit).to_arrow()
-        return _rows(tbl, self.dim)
+        dead = self.dead
+        q = self._table.search().where(Filter(namespace=namespace).sql()).select(SELECT)
+        tbl = dead.drop(q.limit(limit + dead.per_namespace.get(namespace, 0)).to_arrow())
+        return _rows(tbl, self.dim)[:limit]
 
     @_reader
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
         ids = list(dict.fromkeys(ids))
         found: set[str] = set()
+        dead = self.dead
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            tbl = self._table.search().where(_id_in(chunk)).select(["id"]).limit(len(chunk) + 10).to_arrow()
+            tbl = dead.drop(self._table.search().where(_id_in(chunk)).select(["id", "_rowid"]).limit(None).to_arrow())
             found.update(tbl.column("id").to_pylist())
         return found
 
@@ -603,25 +752,43 @@ class MemoryStore:
         """``updated_at`` of the given ids that exist."""
         ids = list(dict.fromkeys(ids))
         out: dict[str, int] = {}
+        dead = self.dead
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
-            tbl = (
-                self._table.search().where(_id_in(chunk)).select(["id", "updated_at"]).limit(len(chunk) + 10).to_arrow()
-            )
+            q = self._table.search().where(_id_in(chunk)).select(["id", "updated_at", "_rowid"])
+            tbl = dead.drop(q.limit(None).to_arrow())
             for i, u in zip(tbl.column("id").to_pylist(), tbl.column("updated_at").to_pylist(), strict=True):
-                out[i] = int(u)
+                out[i] = max(int(u), out.get(i, 0))
         return out
 
     @_reader
     def vector_search(self, vector: npt.NDArray[np.float32], flt: Filter, k: int) -> list[tuple[Row, float]]:
         """Nearest rows by cosine similarity, filtered inside the query (see `_vector_query`
         for when the index is used, and `_postfilter_fetch` for when the filter comes after)."""
+        dead = self.dead
         fetch = self._postfilter_fetch(flt, k)
         if fetch is not None:
-            hits = _hits(self._vector_query(vector, flt, k, fetch).to_arrow(), self.dim)
+            pad = min(dead.per_namespace.get(flt.namespace, 0), k)
+            hits = _hits(dead.drop(self._vector_query(vector, flt, k, fetch + pad).to_arrow()), self.dim)
             if len(hits) >= k:
                 return hits[:k]
-        return _hits(self._vector_query(vector, flt, k).to_arrow(), self.dim)
+        tbl = self._topped_up(lambda n: self._vector_query(vector, flt, n).to_arrow(), k, flt.namespace, dead)
+        return _hits(tbl, self.dim)
+
+    @staticmethod
+    def _topped_up(run: Callable[[int], pa.Table], k: int, namespace: str, dead: Dead) -> pa.Table:
+        """``run(n)`` — the best *n* rows — without the dead rows, still *k* when there are:
+        asks for as many more as there are dead rows (up to k), and when more than that were
+        among them, once more for k plus all the namespace's dead rows."""
+        extra = dead.per_namespace.get(namespace, 0)
+        if not extra:
+            return run(k)
+        pad = min(extra, k)
+        tbl = run(k + pad)
+        live = dead.drop(tbl)
+        if live.num_rows < k and tbl.num_rows >= k + pad and extra > pad:
+            live = dead.drop(run(k + extra))
+        return live.slice(0, k)
 
     @_reader
     def vector_search_many(
@@ -633,19 +800,21 @@ class MemoryStore:
             return []
         if len(vectors) == 1:
             return [self.vector_search(vectors[0], flt, k)]
+        dead = self.dead
         fetch = self._postfilter_fetch(flt, k)
-        tbl = self._vector_query(np.stack(vectors), flt, k, fetch).to_arrow()
+        raw = self._vector_query(np.stack(vectors), flt, k, fetch).to_arrow()
+        tbl = dead.drop(raw)
         out: list[list[tuple[Row, float]]] = [[] for _ in vectors]
         qidx = tbl.column("query_index").to_pylist()
         distances = tbl.column("_distance").to_pylist()
         for q, row, dist in zip(qidx, _rows(tbl, self.dim), distances, strict=True):
             out[int(q)].append((row, 1.0 - float(dist)))
+        lost = raw.num_rows - tbl.num_rows  # dead rows among them: a short list may lack live ones
         for i, hits in enumerate(out):
             hits.sort(key=lambda h: -h[1])
-            if fetch is not None:
-                del hits[k:]
-                if len(hits) < k:  # the filter left too few: this one with a prefilter
-                    out[i] = _hits(self._vector_query(vectors[i], flt, k).to_arrow(), self.dim)
+            del hits[k:]
+            if len(hits) < k and (fetch is not None or lost):
+                out[i] = self.vector_search(vectors[i], flt, k)  # (with a prefilter, topped up)
         return out
 
     def uses_vector_index(self, namespace: str) -> bool:
@@ -693,14 +862,15 @@ class MemoryStore:
     @_reader
     def max_updated_at(self) -> int:
         """The newest commit stamp in the table (0 when empty)."""
-        tbl = self._table.search().select(["updated_at"]).limit(None).to_arrow()
+        tbl = self.dead.drop(self._table.search().select(["updated_at", "_rowid"]).limit(None).to_arrow())
         col = tbl.column("updated_at")
         return int(pa.compute.max(col).as_py() or 0) if tbl.num_rows else 0
 
     @_reader
     def updated_after(self, us: int) -> list[tuple[str, int]]:
         """(id, updated_at) of rows committed after the commit stamp *us*, oldest first."""
-        tbl = self._table.search().where(f"updated_at > {int(us)}").select(["id", "updated_at"]).limit(None).to_arrow()
+        q = self._table.search().where(f"updated_at > {int(us)}").select(["id", "updated_at", "_rowid"])
+        tbl = self.dead.drop(q.limit(None).to_arrow())
         pairs = zip(tbl.column("id").to_pylist(), tbl.column("updated_at").to_pylist(), strict=True)
         return sorted(((i, int(u)) for i, u in pairs), key=lambda p: (p[1], p[0]))
 
@@ -709,33 +879,35 @@ class MemoryStore:
         """Full-text (BM25) matches, filtered inside the query; empty before the first index."""
         if not self._fts_ready:
             return []
+        dead = self.dead
         big = self.ns_rows.get(flt.namespace, 0) >= self.index_min_namespace_rows
         fetch = self._postfilter_fetch(flt, k, indexed=big)
         if fetch is not None:
-            hits = self._text_query(text, flt, fetch, prefilter=False)
-            if len(hits) >= k:
-                return hits[:k]
-        return self._text_query(text, flt, k, prefilter=True)
+            pad = min(dead.per_namespace.get(flt.namespace, 0), k)
+            tbl = dead.drop(self._text_query(text, flt, fetch + pad, prefilter=False))
+            if tbl.num_rows >= k:
+                return _scored(tbl.slice(0, k), self.dim)
+        return _scored(
+            self._topped_up(lambda n: self._text_query(text, flt, n, prefilter=True), k, flt.namespace, dead), self.dim
+        )
 
-    def _text_query(self, text: str, flt: Filter, k: int, prefilter: bool) -> list[tuple[Row, float]]:
+    def _text_query(self, text: str, flt: Filter, k: int, prefilter: bool) -> pa.Table:
         """BM25 matches of *text* under *flt*: applied before ranking (*prefilter*) or after.
         A namespace that holds most of the table is filtered after (`_postfilter_fetch`):
         before, Lance lists the row ids of the whole namespace for each search — 25–30 ms at
         1M memories whenever the namespace index covers other fragments than the full-text
         index (rows committed while a pass folded one and then the other), against 2–4 ms."""
-        tbl = (
+        return (
             self._table.search(text, query_type="fts", fts_columns="text")
             .where(flt.sql(), prefilter=prefilter)
             .select([*SELECT, "_score"])
             .limit(k)
             .to_arrow()
         )
-        scores = tbl.column("_score").to_pylist()
-        return [(row, float(score)) for row, score in zip(_rows(tbl, self.dim), scores, strict=True)]
 
     @_reader
     def count(self) -> int:
-        return int(self._table.count_rows())
+        return int(self._table.count_rows()) - len(self.dead.rows)
 
     # -- snapshots (exports) ---------------------------------------------------------------
 
@@ -743,24 +915,34 @@ class MemoryStore:
     def version(self) -> int:
         return int(self._table.version)
 
+    def pin(self) -> tuple[int, Dead]:
+        """The memories table's version and its dead rows, together (a pass's `_compact`
+        changes both under the commit lock)."""
+        with self._write_lock:
+            return int(self._table.version), self.dead
+
     def snapshot(self, table_name: str, version: int) -> Any:
         """A read-only handle on *table_name* at *version* (pinned: later commits unseen)."""
         handle = (self._db if table_name == TABLE else self.side_db).open_table(table_name)
         handle.checkout(version)
         return handle
 
-    def export_page(self, handle: Any, namespace: str | None, offset: int, limit: int) -> list[Row]:
-        """Rows *offset* … *offset + limit* of a pinned snapshot (a scan of one fixed version is
-        in a fixed order, so pages neither overlap nor miss rows)."""
+    def export_page(
+        self, handle: Any, dead: Dead, namespace: str | None, offset: int, limit: int
+    ) -> tuple[list[Row], int]:
+        """The live rows among rows *offset* … *offset + limit* of a pinned snapshot (a scan of
+        one fixed version is in a fixed order, so pages neither overlap nor miss rows), and how
+        many rows the page spans (*dead*: the dead rows when the snapshot was pinned)."""
         q = handle.search()
         if namespace is not None:
             q = q.where(f"namespace = {sql_str(namespace)}")
-        return _rows(q.select(SELECT).offset(offset).limit(limit).to_arrow(), self.dim)
+        tbl = q.select(SELECT).offset(offset).limit(limit).to_arrow()
+        return _rows(dead.drop(tbl), self.dim), tbl.num_rows
 
     @_reader
     def counts(self) -> dict[str, dict[str, int]]:
         """Rows per namespace and type."""
-        tbl = self._table.search().select(["namespace", "type"]).limit(None).to_arrow()
+        tbl = self.dead.drop(self._table.search().select(["namespace", "type", "_rowid"]).limit(None).to_arrow())
         if tbl.num_rows == 0:
             return {}
         grouped = tbl.group_by(["namespace", "type"]).aggregate([([], "count_all")])
@@ -844,30 +1026,84 @@ class MemoryStore:
                 self.ns_rows[r.namespace] = self.ns_rows.get(r.namespace, 0) + 1
 
     def replace(self, row: Row) -> None:
-        """Replace the row with the same id in one commit."""
-        with self._write_lock:
-            (
-                self._table.merge_insert("id")
-                .when_matched_update_all()
-                .when_not_matched_insert_all()
-                .execute(_records([row], self.dim))
-            )
+        """Replace the row with the same id (see `upsert`)."""
+        self.upsert([row])
 
     def delete(self, ids: Sequence[str]) -> None:
+        """Delete the rows of *ids*. Once the vector index exists, a deleted row stays in the
+        table and is recorded in the ``tombstones`` table (`Dead`), which every read drops: a
+        row deleted from a fragment the vector index covers makes every search through the
+        index build a mask over all indexed rows (1M memories: a plain search 8 → 30 ms for
+        one deleted row). A pass removes dead rows for good when it compacts their fragments
+        (`_compact`); under the big index segments, which passes never rewrite, they stay."""
         if ids:
             with self._write_lock:
-                self._table.delete(_id_in(ids))
+                if not self._vector_index_ready:
+                    self._table.delete(_id_in(ids))
+                else:
+                    self._retire(self._live_rows_of(ids))
 
     def upsert(self, rows: Sequence[Row]) -> None:
-        """Insert or replace rows by id in one commit (write-ahead-log replay)."""
-        if rows:
-            with self._write_lock:
+        """Insert or replace rows by id. Before the vector index exists, in one commit (Lance's
+        merge-insert); after, the new rows are appended and the old ones retired (`delete`):
+        two commits, with a marker between them — a crash there leaves both versions, and
+        the next open retires the older (`_repair_duplicates`). The writer's log entry, which
+        makes the update acknowledged, is written after both."""
+        rows = list({r.id: r for r in rows}.values())  # (the last version of an id)
+        if not rows:
+            return
+        with self._write_lock:
+            if not self._vector_index_ready:
                 (
                     self._table.merge_insert("id")
                     .when_matched_update_all()
                     .when_not_matched_insert_all()
                     .execute(_records(rows, self.dim))
                 )
+                return
+            old = self._live_rows_of([r.id for r in rows])
+            marker = self.directory / RETIRING
+            marker.touch()
+            self._table.add(_records(rows, self.dim))
+            self._retire(old)
+            marker.unlink()
+
+    def _live_rows_of(self, ids: Sequence[str]) -> dict[int, tuple[str, str, str]]:
+        """The live rows of *ids*: row address → (id, namespace, type)."""
+        out: dict[int, tuple[str, str, str]] = {}
+        ids = list(dict.fromkeys(ids))
+        for start in range(0, len(ids), 500):
+            q = self._table.search().where(_id_in(ids[start : start + 500]))
+            tbl = self.dead.drop(q.select(["id", "namespace", "type", "_rowid"]).limit(None).to_arrow())
+            cols = [tbl.column(c).to_pylist() for c in ("_rowid", "id", "namespace", "type")]
+            for rid, mid, ns, ty in zip(*cols, strict=True):
+                out[int(rid)] = (mid, ns, ty)
+        return out
+
+    def _retire(self, rows: dict[int, tuple[str, str, str]]) -> None:
+        """Delete these rows (row address → (id, namespace, type)): as tombstones once the
+        vector index exists (`delete`), else from the table. Under the write lock."""
+        if not rows:
+            return
+        if not self._vector_index_ready:
+            self._delete_rowids(list(rows))
+            return
+        self._tombstones.add(
+            pa.table(
+                {
+                    "rowid": pa.array(list(rows), pa.uint64()),
+                    "id": [v[0] for v in rows.values()],
+                    "namespace": [v[1] for v in rows.values()],
+                    "type": [v[2] for v in rows.values()],
+                },
+                schema=_tombstone_schema(),
+            )
+        )
+        self.dead = self.dead.plus(rows)
+
+    def _delete_rowids(self, rowids: Sequence[int]) -> None:
+        for start in range(0, len(rowids), 1_000):
+            self._table.delete(f"_rowid IN ({', '.join(str(int(r)) for r in rowids[start : start + 1_000])})")
 
     # -- maintenance (writer task only) ----------------------------------------------------
 
@@ -906,6 +1142,7 @@ class MemoryStore:
             "vector_index": self._vector_index_ready,
             "fragments": int(frag["num_fragments"]),
             "unindexed_rows": unindexed,
+            "dead_rows": len(self.dead.rows),
             "versions": self._version_count(),
             "version": int(self._table.version),
         }
@@ -1016,7 +1253,7 @@ class MemoryStore:
     ) -> dict[str, Any]:
         """One maintenance pass, bounded in cost as the store grows:
 
-        1. create missing indexes;
+        1. create missing indexes (after step 3 in a table without any index yet);
         2. fold unindexed rows into the indexes (only the new rows are indexed), past
            ``unindexed_rows`` (or *force*) — first, because Lance never merges indexed with
            unindexed fragments;
@@ -1045,12 +1282,20 @@ class MemoryStore:
         report: dict[str, Any] = {}
         self._table.checkout_latest()  # a vector index built on another handle meanwhile
         self.refresh_index_state()
-        report.update(self.create_missing_indexes())
+        # a table without any index yet (a bulk load) is compacted first: indexes created over
+        # its fragments would keep them as they are (`_remap_excluded`)
+        unindexed_table = not self._table.list_indices()
+        if not unindexed_table:
+            report.update(self.create_missing_indexes())
         report["_index_segments"] = self.index_segments()  # (see `finish`)
         before = self.health()
         report["before"] = before
         compact_rows = policy.target_rows_per_fragment
-        tables = [("memories", self._table), *((getattr(t, "name", "edges"), t) for t in extra_tables)]
+        tables = [
+            ("memories", self._table),
+            (TOMBSTONES, self._tombstones),
+            *((getattr(t, "name", "edges"), t) for t in extra_tables),
+        ]
         unindexed = before["unindexed_rows"]
         # With a vector index (a big store) the base index segments are never rewritten by a
         # pass: folding new rows into them rewrites them (7 s for 23 rows into the 1M-row HNSW).
@@ -1090,6 +1335,8 @@ class MemoryStore:
                     table.checkout_latest()
                 done["ms"] = round((time.perf_counter() - t0) * 1000, 1)
                 report.setdefault("compacted", {})[name] = done
+        if unindexed_table:
+            report.update(self.create_missing_indexes())
         if incremental and fold:
             self._fold(report, unindexed, force, policy, into_base=False)
         report["reorganize_ms"] = round((time.perf_counter() - started) * 1000, 1)
@@ -1105,8 +1352,13 @@ class MemoryStore:
         nothing to rewrite."""
         from lance.optimize import Compaction, CompactionOptions
 
+        memories = table is self._table
         dataset = _dataset(table)
-        excluded = _remap_excluded(dataset, policy.max_remap_rows, policy.max_rebuild_rows, DELETED_SHARE)
+        dead = self.dead.fragments() if memories else set()
+        excluded = _remap_excluded(dataset, policy.max_remap_rows, policy.max_rebuild_rows, DELETED_SHARE, dead)
+        if dead - set(excluded):  # dead rows this compaction may drop: deleted for good first
+            self._bury(set(excluded))
+            dataset = _dataset(table)
         options = CompactionOptions(
             target_rows_per_fragment=target_rows,
             num_threads=1,
@@ -1119,10 +1371,30 @@ class MemoryStore:
         if not plan.tasks:
             return None, 0.0, len(excluded)
         rewrites = [task.execute(dataset) for task in plan.tasks]
+        rewritten = {int(f.id) for task in plan.tasks for f in task.fragments}
         t0 = time.perf_counter()
-        with self._write_lock if table is self._table else contextlib.nullcontext():
+        with self._write_lock if memories else contextlib.nullcontext():
+            if memories and self.dead.fragments() & rewritten:  # (their addresses would change)
+                raise OSError("preempted: rows of the rewritten fragments were deleted meanwhile")
             metrics = Compaction.commit(dataset, rewrites, options)
         return metrics, round((time.perf_counter() - t0) * 1000, 1), len(excluded)
+
+    def _bury(self, keep: set[int]) -> int:
+        """Delete the dead rows outside the fragments *keep* from the table for good (then
+        from the tombstones): the compaction that follows drops them. Returns how many."""
+        marker = self.directory / BURYING
+        with self._write_lock:
+            dead = self.dead
+            rowids = [r for r in dead.rows if r >> 32 not in keep]
+            if not rowids:
+                return 0
+            marker.touch()
+            self._delete_rowids(rowids)
+            for start in range(0, len(rowids), 1_000):
+                self._tombstones.delete(f"rowid IN ({', '.join(str(r) for r in rowids[start : start + 1_000])})")
+            self.dead = dead.minus(rowids)
+            marker.unlink()
+        return len(rowids)
 
     def finish(
         self,
@@ -1134,7 +1406,7 @@ class MemoryStore:
     ) -> dict[str, Any]:
         """Steps 4–5 of `maintain`, serialised with writes; adds to *report* and returns it."""
         started = time.perf_counter()
-        tables = [self._table, *extra_tables]
+        tables = [self._table, self._tombstones, *extra_tables]
         if durable is not None:
             report["durable"] = durable()
             report["durable_ms"] = round((time.perf_counter() - started) * 1000, 1)

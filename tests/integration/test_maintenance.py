@@ -7,7 +7,9 @@ import subprocess
 import sys
 import threading
 
-from omegad_client import Client, OmegadError
+import pytest
+
+from omegad_client import Client, NotFound, OmegadError
 
 from ..helpers import Daemon
 
@@ -153,6 +155,20 @@ def test_vector_index_is_built_in_the_background_and_used(daemon_factory) -> Non
         assert st["maintenance"]["runs"] == runs, "a pass folded it, not the quick fold"
         assert st["index"]["fts"]["unindexed_rows"] >= 1  # (the other indexes wait for a pass)
         assert c.query("which bucket does service 999 log to?", namespace="v", limit=3)[0]["id"] == late
+        # a delete and an update under the vector index: dead rows, dropped by every read
+        assert c.delete(late)
+        c.update(ids[7], text="service 7 now writes its logs to the cold storage tier")
+        assert late not in [h["id"] for h in c.query("which bucket does service 999 log to?", namespace="v")]
+        top = c.query("cold storage tier logs", namespace="v", limit=1)[0]
+        assert top["id"] == ids[7] and "cold storage" in top["text"]
+        exported = [r for r in c.export_records(namespace="v") if r.get("record") == "memory"]
+        assert len(exported) == len(ids) and late not in {r["id"] for r in exported}
+        assert [r["text"] for r in exported if r["id"] == ids[7]] == [top["text"]]
+        st = c.stats()
+        assert st["namespaces"]["v"]["total"] == len(ids) and st["store"]["dead_rows"] == 2
+        with pytest.raises(NotFound):
+            c.get(late)
+        assert c.get(ids[7])["text"] == top["text"]
         assert c.query("service 7 logs", namespace="v", limit=1)[0]["id"] in ids
         assert len(c.query("office chores", namespace="tiny", limit=10)) == 5  # searched exactly
 

@@ -361,8 +361,8 @@ def test_compaction_never_rewrites_a_big_index_segment(tmp_path: Path) -> None:
     """Compacting a fragment rewrites every index segment over it inside the commit, stores
     waiting (70 s for the 100k-row HNSW index when deleted rows were dropped). A compaction
     therefore leaves alone the fragments under a segment of more than `max_remap_rows` rows,
-    deleted rows and all; the indexes stay exact. With the guard off, the same pass rewrites
-    the segments — so the scenario does reach them."""
+    deleted (dead) rows and all; the indexes stay exact. With the guard off, the same pass
+    deletes the dead rows for good and rewrites the segments — so the scenario reaches them."""
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 2000, 16)
     gone = [r.id for r in rows[:400]] + [r.id for r in rows[2000:2100:3]]  # 20% of the big fragment
@@ -374,11 +374,11 @@ def test_compaction_never_rewrites_a_big_index_segment(tmp_path: Path) -> None:
     s.maintain(MaintainPolicy(max_fragments=1000, unindexed_rows=1), force=False)  # extra: a small delta
     live = [r for r in rows + extra if r.id not in set(gone)]
     before = s.index_segments()
-    assert _deletion_files(s) == 1
+    assert _deletion_files(s) == 0 and len(s.dead.rows) == len(gone)  # (tombstones: `delete`)
     policy = MaintainPolicy(max_fragments=1, max_remap_rows=1000, max_rebuild_rows=500)
     report = s.maintain(policy, force=True)
     assert report["compacted"]["memories"]["fragments_kept"] == 1, report
-    assert _deletion_files(s) == 1  # the big fragment was left alone...
+    assert len(s.dead.rows) == len(gone) and s.count() == len(live)  # the big fragment was left alone...
     after = s.index_segments()
     for name, segs in before.items():
         big = max(segs, key=lambda u: segs[u])
@@ -392,6 +392,7 @@ def test_compaction_never_rewrites_a_big_index_segment(tmp_path: Path) -> None:
     guard_off = MaintainPolicy(max_fragments=1, max_remap_rows=10**6, max_rebuild_rows=10**6)
     report = s.maintain(guard_off, force=True)
     assert _deletion_files(s) == 0 and "fragments_kept" not in report["compacted"]["memories"]
+    assert not s.dead.rows and s._table.count_rows() == len(live + more)  # gone for good
     assert not set(s.index_segments()["vector_idx"]) & set(after["vector_idx"])  # rewritten
     _exact(s, rows + extra + more, live + more)
 
@@ -399,7 +400,7 @@ def test_compaction_never_rewrites_a_big_index_segment(tmp_path: Path) -> None:
 def test_fragments_under_a_mid_size_segment_are_merged_but_keep_their_deleted_rows(tmp_path: Path) -> None:
     """Under a segment of `max_rebuild_rows` to `max_remap_rows` rows, small fragments are still
     merged (the rewrite is cheap: 175 ms for 16k rows), but a fragment that would lose its
-    deleted rows is left alone (the HNSW graph would be rebuilt: 3.4 s for 16k rows)."""
+    dead rows is left alone (the HNSW graph would be rebuilt: 3.4 s for 16k rows)."""
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 600, 16)  # one segment: the 600-row fragment and 20 small ones
     extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(30)]
@@ -415,11 +416,12 @@ def test_fragments_under_a_mid_size_segment_are_merged_but_keep_their_deleted_ro
     policy = MaintainPolicy(max_fragments=1, max_remap_rows=1000, max_rebuild_rows=500)
     report = s.maintain(policy, force=True)
     assert report["compacted"]["memories"]["fragments_kept"] == 1, report
-    assert s.health()["fragments"] == 2 and _deletion_files(s) == 1  # small ones merged, big one kept
+    assert s.health()["fragments"] == 2 and len(s.dead.rows) == len(gone)  # small ones merged, big one kept
     live = [r for r in rows + extra if r.id not in set(gone)]
     _exact(s, rows + extra, live)
     report = s.maintain(MaintainPolicy(max_fragments=1, max_remap_rows=1000, max_rebuild_rows=1000), force=True)
-    assert _deletion_files(s) == 0 and s.health()["fragments"] == 1
+    assert _deletion_files(s) == 0 and s.health()["fragments"] == 1 and not s.dead.rows
+    assert s._table.count_rows() == len(live)
     _exact(s, rows + extra, live)
 
 
@@ -432,3 +434,117 @@ def test_renewing_the_caches_warns_of_nothing(tmp_path: Path, capfd: pytest.Capt
     s.renew_cache()
     assert "WARN" not in capfd.readouterr().err
     assert s.vector_search(rows[7].vector, Filter(rows[7].namespace), 1)[0][0].id == rows[7].id
+
+
+def _reads(s: MemoryStore, all_ids: list[str], live: dict[str, Row]) -> None:
+    """Every read of the store sees exactly the *live* rows (id → its newest version)."""
+    assert s.existing_ids(all_ids) == set(live)
+    got = s.get_many(all_ids)
+    assert {i: (r.text, r.updated_at) for i, r in got.items()} == {i: (r.text, r.updated_at) for i, r in live.items()}
+    assert s.stamps(all_ids) == {i: r.updated_at for i, r in live.items()}
+    assert s.count() == len(live)
+    per_ns: dict[str, int] = {}
+    for r in live.values():
+        per_ns[r.namespace] = per_ns.get(r.namespace, 0) + 1
+    assert {ns: sum(t.values()) for ns, t in s.counts().items()} == per_ns
+    assert sorted(r.id for r in s.rows_in("side", 10_000)) == sorted(
+        i for i, r in live.items() if r.namespace == "side"
+    )
+    assert s.max_updated_at() == max(r.updated_at for r in live.values())
+    assert {i for i, _ in s.updated_after(0)} == set(live)
+    assert {h.id for h, _ in s.text_search("deploys", Filter("side"), 10_000)} == {
+        i for i, r in live.items() if r.namespace == "side" and "deploys" in r.text
+    }
+    version, dead = s.pin()
+    handle = s.snapshot("memories", version)
+    exported: list[Row] = []
+    offset = 0
+    while True:
+        page, spanned = s.export_page(handle, dead, None, offset, 333)
+        exported += page
+        offset += spanned
+        if spanned < 333:
+            break
+    assert sorted(r.id for r in exported) == sorted(live)
+    for r in list(live.values())[::41]:
+        (top, cos), *_ = s.vector_search(r.vector, Filter(r.namespace), 3)
+        assert top.id == r.id and top.text == r.text and cos > 0.999
+        many = s.vector_search_many([r.vector, r.vector], Filter(r.namespace), 3)
+        assert [hits[0][0].text for hits in many] == [r.text, r.text]
+
+
+def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_drops(tmp_path: Path) -> None:
+    """Once the vector index exists, a delete or an update leaves the old row in the table
+    (a deleted row under the index makes every search through it build a mask over all its
+    rows) and records it as dead; every read drops it — also after a reopen, after a crash
+    between an update's two commits, and when dead rows crowd a search's nearest rows."""
+    from omegad.store import BURYING, RETIRING
+
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 2000, 16)
+    all_ids = [r.id for r in rows]
+    live = {r.id: r for r in rows}
+    s.delete([r.id for r in rows[:60]])
+    for r in rows[:60]:
+        del live[r.id]
+    rng = np.random.default_rng(9)
+    new_vs = _clustered(rng, 30, 16)
+    for k, r in enumerate(rows[100:130]):
+        new = Row(
+            r.id,
+            f"note {k} rewritten about deploys",
+            r.type,
+            [],
+            r.namespace,
+            {},
+            r.created_at,
+            5_000 + k,
+            2,
+            new_vs[k],
+        )
+        if k % 2:
+            s.replace(new)
+        else:
+            s.upsert([new])
+        live[r.id] = new
+    s.delete(["no-such-id", rows[0].id])  # (unknown and already deleted: nothing)
+    assert _deletion_files(s) == 0 and len(s.dead.rows) == 90
+    _reads(s, all_ids, live)
+    # an old version is not found by its old vector
+    for r in rows[100:130:7]:
+        assert all(h.text == live[h.id].text for h, _ in s.vector_search(r.vector, Filter(r.namespace), 5))
+    # dead rows crowd the nearest rows of a query: still k live ones, those of an exact search
+    q = rows[1500].vector
+    near = sorted(live.values(), key=lambda r: -float(r.vector @ q))
+    s.delete([r.id for r in near[:25] if r.namespace == "main"])
+    for r in near[:25]:
+        if r.namespace == "main":
+            del live[r.id]
+    exact = [r.id for r in sorted(live.values(), key=lambda r: -float(r.vector @ q)) if r.namespace == "main"][:10]
+    assert [h.id for h, _ in s.vector_search(q, Filter("main"), 10)] == exact
+    assert [h.id for h, _ in s.vector_search_many([q, q], Filter("main"), 10)[1]] == exact
+    _reads(s, all_ids, live)
+    # reopened: the same
+    s2 = MemoryStore.open(tmp_path, "m", 16)
+    s2.refresh_namespace_rows()
+    assert s2.dead.rows == s.dead.rows
+    _reads(s2, all_ids, live)
+    # a crash between an update's new row and the retiring of its old one: both are there;
+    # the next open keeps the newer
+    r = live[rows[300].id]
+    newer = Row(
+        r.id, "note 300 after the crash about deploys", r.type, [], r.namespace, {}, r.created_at, 9_000, 3, r.vector
+    )
+    (tmp_path / "lance" / RETIRING).touch()
+    s2._table.add(__import__("omegad.store", fromlist=["_records"])._records([newer], 16))
+    live[r.id] = newer
+    s3 = MemoryStore.open(tmp_path, "m", 16)
+    assert not (tmp_path / "lance" / RETIRING).exists()
+    _reads(s3, all_ids, live)
+    # a crash between deleting dead rows for good and dropping their tombstones
+    (tmp_path / "lance" / BURYING).touch()
+    some = list(s3.dead.rows)[:5]
+    s3._delete_rowids(some)
+    s4 = MemoryStore.open(tmp_path, "m", 16)
+    assert not (tmp_path / "lance" / BURYING).exists() and len(s4.dead.rows) == len(s3.dead.rows) - 5
+    _reads(s4, all_ids, live)

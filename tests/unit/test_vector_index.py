@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omegad.store import Filter, MaintainPolicy, MemoryStore, Row
+from omegad.store import Filter, MaintainPolicy, MemoryStore, Row, _scored
 
 DIM = 384
 SIZES = {"big": 9_000, "mid": 2_500, "small": 450, "tiny": 40}
@@ -236,13 +236,13 @@ def test_full_text_search_in_a_big_namespace_filters_after_ranking(tmp_path: Pat
     assert store._postfilter_fetch(Filter("big"), 15, indexed=True) is not None
     for k in (5, 15, 45):
         for query in ("deploy cache", "retry token build", "latency", "queue index deploy retry"):
-            pre = store._text_query(query, Filter("big"), k, prefilter=True)
+            pre = _scored(store._text_query(query, Filter("big"), k, prefilter=True), DIM)
             got = store.text_search(query, Filter("big"), k)
             assert len(got) == k and all(r.namespace == "big" for r, _ in got)
             assert [round(s, 4) for _, s in got] == [round(s, 4) for _, s in pre]  # (ties may swap ids)
     fetch = store._postfilter_fetch(Filter("big"), 15, indexed=True)
     assert fetch is not None
-    assert len(store._text_query("zephyr", Filter("big"), fetch, prefilter=False)) < 3  # the 300 others rank first
+    assert store._text_query("zephyr", Filter("big"), fetch, prefilter=False).num_rows < 3  # the 300 others rank first
     assert sorted(r.id for r, _ in store.text_search("zephyr", Filter("big"), 15)) == ["b0", "b1", "b2"]
     hidden = Filter("big", exclude_ids=("b1",))
     assert sorted(r.id for r, _ in store.text_search("zephyr", hidden, 15)) == ["b0", "b2"]
