@@ -207,6 +207,20 @@ def _scored(tbl: pa.Table, dim: int) -> list[tuple[Row, float]]:
     return [(row, float(score)) for row, score in zip(_rows(tbl, dim), scores, strict=True)]
 
 
+def _one_per_id(hits: list[tuple[Row, float]]) -> list[tuple[Row, float]]:
+    """*hits* with only the newest version of each id: an update appends its new row before
+    it retires the old, and a search in between may find both."""
+    best: dict[str, int] = {}
+    for i, (row, _) in enumerate(hits):
+        b = best.get(row.id)
+        if b is None or row.updated_at > hits[b][0].updated_at:
+            best[row.id] = i
+    if len(best) == len(hits):
+        return hits
+    keep = set(best.values())
+    return [h for i, h in enumerate(hits) if i in keep]
+
+
 def _records(rows: Sequence[Row], dim: int) -> pa.Table:
     return pa.Table.from_pylist(
         [
@@ -267,6 +281,9 @@ class Dead:
         """*tbl* (with a ``_rowid`` column) without the dead rows."""
         if not self.rows or tbl.num_rows == 0:
             return tbl
+        if tbl.num_rows <= 4_096:  # (a search's rows: cheaper than hashing every dead row)
+            rows = self.rows
+            return tbl.filter(pa.array([r not in rows for r in tbl.column("_rowid").to_pylist()], pa.bool_()))
         dead = pa.compute.is_in(tbl.column("_rowid"), value_set=self.keys)
         return tbl.filter(pa.compute.invert(dead))
 
@@ -433,6 +450,26 @@ def _remap_excluded(
     return sorted(excluded)
 
 
+def _fsync_commits(table_dir: Path) -> None:
+    """fsync a Lance table's commit files (manifests, transactions, deletion files) and their
+    directories: what a delete wrote."""
+    for sub in ("_versions", "_transactions", "_deletions"):
+        d = table_dir / sub
+        if not d.is_dir():
+            continue
+        for name in os.listdir(d):
+            fd = os.open(d / name, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
 def _covered_rows(segment: Any, frags: dict[int, Any]) -> int:
     """The rows of the fragments (id → Lance fragment metadata) an index *segment* covers."""
     return sum(int(frags[i].physical_rows) for i in segment.fragment_ids if i in frags)
@@ -537,6 +574,7 @@ class MemoryStore:
         self.cache_mb = (768, 128)
         self.side_db: Any = db
         self.dead = NO_DEAD  # rows deleted under the vector index (see `delete`)
+        self.repair_pending = False  # an update failed between its two commits (see `upsert`)
         self._tombstones: Any = None  # their table (set by `open`)
         self.refresh_index_state()
 
@@ -771,24 +809,25 @@ class MemoryStore:
             pad = min(dead.per_namespace.get(flt.namespace, 0), k)
             hits = _hits(dead.drop(self._vector_query(vector, flt, k, fetch + pad).to_arrow()), self.dim)
             if len(hits) >= k:
-                return hits[:k]
+                return _one_per_id(hits[:k])
         tbl = self._topped_up(lambda n: self._vector_query(vector, flt, n).to_arrow(), k, flt.namespace, dead)
-        return _hits(tbl, self.dim)
+        return _one_per_id(_hits(tbl, self.dim))
 
     @staticmethod
     def _topped_up(run: Callable[[int], pa.Table], k: int, namespace: str, dead: Dead) -> pa.Table:
         """``run(n)`` — the best *n* rows — without the dead rows, still *k* when there are:
-        asks for as many more as there are dead rows (up to k), and when more than that were
-        among them, once more for k plus all the namespace's dead rows."""
+        asks for as many more as there are dead rows (up to k), and while more than that were
+        among them, for four times as many more (up to all the namespace's dead rows)."""
         extra = dead.per_namespace.get(namespace, 0)
         if not extra:
             return run(k)
         pad = min(extra, k)
-        tbl = run(k + pad)
-        live = dead.drop(tbl)
-        if live.num_rows < k and tbl.num_rows >= k + pad and extra > pad:
-            live = dead.drop(run(k + extra))
-        return live.slice(0, k)
+        while True:
+            tbl = run(k + pad)
+            live = dead.drop(tbl)
+            if live.num_rows >= k or tbl.num_rows < k + pad or pad >= extra:
+                return live.slice(0, k)
+            pad = min(extra, 4 * pad)
 
     @_reader
     def vector_search_many(
@@ -815,6 +854,8 @@ class MemoryStore:
             del hits[k:]
             if len(hits) < k and (fetch is not None or lost):
                 out[i] = self.vector_search(vectors[i], flt, k)  # (with a prefilter, topped up)
+            else:
+                out[i] = _one_per_id(hits)
         return out
 
     def uses_vector_index(self, namespace: str) -> bool:
@@ -886,10 +927,9 @@ class MemoryStore:
             pad = min(dead.per_namespace.get(flt.namespace, 0), k)
             tbl = dead.drop(self._text_query(text, flt, fetch + pad, prefilter=False))
             if tbl.num_rows >= k:
-                return _scored(tbl.slice(0, k), self.dim)
-        return _scored(
-            self._topped_up(lambda n: self._text_query(text, flt, n, prefilter=True), k, flt.namespace, dead), self.dim
-        )
+                return _one_per_id(_scored(tbl.slice(0, k), self.dim))
+        tbl = self._topped_up(lambda n: self._text_query(text, flt, n, prefilter=True), k, flt.namespace, dead)
+        return _one_per_id(_scored(tbl, self.dim))
 
     def _text_query(self, text: str, flt: Filter, k: int, prefilter: bool) -> pa.Table:
         """BM25 matches of *text* under *flt*: applied before ranking (*prefilter*) or after.
@@ -1065,7 +1105,11 @@ class MemoryStore:
             marker = self.directory / RETIRING
             marker.touch()
             self._table.add(_records(rows, self.dim))
-            self._retire(old)
+            try:
+                self._retire(old)
+            except BaseException:  # both versions stay visible: the next pass repairs it
+                self.repair_pending = True
+                raise
             marker.unlink()
 
     def _live_rows_of(self, ids: Sequence[str]) -> dict[int, tuple[str, str, str]]:
@@ -1284,6 +1328,11 @@ class MemoryStore:
         self.refresh_index_state()
         # a table without any index yet (a bulk load) is compacted first: indexes created over
         # its fragments would keep them as they are (`_remap_excluded`)
+        if self.repair_pending:
+            with self._write_lock:
+                report["duplicates_retired"] = self._repair_duplicates()
+                (self.directory / RETIRING).unlink(missing_ok=True)
+                self.repair_pending = False
         unindexed_table = not self._table.list_indices()
         if not unindexed_table:
             report.update(self.create_missing_indexes())
@@ -1356,9 +1405,6 @@ class MemoryStore:
         dataset = _dataset(table)
         dead = self.dead.fragments() if memories else set()
         excluded = _remap_excluded(dataset, policy.max_remap_rows, policy.max_rebuild_rows, DELETED_SHARE, dead)
-        if dead - set(excluded):  # dead rows this compaction may drop: deleted for good first
-            self._bury(set(excluded))
-            dataset = _dataset(table)
         options = CompactionOptions(
             target_rows_per_fragment=target_rows,
             num_threads=1,
@@ -1368,6 +1414,25 @@ class MemoryStore:
         if excluded:
             options["excluded_fragment_ids"] = excluded
         plan = Compaction.plan(dataset, options)
+        # dead rows in the fragments it rewrites, and in those where Lance would drop deleted
+        # rows (over DELETED_SHARE of them), are deleted for good first, then dropped by it
+        bury = dead & {int(f.id) for task in plan.tasks for f in task.fragments}
+        if dead - set(excluded) - bury:
+            per_fragment: dict[int, int] = {}
+            for rid in self.dead.rows:
+                per_fragment[rid >> 32] = per_fragment.get(rid >> 32, 0) + 1
+            for f in dataset.get_fragments():
+                i = f.fragment_id
+                if (
+                    i in dead
+                    and i not in excluded
+                    and per_fragment.get(i, 0) > DELETED_SHARE * f.metadata.physical_rows
+                ):
+                    bury.add(i)
+        if bury:
+            self._bury(bury)
+            dataset = _dataset(table)
+            plan = Compaction.plan(dataset, options)
         if not plan.tasks:
             return None, 0.0, len(excluded)
         rewrites = [task.execute(dataset) for task in plan.tasks]
@@ -1377,19 +1442,22 @@ class MemoryStore:
             if memories and self.dead.fragments() & rewritten:  # (their addresses would change)
                 raise OSError("preempted: rows of the rewritten fragments were deleted meanwhile")
             metrics = Compaction.commit(dataset, rewrites, options)
+            if memories:  # (before the writer's next commit: a delete reads the rows' new places)
+                self._table.checkout_latest()
         return metrics, round((time.perf_counter() - t0) * 1000, 1), len(excluded)
 
-    def _bury(self, keep: set[int]) -> int:
-        """Delete the dead rows outside the fragments *keep* from the table for good (then
-        from the tombstones): the compaction that follows drops them. Returns how many."""
+    def _bury(self, fragments: set[int]) -> int:
+        """Delete the dead rows of *fragments* from the table for good (durably), then from the
+        tombstones: the compaction that follows drops them. Returns how many."""
         marker = self.directory / BURYING
         with self._write_lock:
             dead = self.dead
-            rowids = [r for r in dead.rows if r >> 32 not in keep]
+            rowids = [r for r in dead.rows if r >> 32 in fragments]
             if not rowids:
                 return 0
             marker.touch()
             self._delete_rowids(rowids)
+            _fsync_commits(self.directory / f"{TABLE}.lance")  # (else a power loss could undo it alone)
             for start in range(0, len(rowids), 1_000):
                 self._tombstones.delete(f"rowid IN ({', '.join(str(r) for r in rowids[start : start + 1_000])})")
             self.dead = dead.minus(rowids)

@@ -165,7 +165,9 @@ def test_vector_index_is_built_in_the_background_and_used(daemon_factory) -> Non
         assert len(exported) == len(ids) and late not in {r["id"] for r in exported}
         assert [r["text"] for r in exported if r["id"] == ids[7]] == [top["text"]]
         st = c.stats()
-        assert st["namespaces"]["v"]["total"] == len(ids) and st["store"]["dead_rows"] == 2
+        assert st["namespaces"]["v"]["total"] == len(ids)
+        # the two dead rows (the deleted one, the old version), unless a pass deleted them for good
+        assert st["store"]["dead_rows"] == 2 or st["maintenance"]["runs"] > runs, st["store"]
         with pytest.raises(NotFound):
             c.get(late)
         assert c.get(ids[7])["text"] == top["text"]

@@ -473,15 +473,24 @@ def _reads(s: MemoryStore, all_ids: list[str], live: dict[str, Row]) -> None:
         assert [hits[0][0].text for hits in many] == [r.text, r.text]
 
 
-def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_drops(tmp_path: Path) -> None:
+@pytest.mark.parametrize("min_namespace_rows", [100, 10**6], ids=["through-the-indexes", "exact"])
+def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_drops(
+    tmp_path: Path, min_namespace_rows: int
+) -> None:
     """Once the vector index exists, a delete or an update leaves the old row in the table
     (a deleted row under the index makes every search through it build a mask over all its
     rows) and records it as dead; every read drops it — also after a reopen, after a crash
-    between an update's two commits, and when dead rows crowd a search's nearest rows."""
+    between an update's two commits, and when dead rows crowd a search's nearest rows. Both
+    search paths: through the indexes (the namespace of 75% filtered after ranking) and
+    exact."""
     from omegad.store import BURYING, RETIRING
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 2000, 16)
+    s.index_min_namespace_rows = min_namespace_rows
+    s.refresh_namespace_rows()
+    assert s.uses_vector_index("main") == (min_namespace_rows == 100)
+    assert (s._postfilter_fetch(Filter("main"), 10) is not None) == (min_namespace_rows == 100)
     all_ids = [r.id for r in rows]
     live = {r.id: r for r in rows}
     s.delete([r.id for r in rows[:60]])
@@ -526,6 +535,7 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
     _reads(s, all_ids, live)
     # reopened: the same
     s2 = MemoryStore.open(tmp_path, "m", 16)
+    s2.index_min_namespace_rows = min_namespace_rows
     s2.refresh_namespace_rows()
     assert s2.dead.rows == s.dead.rows
     _reads(s2, all_ids, live)
@@ -539,6 +549,8 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
     s2._table.add(__import__("omegad.store", fromlist=["_records"])._records([newer], 16))
     live[r.id] = newer
     s3 = MemoryStore.open(tmp_path, "m", 16)
+    s3.index_min_namespace_rows = min_namespace_rows
+    s3.refresh_namespace_rows()
     assert not (tmp_path / "lance" / RETIRING).exists()
     _reads(s3, all_ids, live)
     # a crash between deleting dead rows for good and dropping their tombstones
@@ -546,5 +558,30 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
     some = list(s3.dead.rows)[:5]
     s3._delete_rowids(some)
     s4 = MemoryStore.open(tmp_path, "m", 16)
+    s4.index_min_namespace_rows = min_namespace_rows
+    s4.refresh_namespace_rows()
     assert not (tmp_path / "lance" / BURYING).exists() and len(s4.dead.rows) == len(s3.dead.rows) - 5
     _reads(s4, all_ids, live)
+
+
+def test_a_delete_right_after_a_compaction_finds_the_rows_in_their_new_places(tmp_path: Path) -> None:
+    """A compaction moves rows (it commits on a Lance dataset of its own): the store's handle
+    moves to the new version before the writer's next commit, or a delete would record the
+    row's old place as dead and leave the row itself live."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 600, 16)
+    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
+    for k in range(4):
+        s.insert(extra[10 * k : 10 * k + 10])
+    assert s.fold_vector_index(MaintainPolicy()) is not None  # the small fragments under a delta
+    metrics, _, _ = s._compact(s._table, 65_536, MaintainPolicy())  # (as a pass does, beside the writer)
+    assert metrics is not None and metrics.fragments_removed >= 4
+    s.delete(["x3", "x17"])
+    s.replace(Row("x5", "x5 rewritten about deploys", "fact", [], "side", {}, 1000, 2000, 2, extra[5].vector))
+    live = {r.id: r for r in rows + extra if r.id not in ("x3", "x17")}
+    assert s.existing_ids(["x3", "x17", "x5"]) == {"x5"}
+    assert s.get_many(["x5"])["x5"].text == "x5 rewritten about deploys"
+    assert s.count() == len(live)
+    s2 = MemoryStore.open(tmp_path, "m", 16)
+    assert s2.existing_ids(["x3", "x17", "x5"]) == {"x5"} and s2.count() == len(live)
+    assert [r.text for r in s2.rows_in("side", 10_000) if r.id == "x5"] == ["x5 rewritten about deploys"]
