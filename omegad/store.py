@@ -253,7 +253,7 @@ def _tombstone_schema() -> pa.Schema:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Dead:
     """Rows deleted (or replaced by a newer version) but still in the memories table: their
     Lance row addresses (``_rowid``), which every read drops. Immutable — the writer swaps in
@@ -290,8 +290,52 @@ class Dead:
     def fragments(self) -> set[int]:
         return {r >> 32 for r in self.rows}
 
+    @functools.cached_property
+    def _split(self) -> tuple[str, dict[str, int]]:
+        """(`excluding`, `loose`): the longest runs of consecutive dead addresses, at most
+        `EXCLUDING_TERMS` of them, become a SQL condition; the other dead rows are counted per
+        namespace."""
+        if not self.rows:
+            return "", {}
+        runs: list[tuple[int, int]] = []
+        ordered = sorted(self.rows)
+        start = prev = ordered[0]
+        for r in [*ordered[1:], -1]:
+            if r == prev + 1:
+                prev = r
+                continue
+            runs.append((start, prev))
+            start = prev = r
+        runs = sorted((run for run in runs if run[1] - run[0] >= 2), key=lambda run: run[0] - run[1])
+        runs = runs[:EXCLUDING_TERMS]
+        covered: set[int] = set()
+        for a, b in runs:
+            covered.update(range(a, b + 1))
+        loose: dict[str, int] = {}
+        for r, (_, ns, _) in self.rows.items():
+            if r not in covered:
+                loose[ns] = loose.get(ns, 0) + 1
+        if not runs:
+            return "", loose
+        return f"NOT ({' OR '.join(f'_rowid BETWEEN {a} AND {b}' for a, b in sorted(runs))})", loose
+
+    @property
+    def excluding(self) -> str:
+        """A SQL condition that keeps out the dead rows in long runs of consecutive addresses
+        (a bulk delete), for searches that filter first: they then rank without them — dead
+        rows can take every top place (full-text ties come in table order, and the rows
+        deleted first are the oldest). "" when there are none. Single addresses are left to
+        `loose`: a filter listing 2,379 of them added 60–70 ms to a search at 100k memories."""
+        return self._split[0]
+
+    def loose(self, namespace: str) -> int:
+        """The dead rows of *namespace* that `excluding` does not keep out."""
+        return self._split[1].get(namespace, 0)
+
 
 NO_DEAD = Dead.of({})
+#: The most ranges of addresses `Dead.excluding` puts in a filter.
+EXCLUDING_TERMS = 64
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -805,20 +849,24 @@ class MemoryStore:
         for when the index is used, and `_postfilter_fetch` for when the filter comes after)."""
         dead = self.dead
         fetch = self._postfilter_fetch(flt, k)
-        if fetch is not None:
-            pad = min(dead.per_namespace.get(flt.namespace, 0), k)
+        if fetch is not None:  # dead rows dropped after: twice as many more asked for as expected
+            in_ns = dead.per_namespace.get(flt.namespace, 0)
+            pad = min(in_ns, k, 2 + math.ceil(2 * fetch * in_ns / max(self.ns_rows.get(flt.namespace, 0), 1)))
             hits = _hits(dead.drop(self._vector_query(vector, flt, k, fetch + pad).to_arrow()), self.dim)
             if len(hits) >= k:
                 return _one_per_id(hits[:k])
-        tbl = self._topped_up(lambda n: self._vector_query(vector, flt, n).to_arrow(), k, flt.namespace, dead)
+        tbl = self._topped_up(
+            lambda n: self._vector_query(vector, flt, n, dead=dead).to_arrow(), k, flt.namespace, dead
+        )
         return _one_per_id(_hits(tbl, self.dim))
 
     @staticmethod
     def _topped_up(run: Callable[[int], pa.Table], k: int, namespace: str, dead: Dead) -> pa.Table:
-        """``run(n)`` — the best *n* rows — without the dead rows, still *k* when there are:
-        asks for as many more as there are dead rows (up to k), and while more than that were
-        among them, for four times as many more (up to all the namespace's dead rows)."""
-        extra = dead.per_namespace.get(namespace, 0)
+        """``run(n)`` — the best *n* rows, filtered first — without the dead rows, still *k*
+        when there are. The filter keeps out the dead rows in long runs (`Dead.excluding`);
+        for the others (`Dead.loose`) it asks for as many more rows as there are (up to k)
+        and, while more than that were among them, for four times as many more (up to all)."""
+        extra = dead.loose(namespace)
         if not extra:
             return run(k)
         pad = min(extra, k)
@@ -841,7 +889,7 @@ class MemoryStore:
             return [self.vector_search(vectors[0], flt, k)]
         dead = self.dead
         fetch = self._postfilter_fetch(flt, k)
-        raw = self._vector_query(np.stack(vectors), flt, k, fetch).to_arrow()
+        raw = self._vector_query(np.stack(vectors), flt, k, fetch, dead=dead).to_arrow()
         tbl = dead.drop(raw)
         out: list[list[tuple[Row, float]]] = [[] for _ in vectors]
         qidx = tbl.column("query_index").to_pylist()
@@ -877,17 +925,21 @@ class MemoryStore:
         fetch = math.ceil(1.5 * k / share) + len(flt.exclude_ids)
         return fetch if fetch <= 10 * k else None
 
-    def _vector_query(self, vectors: Any, flt: Filter, k: int, fetch: int | None = None) -> Any:
+    def _vector_query(self, vectors: Any, flt: Filter, k: int, fetch: int | None = None, dead: Dead = NO_DEAD) -> Any:
         """A namespace with at least ``index_min_namespace_rows`` rows is searched through the
         HNSW index (the namespace filter applied inside the graph search, then the top
         candidates re-scored exactly: ``refine_factor``); a smaller one exactly, by brute force
         over its rows — an index walk over a tiny share of the table finds too few of them.
-        Rows written since the index was last folded are always scanned exactly as well."""
+        Rows written since the index was last folded are always scanned exactly as well.
+        A filter applied first also keeps out the *dead* rows (`Dead.excluding`)."""
         post = fetch is not None  # the filter after the graph search (see `_postfilter_fetch`)
+        where = flt.sql()
+        if not post and dead.per_namespace.get(flt.namespace) and dead.excluding:
+            where = f"{where} AND {dead.excluding}"
         q = (
             self._table.search(vectors, vector_column_name="vector")
             .distance_type("cosine")
-            .where(flt.sql(), prefilter=not post)
+            .where(where, prefilter=not post)
             .select([*SELECT, "_distance"])
             .limit(fetch if fetch is not None else k)
         )
@@ -928,18 +980,23 @@ class MemoryStore:
             tbl = dead.drop(self._text_query(text, flt, fetch + pad, prefilter=False))
             if tbl.num_rows >= k:
                 return _one_per_id(_scored(tbl.slice(0, k), self.dim))
-        tbl = self._topped_up(lambda n: self._text_query(text, flt, n, prefilter=True), k, flt.namespace, dead)
+        tbl = self._topped_up(
+            lambda n: self._text_query(text, flt, n, prefilter=True, dead=dead), k, flt.namespace, dead
+        )
         return _one_per_id(_scored(tbl, self.dim))
 
-    def _text_query(self, text: str, flt: Filter, k: int, prefilter: bool) -> pa.Table:
+    def _text_query(self, text: str, flt: Filter, k: int, prefilter: bool, dead: Dead = NO_DEAD) -> pa.Table:
         """BM25 matches of *text* under *flt*: applied before ranking (*prefilter*) or after.
         A namespace that holds most of the table is filtered after (`_postfilter_fetch`):
         before, Lance lists the row ids of the whole namespace for each search — 25–30 ms at
         1M memories whenever the namespace index covers other fragments than the full-text
         index (rows committed while a pass folded one and then the other), against 2–4 ms."""
+        where = flt.sql()
+        if prefilter and dead.per_namespace.get(flt.namespace) and dead.excluding:
+            where = f"{where} AND {dead.excluding}"  # (dead rows ranked first would take the places)
         return (
             self._table.search(text, query_type="fts", fts_columns="text")
-            .where(flt.sql(), prefilter=prefilter)
+            .where(where, prefilter=prefilter)
             .select([*SELECT, "_score"])
             .limit(k)
             .to_arrow()

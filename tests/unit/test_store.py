@@ -585,3 +585,36 @@ def test_a_delete_right_after_a_compaction_finds_the_rows_in_their_new_places(tm
     s2 = MemoryStore.open(tmp_path, "m", 16)
     assert s2.existing_ids(["x3", "x17", "x5"]) == {"x5"} and s2.count() == len(live)
     assert [r.text for r in s2.rows_in("side", 10_000) if r.id == "x5"] == ["x5 rewritten about deploys"]
+
+
+def test_a_compaction_gives_up_when_rows_of_its_fragments_die_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compaction rewrites beside the writer. A row that dies meanwhile in a fragment it
+    rewrites is recorded by its place, which the rewrite would change: the compaction gives up
+    (pre-empted; the next pass redoes it) and the row stays dead — before and after."""
+    from lance.optimize import Compaction
+
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 600, 16)
+    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
+    for k in range(4):
+        s.insert(extra[10 * k : 10 * k + 10])
+    assert s.fold_vector_index(MaintainPolicy()) is not None
+    real_plan = Compaction.plan
+
+    def plan_then_delete(dataset, options):  # type: ignore[no-untyped-def]
+        plan = real_plan(dataset, options)
+        s.delete(["x12"])  # (the writer, between the plan and the commit)
+        return plan
+
+    monkeypatch.setattr(Compaction, "plan", staticmethod(plan_then_delete))
+    with pytest.raises(OSError, match="preempted"):
+        s._compact(s._table, 65_536, MaintainPolicy())
+    monkeypatch.setattr(Compaction, "plan", staticmethod(real_plan))
+    live = [r for r in rows + extra if r.id != "x12"]
+    assert "x12" not in s.existing_ids(["x12"]) and s.count() == len(live)
+    report = s.maintain(MaintainPolicy(max_fragments=1), force=True)
+    assert report["compacted"]["memories"]["fragments_removed"] >= 4, report
+    assert not s.dead.rows and s._table.count_rows() == len(live)  # gone for good with the rewrite
+    _exact(s, rows + extra, live)
