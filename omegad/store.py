@@ -16,6 +16,7 @@ Times are integers so range filters stay plain comparisons inside the storage qu
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import math
@@ -1422,7 +1423,10 @@ class MemoryStore:
             if frags and (force or frags > policy.max_fragments):  # (one fragment: its deleted rows)
                 t0 = time.perf_counter()
                 try:
-                    metrics, commit_ms, excluded = self._compact(table, compact_rows, policy)
+                    # (without indexes nothing is remapped: a bulk load is compacted whole)
+                    whole = unindexed_table and table is self._table
+                    pol = dataclasses.replace(policy, max_compact_rows=1 << 62) if whole else policy
+                    metrics, commit_ms, excluded = self._compact(table, compact_rows, pol)
                     if metrics is None:
                         continue  # nothing to rewrite
                     done: dict[str, Any] = {

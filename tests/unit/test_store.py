@@ -618,3 +618,19 @@ def test_a_compaction_gives_up_when_rows_of_its_fragments_die_meanwhile(
     assert report["compacted"]["memories"]["fragments_removed"] >= 4, report
     assert not s.dead.rows and s._table.count_rows() == len(live)  # gone for good with the rewrite
     _exact(s, rows + extra, live)
+
+
+def test_a_bulk_load_is_compacted_whole_before_its_first_indexes(tmp_path: Path) -> None:
+    """Indexes created over a bulk load's fragments would keep them as they are (compacting
+    rewrites the index segments over them), so a table without any index is compacted whole
+    first — beyond the rows a pass rewrites otherwise — and then indexed."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rng = np.random.default_rng(3)
+    vs = _clustered(rng, 3_000, 16)
+    for k in range(10):
+        s.insert([row(f"b{k}-{i}", "main", f"bulk note {k} {i}", vs[300 * k + i]) for i in range(300)])
+    assert s.health()["fragments"] == 10 and not s._table.list_indices()
+    report = s.maintain(MaintainPolicy(max_fragments=1, max_compact_rows=1_000), force=True)
+    assert report["compacted"]["memories"]["fragments_removed"] == 10, report
+    assert report.get("fts_created") and s.health()["fragments"] == 1 and s.indexes_ready
+    assert s.count() == 3_000 and s.text_search("bulk note 7", Filter("main"), 5)
