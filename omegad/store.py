@@ -261,7 +261,6 @@ class Dead:
     a new one — so a read uses one consistent set (see `MemoryStore.delete` for why)."""
 
     rows: dict[int, tuple[str, str, str]]  # row address → (id, namespace, type)
-    keys: pa.Array
     per_namespace: dict[str, int]
 
     @classmethod
@@ -269,7 +268,11 @@ class Dead:
         per: dict[str, int] = {}
         for _, ns, _ in rows.values():
             per[ns] = per.get(ns, 0) + 1
-        return cls(rows, pa.array(list(rows), pa.uint64()), per)
+        return cls(rows, per)
+
+    @functools.cached_property
+    def keys(self) -> pa.Array:
+        return pa.array(list(self.rows), pa.uint64())
 
     def plus(self, rows: dict[int, tuple[str, str, str]]) -> Dead:
         return Dead.of({**self.rows, **rows})
@@ -290,6 +293,12 @@ class Dead:
 
     def fragments(self) -> set[int]:
         return {r >> 32 for r in self.rows}
+
+    def where(self, flt: Filter) -> str:
+        """*flt* as SQL for a search that filters first, with `excluding` when it applies."""
+        if self.per_namespace.get(flt.namespace) and self.excluding:
+            return f"{flt.sql()} AND {self.excluding}"
+        return flt.sql()
 
     @functools.cached_property
     def _split(self) -> tuple[str, dict[str, int]]:
@@ -495,6 +504,12 @@ def _remap_excluded(
     return sorted(excluded)
 
 
+def _delete_in(table: Any, column: str, values: Sequence[int]) -> None:
+    """Delete the rows of *table* whose *column* is one of *values* (1,000 per commit)."""
+    for start in range(0, len(values), 1_000):
+        table.delete(f"{column} IN ({', '.join(str(int(v)) for v in values[start : start + 1_000])})")
+
+
 def _fsync_commits(table_dir: Path) -> None:
     """fsync a Lance table's commit files (manifests, transactions, deletion files) and their
     directories: what a delete wrote."""
@@ -574,6 +589,13 @@ def _segments_to_merge(rows: list[int], new_rows: int, max_segments: int) -> int
     if len(rows) >= max_segments:
         k = max(k, min(2, len(rows)))  # fewer pieces (joining only the newest keeps as many)
     return k
+
+
+def _newest_to_merge(index: Any, frags: dict[int, Any], new_rows: int, max_segments: int) -> int:
+    """`_segments_to_merge` for a Lance *index* description (its segments, oldest first, by
+    the rows they cover: fragment id → metadata in *frags*) and *new_rows* to fold in."""
+    segments = sorted(index.segments, key=lambda seg: seg.created_at)
+    return _segments_to_merge([_covered_rows(seg, frags) for seg in segments], new_rows, max_segments)
 
 
 def _preempted(exc: BaseException) -> bool:
@@ -707,8 +729,7 @@ class MemoryStore:
             tbl = self._table.search().where(f"_rowid IN ({chunk})").select(["_rowid"]).limit(None).to_arrow()
             found.update(int(r) for r in tbl.column("_rowid").to_pylist())
         gone = [r for r in rowids if r not in found]
-        for start in range(0, len(gone), 1_000):
-            self._tombstones.delete(f"rowid IN ({', '.join(str(r) for r in gone[start : start + 1_000])})")
+        _delete_in(self._tombstones, "rowid", gone)
         return dead.minus(gone)
 
     def _repair_duplicates(self) -> int:
@@ -796,16 +817,19 @@ class MemoryStore:
 
     # -- reads -----------------------------------------------------------------------------
 
+    def _by_ids(self, ids: Iterable[str], columns: list[str]) -> Iterator[pa.Table]:
+        """The live rows of *ids* (a query per 500), with *columns* (``_rowid`` among them);
+        an id may have two between an update's commits (see `upsert`)."""
+        dead = self.dead
+        ids = list(dict.fromkeys(ids))
+        for start in range(0, len(ids), 500):
+            q = self._table.search().where(_id_in(ids[start : start + 500])).select(columns)
+            yield dead.drop(q.limit(None).to_arrow())
+
     @_reader
     def get_many(self, ids: Iterable[str]) -> dict[str, Row]:
-        ids = list(dict.fromkeys(ids))
-        if not ids:
-            return {}
         out: dict[str, Row] = {}
-        dead = self.dead
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            tbl = dead.drop(self._table.search().where(_id_in(chunk)).select(SELECT).limit(None).to_arrow())
+        for tbl in self._by_ids(ids, SELECT):
             for row in _rows(tbl, self.dim):
                 if row.id not in out or row.updated_at >= out[row.id].updated_at:  # (see `upsert`)
                     out[row.id] = row
@@ -821,25 +845,16 @@ class MemoryStore:
 
     @_reader
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
-        ids = list(dict.fromkeys(ids))
         found: set[str] = set()
-        dead = self.dead
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            tbl = dead.drop(self._table.search().where(_id_in(chunk)).select(["id", "_rowid"]).limit(None).to_arrow())
+        for tbl in self._by_ids(ids, ["id", "_rowid"]):
             found.update(tbl.column("id").to_pylist())
         return found
 
     @_reader
     def stamps(self, ids: Iterable[str]) -> dict[str, int]:
         """``updated_at`` of the given ids that exist."""
-        ids = list(dict.fromkeys(ids))
         out: dict[str, int] = {}
-        dead = self.dead
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            q = self._table.search().where(_id_in(chunk)).select(["id", "updated_at", "_rowid"])
-            tbl = dead.drop(q.limit(None).to_arrow())
+        for tbl in self._by_ids(ids, ["id", "updated_at", "_rowid"]):
             for i, u in zip(tbl.column("id").to_pylist(), tbl.column("updated_at").to_pylist(), strict=True):
                 out[i] = max(int(u), out.get(i, 0))
         return out
@@ -934,13 +949,10 @@ class MemoryStore:
         Rows written since the index was last folded are always scanned exactly as well.
         A filter applied first also keeps out the *dead* rows (`Dead.excluding`)."""
         post = fetch is not None  # the filter after the graph search (see `_postfilter_fetch`)
-        where = flt.sql()
-        if not post and dead.per_namespace.get(flt.namespace) and dead.excluding:
-            where = f"{where} AND {dead.excluding}"
         q = (
             self._table.search(vectors, vector_column_name="vector")
             .distance_type("cosine")
-            .where(where, prefilter=not post)
+            .where(flt.sql() if post else dead.where(flt), prefilter=not post)
             .select([*SELECT, "_distance"])
             .limit(fetch if fetch is not None else k)
         )
@@ -992,12 +1004,9 @@ class MemoryStore:
         before, Lance lists the row ids of the whole namespace for each search — 25–30 ms at
         1M memories whenever the namespace index covers other fragments than the full-text
         index (rows committed while a pass folded one and then the other), against 2–4 ms."""
-        where = flt.sql()
-        if prefilter and dead.per_namespace.get(flt.namespace) and dead.excluding:
-            where = f"{where} AND {dead.excluding}"  # (dead rows ranked first would take the places)
-        return (
+        return (  # (filtered first, dead rows ranked first would take the places: `Dead.where`)
             self._table.search(text, query_type="fts", fts_columns="text")
-            .where(where, prefilter=prefilter)
+            .where(dead.where(flt) if prefilter else flt.sql(), prefilter=prefilter)
             .select([*SELECT, "_score"])
             .limit(k)
             .to_arrow()
@@ -1173,10 +1182,7 @@ class MemoryStore:
     def _live_rows_of(self, ids: Sequence[str]) -> dict[int, tuple[str, str, str]]:
         """The live rows of *ids*: row address → (id, namespace, type)."""
         out: dict[int, tuple[str, str, str]] = {}
-        ids = list(dict.fromkeys(ids))
-        for start in range(0, len(ids), 500):
-            q = self._table.search().where(_id_in(ids[start : start + 500]))
-            tbl = self.dead.drop(q.select(["id", "namespace", "type", "_rowid"]).limit(None).to_arrow())
+        for tbl in self._by_ids(ids, ["id", "namespace", "type", "_rowid"]):
             cols = [tbl.column(c).to_pylist() for c in ("_rowid", "id", "namespace", "type")]
             for rid, mid, ns, ty in zip(*cols, strict=True):
                 out[int(rid)] = (mid, ns, ty)
@@ -1188,7 +1194,7 @@ class MemoryStore:
         if not rows:
             return
         if not self._vector_index_ready:
-            self._delete_rowids(list(rows))
+            _delete_in(self._table, "_rowid", list(rows))
             return
         self._tombstones.add(
             pa.table(
@@ -1202,10 +1208,6 @@ class MemoryStore:
             )
         )
         self.dead = self.dead.plus(rows)
-
-    def _delete_rowids(self, rowids: Sequence[int]) -> None:
-        for start in range(0, len(rowids), 1_000):
-            self._table.delete(f"_rowid IN ({', '.join(str(int(r)) for r in rowids[start : start + 1_000])})")
 
     # -- maintenance (writer task only) ----------------------------------------------------
 
@@ -1272,9 +1274,7 @@ class MemoryStore:
             st = self._table.index_stats(idx.name)
             if st is None:
                 continue
-            segments = sorted(idx.segments, key=lambda seg: seg.created_at)
-            rows = [_covered_rows(seg, frags) for seg in segments]
-            to_merge = _segments_to_merge(rows, int(st.num_unindexed_rows), max_deltas)
+            to_merge = _newest_to_merge(idx, frags, int(st.num_unindexed_rows), max_deltas)
             if not st.num_unindexed_rows and not to_merge:
                 continue
             merged += bool(to_merge)
@@ -1306,10 +1306,7 @@ class MemoryStore:
         new_rows = sum(frags[f].physical_rows for f in frags if f not in covered)
         if not new_rows:
             return None
-        segments = sorted(vector[0].segments, key=lambda seg: seg.created_at)
-        to_merge = _segments_to_merge(
-            [_covered_rows(seg, frags) for seg in segments], new_rows, policy.max_index_deltas
-        )
+        to_merge = _newest_to_merge(vector[0], frags, new_rows, policy.max_index_deltas)
         try:
             dataset.optimize.optimize_indices(index_names=[vector[0].name], num_indices_to_merge=to_merge)
         except OSError as exc:  # a delete or update committed on those fragments first
@@ -1384,13 +1381,13 @@ class MemoryStore:
         report: dict[str, Any] = {}
         self._table.checkout_latest()  # a vector index built on another handle meanwhile
         self.refresh_index_state()
-        # a table without any index yet (a bulk load) is compacted first: indexes created over
-        # its fragments would keep them as they are (`_remap_excluded`)
         if self.repair_pending:
             with self._write_lock:
                 report["duplicates_retired"] = self._repair_duplicates()
                 (self.directory / RETIRING).unlink(missing_ok=True)
                 self.repair_pending = False
+        # a table without any index yet (a bulk load) is compacted first: indexes created over
+        # its fragments would keep them as they are (`_remap_excluded`)
         unindexed_table = not self._table.list_indices()
         if not unindexed_table:
             report.update(self.create_missing_indexes())
@@ -1517,10 +1514,9 @@ class MemoryStore:
             if not rowids:
                 return 0
             marker.touch()
-            self._delete_rowids(rowids)
+            _delete_in(self._table, "_rowid", rowids)
             _fsync_commits(self.directory / f"{TABLE}.lance")  # (else a power loss could undo it alone)
-            for start in range(0, len(rowids), 1_000):
-                self._tombstones.delete(f"rowid IN ({', '.join(str(r) for r in rowids[start : start + 1_000])})")
+            _delete_in(self._tombstones, "rowid", rowids)
             self.dead = dead.minus(rowids)
             marker.unlink()
         return len(rowids)

@@ -483,7 +483,7 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
     between an update's two commits, and when dead rows crowd a search's nearest rows. Both
     search paths: through the indexes (the namespace of 75% filtered after ranking) and
     exact."""
-    from omegad.store import BURYING, RETIRING
+    from omegad.store import BURYING, RETIRING, _delete_in
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 2000, 16)
@@ -556,7 +556,7 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
     # a crash between deleting dead rows for good and dropping their tombstones
     (tmp_path / "lance" / BURYING).touch()
     some = list(s3.dead.rows)[:5]
-    s3._delete_rowids(some)
+    _delete_in(s3._table, "_rowid", some)
     s4 = MemoryStore.open(tmp_path, "m", 16)
     s4.index_min_namespace_rows = min_namespace_rows
     s4.refresh_namespace_rows()
