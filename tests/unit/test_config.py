@@ -53,6 +53,8 @@ def test_defaults_follow_xdg(tmp_path: Path) -> None:
         ("[server]\nmax_conections = 3\n", "unknown key"),
         ("[server]\nmax_connections = -3\n", "positive"),
         ("[server]\nmax_connections = true\n", "integer"),
+        ("[index]\nfold_delay_ms = -5\n", "non-negative"),
+        ('[index]\nfold_delay_ms = "soon"\n', "integer"),
         ('[query]\nfusion = "magic"\n', "one of"),
         ("[query.type_weights]\nbogus = 1.0\n", "unknown memory type"),
         ("not toml at all [", "not valid TOML"),
