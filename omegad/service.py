@@ -8,6 +8,7 @@ Nothing here blocks the event loop: ONNX and LanceDB calls go through `Batcher`s
 from __future__ import annotations
 
 import errno
+import functools
 import time
 import uuid
 from collections import OrderedDict
@@ -974,19 +975,29 @@ class Service:
             cached = self.neighbours.search(flt.namespace, [vector], net, flt)  # a small namespace
             return cached[0] if cached is not None else self.store.vector_search(vector, flt, net)
 
+        took: dict[str, float] = {}
+
+        def timed(name: str, fn: Callable[[], list[tuple[Row, float]]]) -> list[tuple[Row, float]]:
+            t0 = time.perf_counter()
+            try:
+                return fn()
+            finally:
+                took[name] = round((time.perf_counter() - t0) * 1000, 3)
+
         async def vector_recall() -> None:
-            vector_hits.extend(await anyio.to_thread.run_sync(nearest, limiter=self.read_limiter))
+            vector_hits.extend(await anyio.to_thread.run_sync(timed, "vector_ms", nearest, limiter=self.read_limiter))
 
         async def text_recall() -> None:
-            text_hits.extend(
-                await anyio.to_thread.run_sync(self.store.text_search, p.text, flt, net, limiter=self.read_limiter)
-            )
+            search = functools.partial(self.store.text_search, p.text, flt, net)
+            text_hits.extend(await anyio.to_thread.run_sync(timed, "fts_ms", search, limiter=self.read_limiter))
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(vector_recall)
             tg.start_soon(text_recall)
         candidates = fuse(vector_hits, text_hits, self.config)
-        trace.mark("recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql())
+        trace.mark(
+            "recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql(), **took
+        )
         candidates = heuristic(candidates, self.config, now_us(), self.signals.factors)
         demote = self.config.contradiction_demote_older
         if demote != 1.0 and self.graph.edges:

@@ -141,6 +141,8 @@ def test_namespaces_never_leak(shared_daemon: Daemon, ns: str) -> None:
     recall = next(s for s in reply["trace"] if s["stage"] == "recall")
     assert f"namespace = '{ns}'" in recall["filter"]
     assert recall["vector"] == 1  # the storage query itself returned only this namespace
+    assert recall["vector_ms"] > 0 and recall["fts_ms"] > 0  # each search, timed in its thread
+    assert recall["ms"] >= max(recall["vector_ms"], recall["fts_ms"]) - 0.01  # (side by side, both awaited)
     assert all(r["namespace"] == "default" for r in default)
 
 

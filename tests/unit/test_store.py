@@ -634,3 +634,77 @@ def test_a_bulk_load_is_compacted_whole_before_its_first_indexes(tmp_path: Path)
     assert report["compacted"]["memories"]["fragments_removed"] == 10, report
     assert report.get("fts_created") and s.health()["fragments"] == 1 and s.indexes_ready
     assert s.count() == 3_000 and s.text_search("bulk note 7", Filter("main"), 5)
+
+
+def test_dead_rows_that_rank_first_in_full_text_are_passed_over_without_filtering_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Full-text ties come back in table order, and the oldest rows die first: dead rows can
+    take every first place of the big namespace's search, which filters after ranking. It asks
+    for more rows instead of filtering first (a prefilter that excludes dead rows is O(table)),
+    and gives the prefilter's answer; when a compaction moves the rows between its ranking and
+    its reading them, it filters first after all, with the same answer."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 2000, 16)  # "note i about deploys": every row ties on "deploys"
+    s.index_min_namespace_rows = 100
+    s.refresh_namespace_rows()
+    flt = Filter("main")
+    k = 10
+    assert s._postfilter_fetch(flt, k, indexed=True) is not None
+    oldest = [r.id for r in rows if r.namespace == "main"][:100]
+    s.delete(oldest)
+    assert len(s.dead.rows) == 100
+    calls: list[tuple[int, bool]] = []
+    real_query = s._text_query
+
+    def spy(text: str, f: Filter, n: int, prefilter: bool, **kw: object) -> object:
+        calls.append((n, prefilter))
+        return real_query(text, f, n, prefilter, **kw)  # type: ignore[arg-type]
+
+    def best_live() -> list[float]:
+        tbl = s._topped_up(lambda n: real_query("deploys", flt, n, prefilter=True, dead=s.dead), k, "main", s.dead)
+        return [round(x, 4) for x in tbl.column("_score").to_pylist()]
+
+    monkeypatch.setattr(s, "_text_query", spy)
+    got = s.text_search("deploys", flt, k)
+    assert not any(pre for _, pre in calls), calls  # ranked first every time
+    assert len(calls) >= 2 and calls[0][0] < calls[-1][0] <= 16 * k  # asked for more
+    assert len(got) == k and not {r.id for r, _ in got} & set(oldest)
+    assert all(r.namespace == "main" and r.text.endswith("about deploys") for r, _ in got)
+    assert [round(x, 4) for _, x in got] == best_live()
+    # a compaction between the ranking and the reading moved the rows (`_take` finds none of
+    # them: the next test): it filters first after all
+    monkeypatch.setattr(s, "_take", lambda ranked, score: None)
+    calls.clear()
+    got = s.text_search("deploys", flt, k)
+    assert calls[-1][1] is True  # filtered first at the end
+    assert len(got) == k and not {r.id for r, _ in got} & set(oldest)
+    assert [round(x, 4) for _, x in got] == best_live()
+
+
+def test_rows_are_read_by_their_addresses_until_a_compaction_moves_them(tmp_path: Path) -> None:
+    """`_take` reads whole rows by the addresses a search ranked, in its order; after a
+    compaction committed since, none is at its old address and it says so (None), and never
+    returns another row."""
+    import pyarrow as pa
+
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rng = np.random.default_rng(2)
+    vs = _clustered(rng, 300, 16)
+    rows = [row(f"r{i:03d}", "main", f"note {i} about caches", vs[i]) for i in range(300)]
+    for j in range(3):
+        s.insert(rows[100 * j : 100 * j + 100])
+    ranked = s._table.search().select(["id", "_rowid"]).limit(None).to_arrow()
+    order = [250, 3, 120, 7]
+    picked = pa.table(
+        {"_rowid": ranked.column("_rowid").take(order), "_score": pa.array([4.0, 3.0, 2.0, 1.0], pa.float32())}
+    )
+    whole = s._take(picked, "_score")
+    assert whole is not None
+    assert whole.column("id").to_pylist() == [ranked.column("id")[i].as_py() for i in order]
+    assert whole.column("_score").to_pylist() == [4.0, 3.0, 2.0, 1.0]
+    assert whole.column("text").to_pylist()[0] == rows[int(ranked.column("id")[250].as_py()[1:])].text
+    s.maintain(MaintainPolicy(), force=True)  # the 3 fragments become 1
+    assert s.health()["fragments"] == 1
+    assert s._take(picked, "_score") is None
+    assert s._take(picked.slice(0, 0), "_score") is None
