@@ -41,7 +41,7 @@ from typing import Any
 import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from .wal import fsync_dir, fsync_file, fsync_tree
+from .fsutil import fsync_dir, fsync_file, fsync_tree
 
 __all__ = ["COMMIT_TIMEOUT_S", "NICE", "IndexBuildFailed", "build_in_subprocess", "main"]
 

@@ -31,6 +31,7 @@ from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp,
 from .embed import Embedder, UnloadedEmbedder, short_error
 from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
 from .faults import STORAGE, Faults, classify
+from .fsutil import fsync_tree
 from .indexer import build_in_subprocess
 from .models import embedding_dir, files_signature
 from .neighbours import NeighbourCache
@@ -60,7 +61,6 @@ from .wal import (
     delete_record,
     edge_delete_record,
     edge_record,
-    fsync_tree,
     replay,
     row_record,
     signal_record,

@@ -38,6 +38,8 @@ os.environ.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")
 import pyarrow as pa
 import pyarrow.compute
 
+from .fsutil import fsync_dir, fsync_file
+
 __all__ = ["Filter", "MemoryStore", "Row", "StoreMismatch", "sql_str"]
 
 TABLE = "memories"
@@ -519,24 +521,24 @@ def _delete_in(table: Any, column: str, values: Sequence[int]) -> None:
         table.delete(f"{column} IN ({', '.join(str(int(v)) for v in values[start : start + 1_000])})")
 
 
-def _fsync_commits(table_dir: Path) -> None:
-    """fsync a Lance table's commit files (manifests, transactions, deletion files) and their
-    directories: what a delete wrote."""
-    for sub in ("_versions", "_transactions", "_deletions"):
+def _fsync_commits(table_dir: Path, since_ns: int = 0) -> None:
+    """fsync what a Lance table's commits since *since_ns* (``time.time_ns()``; 0: all) wrote
+    — data files, manifests, transactions, deletion files — and their directories."""
+    margin = 2_000_000_000  # (coarse file-system timestamps)
+    for sub in ("data", "_versions", "_transactions", "_deletions"):
         d = table_dir / sub
         if not d.is_dir():
             continue
-        for name in os.listdir(d):
-            fd = os.open(d / name, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        with os.scandir(d) as entries:
+            for entry in entries:
+                try:
+                    fresh = entry.stat().st_mtime_ns >= since_ns - margin
+                except FileNotFoundError:  # (cleaned up meanwhile)
+                    continue
+                if fresh:
+                    fsync_file(entry.path)
+        fsync_dir(d)
+    fsync_dir(table_dir)
 
 
 def _covered_rows(segment: Any, frags: dict[int, Any]) -> int:
@@ -1217,8 +1219,15 @@ class MemoryStore:
                 return
             old = self._live_rows_of([r.id for r in rows])
             marker = self.directory / RETIRING
+            t0 = time.time_ns()
             marker.touch()
             self._table.add(_records(rows, self.dim))
+            # The new rows and the marker on disk before the old ones are retired: the two
+            # tables' commits are separate files, which a power loss could keep one without
+            # the other — the tombstones without the new rows would lose the memory (neither
+            # version live; the writer's log, written after, never saw this update).
+            _fsync_commits(self.directory / f"{TABLE}.lance", t0)
+            fsync_dir(self.directory)
             try:
                 self._retire(old)
             except BaseException:  # both versions stay visible: the next pass repairs it

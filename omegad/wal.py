@@ -37,6 +37,7 @@ import numpy as np
 import structlog
 
 from .contradictions import Edge, EdgeStore, edge_from
+from .fsutil import fsync_dir, fsync_tree
 from .signals import Signal, SignalStore, signal_from
 from .store import MemoryStore, Row
 
@@ -49,41 +50,6 @@ OPENED = struct.Struct("<q")  # after the magic: when the segment was opened (µ
 HEADER = len(MAGIC) + OPENED.size
 FRAME = struct.Struct("<II")  # payload length, crc32 of the payload
 MAX_RECORD = 64 << 20
-
-
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def fsync_file(path: str | Path) -> bool:
-    """fsync one file; False when it is gone (deleted meanwhile)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return False
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    return True
-
-
-def fsync_tree(root: Path) -> int:
-    """fsync every file and directory under *root* (files deleted meanwhile are skipped).
-    Files already on disk cost one cheap syscall each. Returns the number of files."""
-    n = 0
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            n += fsync_file(os.path.join(dirpath, name))
-        try:
-            fsync_dir(Path(dirpath))
-        except FileNotFoundError:
-            pass
-    return n
 
 
 @dataclass

@@ -708,3 +708,56 @@ def test_rows_are_read_by_their_addresses_until_a_compaction_moves_them(tmp_path
     assert s.health()["fragments"] == 1
     assert s._take(picked, "_score") is None
     assert s._take(picked.slice(0, 0), "_score") is None
+
+
+def test_an_update_makes_its_new_row_durable_before_it_retires_the_old_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An update appends the new row, then records the old one dead in another table. Two
+    tables' commits are separate files, which a power loss could keep one without the other:
+    the tombstone without the new row would leave neither version (and the writer's log,
+    written after, never saw the update). So everything the append wrote — data file,
+    manifest, transaction, their directories, and the crash marker — is fsynced before the
+    tombstone is written."""
+    import omegad.store as store_mod
+
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 600, 16)
+    table_dir = tmp_path / "lance" / "memories.lance"
+    events: list[tuple[str, str]] = []
+    real_file, real_dir = store_mod.fsync_file, store_mod.fsync_dir
+
+    def sync_file(p: object) -> bool:
+        events.append(("file", str(p)))
+        return real_file(p)  # type: ignore[arg-type]
+
+    def sync_dir(p: object) -> None:
+        events.append(("dir", str(p)))
+        real_dir(p)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store_mod, "fsync_file", sync_file)
+    monkeypatch.setattr(store_mod, "fsync_dir", sync_dir)
+    real_add = s._tombstones.add
+    written: list[str] = []
+
+    def tombstone(data: object, *args: object, **kwargs: object) -> object:
+        events.append(("tombstone", ""))
+        for sub in ("data", "_versions", "_transactions"):  # what the append wrote
+            written.extend(str(p) for p in (table_dir / sub).iterdir() if p.stat().st_mtime_ns >= started)
+        return real_add(data, *args, **kwargs)
+
+    monkeypatch.setattr(s._tombstones, "add", tombstone)
+    old = rows[5]
+    new = Row(old.id, "note 5 rewritten about deploys", old.type, [], old.namespace, {}, 1, 7_000, 2, old.vector)
+    started = time.time_ns()
+    s.upsert([new])
+    cut = events.index(("tombstone", ""))
+    synced = {p for kind, p in events[:cut] if kind == "file"}
+    dirs = {p for kind, p in events[:cut] if kind == "dir"}
+    assert written and set(written) <= synced, set(written) - synced
+    (rid,) = s._live_rows_of([old.id])
+    fragment = s._table.to_lance().get_fragment(rid >> 32)
+    assert {str(table_dir / "data" / f.path) for f in fragment.data_files()} <= synced  # the new row's file
+    assert {str(table_dir / sub) for sub in ("data", "_versions", "_transactions")} <= dirs
+    assert str(tmp_path / "lance") in dirs  # (the marker)
+    assert s.get_many([old.id])[old.id].text == new.text and len(s.dead.rows) == 1
