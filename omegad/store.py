@@ -527,22 +527,27 @@ def _delete_in(table: Any, column: str, values: Sequence[int]) -> None:
         table.delete(f"{column} IN ({', '.join(str(int(v)) for v in values[start : start + 1_000])})")
 
 
-def _fsync_commits(table_dir: Path, since_ns: int = 0) -> None:
-    """fsync what a Lance table's commits since *since_ns* (``time.time_ns()``; 0: all) wrote
-    — data files, manifests, transactions, deletion files — and their directories."""
-    margin = 2_000_000_000  # (coarse file-system timestamps)
-    for sub in ("data", "_versions", "_transactions", "_deletions"):
+#: What a Lance table's commits write: data files, manifests, transactions, deletion files.
+_COMMIT_DIRS = ("data", "_versions", "_transactions", "_deletions")
+
+
+def _commit_files(table_dir: Path) -> dict[str, set[str]]:
+    """The files in a Lance table's commit directories now (see `_fsync_commits`)."""
+    return {sub: set(os.listdir(table_dir / sub)) if (table_dir / sub).is_dir() else set() for sub in _COMMIT_DIRS}
+
+
+def _fsync_commits(table_dir: Path, before: dict[str, set[str]], data_files: Iterable[str] = ()) -> None:
+    """fsync what a Lance table's commits wrote since *before* (`_commit_files`, under the
+    write lock): the new manifests, transactions and deletion files, of the data files only
+    *data_files* (names in ``data/``: a compaction writes its new files there beside the
+    writer, uncommitted, and they are not this commit's), and the directories."""
+    for sub in _COMMIT_DIRS:
         d = table_dir / sub
         if not d.is_dir():
             continue
-        with os.scandir(d) as entries:
-            for entry in entries:
-                try:
-                    fresh = entry.stat().st_mtime_ns >= since_ns - margin
-                except FileNotFoundError:  # (cleaned up meanwhile)
-                    continue
-                if fresh:
-                    fsync_file(entry.path)
+        names = set(data_files) if sub == "data" else set(os.listdir(d))
+        for name in sorted(names - before[sub]):
+            fsync_file(d / name)
         fsync_dir(d)
     fsync_dir(table_dir)
 
@@ -989,12 +994,12 @@ class MemoryStore:
             .limit(fetch if fetch is not None else k)
         )
         n = fetch if fetch is not None else k
-        if post:  # (the breadth at least the candidates asked for: Lance refuses less)
-            return q.refine_factor(POSTFILTER_REFINE).ef(max(HNSW_EF, n * POSTFILTER_REFINE))
+        if post:  # (at least Lance's default breadth, 1.5 × the candidates: it refuses fewer)
+            return q.refine_factor(POSTFILTER_REFINE).ef(max(HNSW_EF, n * POSTFILTER_REFINE * 3 // 2))
         if not self._vector_index_ready:
             return q  # nothing to bypass: a flat scan
         if self.uses_vector_index(flt.namespace):
-            return q.refine_factor(REFINE_FACTOR).ef(max(HNSW_EF, n * REFINE_FACTOR))
+            return q.refine_factor(REFINE_FACTOR).ef(max(HNSW_EF, n * REFINE_FACTOR * 3 // 2))
         return q.bypass_vector_index()
 
     @_reader
@@ -1225,16 +1230,20 @@ class MemoryStore:
                 return
             old = self._live_rows_of([r.id for r in rows])
             marker = self.directory / RETIRING
-            t0 = time.time_ns()
+            table_dir = self.directory / f"{TABLE}.lance"
+            before = _commit_files(table_dir)
             marker.touch()
             self._table.add(_records(rows, self.dim))
-            # The new rows and the marker on disk before the old ones are retired: the two
-            # tables' commits are separate files, which a power loss could keep one without
-            # the other — the tombstones without the new rows would lose the memory (neither
-            # version live; the writer's log, written after, never saw this update).
-            _fsync_commits(self.directory / f"{TABLE}.lance", t0)
-            fsync_dir(self.directory)
             try:
+                # The new rows and the marker on disk before the old ones are retired: the
+                # two tables' commits are separate files, which a power loss could keep one
+                # without the other — the tombstones without the new rows would lose the
+                # memory (neither version live; the writer's log, written after, never saw
+                # this update).
+                dataset = _dataset(self._table)
+                files = {f.path for frag in dataset.get_fragments() for f in frag.data_files()}
+                _fsync_commits(table_dir, before, files)
+                fsync_dir(self.directory)
                 self._retire(old)
             except BaseException:  # both versions stay visible: the next pass repairs it
                 self.repair_pending = True
@@ -1576,8 +1585,10 @@ class MemoryStore:
             if not rowids:
                 return 0
             marker.touch()
+            table_dir = self.directory / f"{TABLE}.lance"
+            before = _commit_files(table_dir)
             _delete_in(self._table, "_rowid", rowids)
-            _fsync_commits(self.directory / f"{TABLE}.lance")  # (else a power loss could undo it alone)
+            _fsync_commits(table_dir, before)  # (else a power loss could undo it alone)
             _delete_in(self._tombstones, "rowid", rowids)
             self.dead = dead.minus(rowids)
             marker.unlink()
