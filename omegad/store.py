@@ -986,14 +986,14 @@ class MemoryStore:
         Rows written since the index was last folded are always scanned exactly as well.
         A filter applied first also keeps out the *dead* rows (`Dead.excluding`)."""
         post = fetch is not None  # the filter after the graph search (see `_postfilter_fetch`)
+        n = fetch if fetch is not None else k
         q = (
             self._table.search(vectors, vector_column_name="vector")
             .distance_type("cosine")
             .where(flt.sql() if post else dead.where(flt), prefilter=not post)
             .select([*SELECT, "_distance"])
-            .limit(fetch if fetch is not None else k)
+            .limit(n)
         )
-        n = fetch if fetch is not None else k
         if post:  # (at least Lance's default breadth, 1.5 × the candidates: it refuses fewer)
             return q.refine_factor(POSTFILTER_REFINE).ef(max(HNSW_EF, n * POSTFILTER_REFINE * 3 // 2))
         if not self._vector_index_ready:
@@ -1170,6 +1170,11 @@ class MemoryStore:
         return self._vector_index_ready
 
     @property
+    def _table_dir(self) -> Path:
+        """The memories table's Lance directory."""
+        return self.directory / f"{TABLE}.lance"
+
+    @property
     def commit_lock(self) -> threading.Lock:
         """Held by each commit to the memories table (`insert`, `replace`, `delete`,
         `upsert`); holding it holds them off."""
@@ -1230,8 +1235,7 @@ class MemoryStore:
                 return
             old = self._live_rows_of([r.id for r in rows])
             marker = self.directory / RETIRING
-            table_dir = self.directory / f"{TABLE}.lance"
-            before = _commit_files(table_dir)
+            before = _commit_files(self._table_dir)
             marker.touch()
             self._table.add(_records(rows, self.dim))
             try:
@@ -1242,7 +1246,7 @@ class MemoryStore:
                 # this update).
                 dataset = _dataset(self._table)
                 files = {f.path for frag in dataset.get_fragments() for f in frag.data_files()}
-                _fsync_commits(table_dir, before, files)
+                _fsync_commits(self._table_dir, before, files)
                 fsync_dir(self.directory)
                 self._retire(old)
             except BaseException:  # both versions stay visible: the next pass repairs it
@@ -1327,9 +1331,7 @@ class MemoryStore:
         reads every manifest, and failed with "Not found" when a pass's cleanup removed one
         meanwhile: `stats` beside a pass answered `internal`, in CI and at 1M.)"""
         try:
-            return sum(
-                1 for name in os.listdir(self.directory / f"{TABLE}.lance" / "_versions") if name.endswith(".manifest")
-            )
+            return sum(1 for name in os.listdir(self._table_dir / "_versions") if name.endswith(".manifest"))
         except FileNotFoundError:
             return 0
 
@@ -1585,10 +1587,9 @@ class MemoryStore:
             if not rowids:
                 return 0
             marker.touch()
-            table_dir = self.directory / f"{TABLE}.lance"
-            before = _commit_files(table_dir)
+            before = _commit_files(self._table_dir)
             _delete_in(self._table, "_rowid", rowids)
-            _fsync_commits(table_dir, before)  # (else a power loss could undo it alone)
+            _fsync_commits(self._table_dir, before)  # (else a power loss could undo it alone)
             _delete_in(self._tombstones, "rowid", rowids)
             self.dead = dead.minus(rowids)
             marker.unlink()

@@ -37,11 +37,11 @@ import numpy as np
 import structlog
 
 from .contradictions import Edge, EdgeStore, edge_from
-from .fsutil import fsync_dir, fsync_tree
+from .fsutil import fsync_dir
 from .signals import Signal, SignalStore, signal_from
 from .store import MemoryStore, Row
 
-__all__ = ["WriteAheadLog", "final_state", "fsync_tree", "replay"]
+__all__ = ["WriteAheadLog", "final_state", "replay"]
 
 log = structlog.get_logger("omegad")
 
