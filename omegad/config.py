@@ -123,6 +123,7 @@ class Config:
     maintenance_unindexed_rows: int = 2_000
     maintenance_target_rows_per_fragment: int = 65_536
     wal_checkpoint_mb: float = 64.0
+    maintenance_process_idle_s: float = 10.0  # the maintenance process ends after this long unused
     vector_index_rows: int = 20_000
     index_min_namespace_rows: int = 2_000
     index_fold_delay_ms: int = 250  # new rows into the vector index this long after a burst of writes (0: off)
@@ -286,6 +287,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("maintenance.unindexed_rows", None, "maintenance_unindexed_rows", _int),
     ("maintenance.target_rows_per_fragment", None, "maintenance_target_rows_per_fragment", _int),
     ("maintenance.wal_checkpoint_mb", None, "wal_checkpoint_mb", _float),
+    ("maintenance.process_idle_s", None, "maintenance_process_idle_s", _float),
     ("index.vector_index_rows", None, "vector_index_rows", _int),
     ("index.min_namespace_rows", None, "index_min_namespace_rows", _int),
     ("index.fold_delay_ms", None, "index_fold_delay_ms", _nonneg_int),

@@ -42,6 +42,7 @@ import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from .fsutil import fsync_dir, fsync_file, fsync_tree
+from .lanceops import exit_with_parent
 
 __all__ = ["COMMIT_TIMEOUT_S", "NICE", "IndexBuildFailed", "build_in_subprocess", "main"]
 
@@ -61,28 +62,12 @@ def _say(obj: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def _exit_with_parent(poll_s: float = 1.0) -> None:
-    """End this process when the daemon that started it is gone (killed with SIGKILL, it
-    cannot kill us): a build of minutes must not go on for nobody beside the next daemon's."""
-    import threading
-
-    parent = os.getppid()
-
-    def watch() -> None:
-        while True:
-            time.sleep(poll_s)
-            if os.getppid() != parent:
-                os._exit(4)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="omegad.indexer", description="build the memories' vector index")
     parser.add_argument("lance_dir", type=Path)
     parser.add_argument("--nice", type=int, default=NICE)
     args = parser.parse_args(argv)
-    _exit_with_parent()
+    exit_with_parent()
     if args.nice > 0:
         try:
             os.nice(args.nice)

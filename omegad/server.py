@@ -417,6 +417,7 @@ async def run_server(
                     embedder.dim,
                     index_cache_mb=config.index_cache_mb,
                     metadata_cache_mb=config.metadata_cache_mb,
+                    ops_in_child=True,  # (see omegad.lanceops)
                 )
             )
         except StoreMismatch as exc:

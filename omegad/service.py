@@ -33,6 +33,7 @@ from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavail
 from .faults import STORAGE, Faults, classify
 from .fsutil import fsync_tree
 from .indexer import build_in_subprocess
+from .lanceops import ChildOps
 from .models import embedding_dir, files_signature
 from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
@@ -224,9 +225,9 @@ class Service:
         self.maintain_limiter = anyio.CapacityLimiter(1)
         self._serialize_next_pass = False
         self.last_vector_index: dict[str, Any] = {}
-        self._fold_wanted = anyio.Event()  # rows committed that the vector index may not cover
-        self.vector_folds = 0
-        self.last_vector_fold: dict[str, Any] = {}
+        self._fold_wanted = anyio.Event()  # rows committed that the indexes may not cover
+        self.folds = 0
+        self.last_fold: dict[str, Any] = {}
         self.last_maintenance_us: int | None = None
         self.last_maintenance: dict[str, Any] = {}
         self.recovery: dict[str, Any] = {}
@@ -290,6 +291,7 @@ class Service:
             if self.config.index_fold_delay_ms > 0:
                 tg.start_soon(self._fold_new_rows)
             tg.start_soon(self._watch_data_dir)
+            tg.start_soon(self._end_idle_maintenance_process)
             if not self.embedder.loaded and self._load_embedder is not None:
                 tg.start_soon(self._reload_embedder)
             task_status.started()
@@ -352,6 +354,7 @@ class Service:
         await self.write([MaintainOp(reason="shutdown", checkpoint_only=True)])
 
     def close(self) -> None:
+        self.store.ops.stop()
         self.reranker.close()
         self.embedder_batcher.close()
         self.jobs.close()
@@ -857,10 +860,24 @@ class Service:
             if (self.commits_since_maintenance or self.wal.bytes) and self.writer.depth == 0:
                 self.jobs.submit_nowait(lambda: self._maintenance_job(True, "idle"), key="maintenance")
 
+    async def _end_idle_maintenance_process(self) -> None:
+        """End the maintenance process (`omegad.lanceops`) once no pass or fold used it for
+        ``maintenance.process_idle_s``: what it holds goes back to the system. (It stays that
+        long because under steady writes the vector index is folded every few hundred ms, and
+        starting a process costs ~0.2 s of CPU.)"""
+        ops = self.store.ops
+        idle = self.config.maintenance_process_idle_s
+        if not isinstance(ops, ChildOps):
+            return
+        while True:
+            await anyio.sleep(max(idle / 4, 0.05))
+            if ops.running and time.monotonic() - ops.last_used >= idle:
+                await anyio.to_thread.run_sync(ops.close_if_idle, idle, limiter=self.maintain_limiter)
+
     async def _fold_new_rows(self) -> None:
-        """``index.fold_delay_ms`` after rows are committed, fold them into the vector index
-        (`MemoryStore.fold_vector_index`: every search through the index is slower while
-        some rows are outside it). Serialised with maintenance passes, beside the writer."""
+        """``index.fold_delay_ms`` after rows are committed, fold them into the indexes
+        (`MemoryStore.fold_new_rows`: every search is slower while some rows are outside
+        them). Serialised with maintenance passes, beside the writer."""
         delay = self.config.index_fold_delay_ms / 1000
         while True:
             await self._fold_wanted.wait()
@@ -871,14 +888,14 @@ class Service:
             async with self._maintaining:
                 try:
                     report = await anyio.to_thread.run_sync(
-                        self.store.fold_vector_index, self.policy, limiter=self.maintain_limiter
+                        self.store.fold_new_rows, self.policy, limiter=self.maintain_limiter
                     )
                 except Exception as exc:  # the next pass folds them instead
-                    log.warning("vector_fold_failed", error=f"{type(exc).__name__}: {exc}")
+                    log.warning("fold_failed", error=f"{type(exc).__name__}: {exc}")
                     continue
             if report is not None:
-                self.vector_folds += 1
-                self.last_vector_fold = report
+                self.folds += 1
+                self.last_fold = report
 
     # -- handlers ----------------------------------------------------------------------------
 
@@ -1182,8 +1199,9 @@ class Service:
                 "due": self.maintenance_due(),
                 "vector_index_building": self.store.index_build_running,
                 "last_vector_index": self.last_vector_index,
-                "vector_folds": self.vector_folds,
-                "last_vector_fold": self.last_vector_fold,
+                "folds": self.folds,
+                "last_fold": self.last_fold,
+                "process": self.store.ops.describe(),
                 "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
                 "last": self.last_maintenance,
             },

@@ -39,6 +39,8 @@ import pyarrow as pa
 import pyarrow.compute
 
 from .fsutil import fsync_dir, fsync_file
+from .lanceops import ChildOps, LanceOps, LocalOps
+from .lanceops import preempted as _preempted
 
 __all__ = ["Filter", "MemoryStore", "Row", "StoreMismatch", "sql_str"]
 
@@ -424,10 +426,10 @@ class MaintainPolicy:
     vector_index_rows: int = 20_000  # build the vector index once the table has this many rows
     reader_wait_s: float = 5.0  # longest wait for old reads before cleaning up versions
     max_compact_rows: int = 262_144  # most rows one pass rewrites per table (bounds its time)
-    max_index_deltas: int = 16  # most pieces of an index (see _segments_to_merge)
+    max_index_deltas: int = 16  # most pieces of an index (see lanceops.segments_to_merge)
     #: fragments under an index segment of more rows are never compacted, and fragments that
     #: would lose their deleted rows not under one of more than ``max_rebuild_rows``
-    #: (`_remap_excluded`: the commit rewrites the segment, every store waiting)
+    #: (`remap_excluded`: the commit rewrites the segment, every store waiting)
     max_remap_rows: int = 16_384
     max_rebuild_rows: int = 4_096
     renew_cache_bytes: int = 64 << 20  # a replaced index this big renews the caches (see finish)
@@ -475,52 +477,6 @@ def _connect(directory: Path, index_cache_mb: int, metadata_cache_mb: int) -> tu
     return lancedb.connect(str(directory), session=session), session
 
 
-#: A compaction drops a fragment's deleted rows from its files once they are this share of it.
-DELETED_SHARE = 0.1
-
-#: Caches of the Lance datasets that maintenance opens (`_dataset`).
-DATASET_CACHE_BYTES = {"index_cache_size_bytes": 64 << 20, "metadata_cache_size_bytes": 32 << 20}
-
-
-def _dataset(table: Any) -> Any:
-    """*table*'s current version as a Lance dataset (compaction, index merges, cleanup and
-    index descriptions are Lance's API). LanceDB's `to_lance` opens a new dataset each time,
-    with a session of its own and Lance's default caches (6 GB of indexes, 1 GB of metadata);
-    these get small ones."""
-    return table.to_lance(**DATASET_CACHE_BYTES)
-
-
-def _remap_excluded(
-    dataset: Any, max_rows: int, max_rebuild_rows: int, deleted_share: float, dead: set[int] | None = None
-) -> list[int]:
-    """Fragments a compaction must leave alone. Lance's indexes refer to rows by their place
-    in the files, so compacting a fragment rewrites ("remaps") every index segment over it
-    inside the commit, and every store waits for that commit. Measured on 2 cores: 73 ms for a
-    4,096-row HNSW segment and 175 ms for 16,384 rows; when the rewrite drops deleted rows, the
-    HNSW graph is rebuilt without them: 0.58 s for 4,096 rows, 3.4 s for 16,384 and 70 s for
-    the 100k-row index. So fragments under a segment of more than *max_rows* rows are never
-    compacted, and those that would lose their deleted rows (at least *deleted_share* of them)
-    not under one of more than *max_rebuild_rows*; their deleted rows stay marked deleted.
-    Fragments in *dead* hold dead rows (`Dead`), which a compaction would drop too."""
-    frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
-
-    def losing_rows(i: int) -> bool:
-        if dead and i in dead:
-            return True
-        deletion = frags[i].deletion_file
-        return deletion is not None and int(deletion.num_deleted_rows) >= deleted_share * max(frags[i].physical_rows, 1)
-
-    excluded: set[int] = set()
-    for idx in dataset.describe_indices():
-        for seg in idx.segments:
-            covered = _covered_rows(seg, frags)
-            if covered > max_rows:
-                excluded.update(i for i in seg.fragment_ids if i in frags)
-            elif covered > max_rebuild_rows:
-                excluded.update(i for i in seg.fragment_ids if i in frags and losing_rows(i))
-    return sorted(excluded)
-
-
 def _delete_in(table: Any, column: str, values: Sequence[int]) -> None:
     """Delete the rows of *table* whose *column* is one of *values* (1,000 per commit)."""
     for start in range(0, len(values), 1_000):
@@ -552,9 +508,21 @@ def _fsync_commits(table_dir: Path, before: dict[str, set[str]], data_files: Ite
     fsync_dir(table_dir)
 
 
-def _covered_rows(segment: Any, frags: dict[int, Any]) -> int:
-    """The rows of the fragments (id → Lance fragment metadata) an index *segment* covers."""
-    return sum(int(frags[i].physical_rows) for i in segment.fragment_ids if i in frags)
+def _appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
+    """The data files an append since *before* (`_commit_files`) wrote: the new files of
+    ``data/`` that its transaction names (a transaction file is protobuf, which stores the
+    path strings as they are). A compaction writes its new files there too, uncommitted, in
+    the maintenance process (`omegad.lanceops`), and fsyncing those would hold the writer up;
+    finding them without Lance's dataset API keeps that library out of the daemon. When no
+    transaction names one (another format), every new file."""
+    try:
+        new = set(os.listdir(table_dir / "data")) - before["data"]
+        txns = set(os.listdir(table_dir / "_transactions")) - before["_transactions"]
+    except FileNotFoundError:
+        return set()
+    written = b"".join((table_dir / "_transactions" / name).read_bytes() for name in sorted(txns))
+    named = {name for name in new if name.encode() in written}
+    return named or new
 
 
 #: The vector index: HNSW over scalar-quantised vectors, one partition (LanceDB's ``HnswSq``
@@ -587,44 +555,6 @@ def _replaced_indexes(before: dict[str, dict[str, int]], after: dict[str, dict[s
         for name, segments in before.items()
         if sum(size for uuid, size in segments.items() if uuid not in after.get(name, {})) >= min_bytes
     ]
-
-
-def _segments_to_merge(rows: list[int], new_rows: int, max_segments: int) -> int:
-    """How many of an index's newest segments to merge with its *new_rows* (Lance merges "the
-    latest N"; 0 makes a new delta). *rows*: each segment's rows, oldest first.
-
-    Size-tiered, as in a log-structured merge: the newest segment joins when it holds at most
-    twice the new rows, each older one while it holds at most twice all that joined before it.
-    A merge is at least a third new material, so a row is rewritten a logarithmic number of
-    times in all, and the base — the big first segment — only once the deltas have grown to
-    half its size. (Merging every delta on each idle pass rebuilt every row indexed since the
-    base: idle passes of 28–43 s in the 8-client soak at 50k memories, growing with the store.)
-    At *max_segments* pieces the newest two join anyway, so queries search a bounded number
-    (the tiers alone stay under 16 pieces for 300k rows folded one at a time onto a base of 1M;
-    `test_index_segments_merge_size_tiered`)."""
-    total, k = new_rows, 0
-    for size in reversed(rows):
-        if size > 2 * total:
-            break
-        total += size
-        k += 1
-    if len(rows) >= max_segments:
-        k = max(k, min(2, len(rows)))  # fewer pieces (joining only the newest keeps as many)
-    return k
-
-
-def _newest_to_merge(index: Any, frags: dict[int, Any], new_rows: int, max_segments: int) -> int:
-    """`_segments_to_merge` for a Lance *index* description (its segments, oldest first, by
-    the rows they cover: fragment id → metadata in *frags*) and *new_rows* to fold in."""
-    segments = sorted(index.segments, key=lambda seg: seg.created_at)
-    return _segments_to_merge([_covered_rows(seg, frags) for seg in segments], new_rows, max_segments)
-
-
-def _preempted(exc: BaseException) -> bool:
-    """A Lance commit that lost to a concurrent one and may simply be tried again later (also
-    when it kept losing the race for the next version until Lance gave up)."""
-    text = str(exc)
-    return "preempted" in text or "Retryable commit conflict" in text or "Too many concurrent writers" in text
 
 
 def read_store_meta(data_dir: Path) -> dict[str, Any] | None:
@@ -665,14 +595,25 @@ class MemoryStore:
         self.dead = NO_DEAD  # rows deleted under the vector index (see `delete`)
         self.repair_pending = False  # an update failed between its two commits (see `upsert`)
         self._tombstones: Any = None  # their table (set by `open`)
+        #: Lance's maintenance calls: compaction, index folds, cleanup (`omegad.lanceops`)
+        self.ops: LanceOps = LocalOps(directory)
         self.refresh_index_state()
 
     @classmethod
     def open(
-        cls, data_dir: Path, model_id: str, dim: int, *, index_cache_mb: int = 768, metadata_cache_mb: int = 128
+        cls,
+        data_dir: Path,
+        model_id: str,
+        dim: int,
+        *,
+        index_cache_mb: int = 768,
+        metadata_cache_mb: int = 128,
+        ops_in_child: bool = False,
     ) -> MemoryStore:
         """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of
-        indexes and 1 GB of metadata, let every replaced index version stay in memory)."""
+        indexes and 1 GB of metadata, let every replaced index version stay in memory).
+        *ops_in_child*: Lance's maintenance calls run in a child process (`ChildOps`; the
+        daemon), else in this one."""
 
         directory = data_dir / "lance"
         directory.mkdir(parents=True, exist_ok=True)
@@ -710,6 +651,8 @@ class MemoryStore:
             table = db.create_table(TABLE, schema=_schema(dim))
         store = cls(directory, table, db, dim, model_id)
         store.session, store.cache_mb = session, cache_mb
+        if ops_in_child:
+            store.ops = ChildOps(directory)
         # The side tables (edges, signals) are small and get caches of their own, so that
         # the memories' caches can be replaced whole (`renew_cache`).
         store.side_db, _ = _connect(directory, SIDE_CACHE_MB, SIDE_CACHE_MB)
@@ -724,7 +667,7 @@ class MemoryStore:
         except ValueError:
             self._tombstones = self.side_db.create_table(TOMBSTONES, schema=_tombstone_schema())
         tbl = self._tombstones.search().limit(None).to_arrow()
-        frags = {f.fragment_id for f in _dataset(self._table).get_fragments()} if tbl.num_rows else set()
+        frags = set(self.ops.fragments(TABLE)) if tbl.num_rows else set()
         rows: dict[int, tuple[str, str, str]] = {}
         for rid, mid, ns, ty in zip(
             *(tbl.column(c).to_pylist() for c in ("rowid", "id", "namespace", "type")), strict=True
@@ -832,10 +775,7 @@ class MemoryStore:
     @_reader
     def index_segments(self) -> dict[str, dict[str, int]]:
         """Each index of the memories table: its segments (uuid → bytes)."""
-        return {
-            d.name: {str(seg.uuid): int(seg.size_bytes or 0) for seg in d.segments}
-            for d in _dataset(self._table).describe_indices()
-        }
+        return self.ops.segments(TABLE)
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -1244,9 +1184,7 @@ class MemoryStore:
                 # without the other — the tombstones without the new rows would lose the
                 # memory (neither version live; the writer's log, written after, never saw
                 # this update).
-                dataset = _dataset(self._table)
-                files = {f.path for frag in dataset.get_fragments() for f in frag.data_files()}
-                _fsync_commits(self._table_dir, before, files)
+                _fsync_commits(self._table_dir, before, _appended_files(self._table_dir, before))
                 fsync_dir(self.directory)
                 self._retire(old)
             except BaseException:  # both versions stay visible: the next pass repairs it
@@ -1335,60 +1273,29 @@ class MemoryStore:
         except FileNotFoundError:
             return 0
 
-    def _fold_indexes(self, max_deltas: int) -> int:
-        """Index the new rows: as a new small *delta* of each index (cost ∝ new rows; merging
-        them into a big index rewrites it: 7 s for 23 rows into a 1M-row HNSW), or merged with
-        the index's newest segments when those are small next to them (`_segments_to_merge`).
-        Returns how many indexes had segments merged."""
-        merged = 0
-        dataset = _dataset(self._table)
-        frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
-        for idx in dataset.describe_indices():
-            st = self._table.index_stats(idx.name)
-            if st is None:
-                continue
-            to_merge = _newest_to_merge(idx, frags, int(st.num_unindexed_rows), max_deltas)
-            if not st.num_unindexed_rows and not to_merge:
-                continue
-            merged += bool(to_merge)
-            _dataset(self._table).optimize.optimize_indices(index_names=[idx.name], num_indices_to_merge=to_merge)
-            self._table.checkout_latest()
-        return merged
+    def fold_new_rows(self, policy: MaintainPolicy) -> dict[str, Any] | None:
+        """Index the rows the indexes do not cover yet — a delta of each index, merged
+        size-tiered (`lanceops.segments_to_merge`) — and nothing else; None when they cover
+        every row (or before the vector index exists: a small store's unindexed rows cost
+        little). Beside the writer, between maintenance passes.
 
-    def fold_vector_index(self, policy: MaintainPolicy) -> dict[str, Any] | None:
-        """Index the rows the vector index does not cover yet — as a delta, merged size-tiered
-        (`_segments_to_merge`) — and nothing else; None when it covers every row (or does not
-        exist). Beside the writer, between maintenance passes.
-
-        Every vector search through the index pays for rows it does not cover: Lance then
-        builds a mask over all indexed rows per search. At 1M memories 1,000 uncovered rows
-        made a plain search 4 → 19 ms and the store's big-namespace search 20 → 46 ms; folding
-        them (60 ms) took it back. A pass folds only past ``unindexed_rows``, so the daemon
-        calls this shortly after each burst of writes (``index.fold_delay_ms``)."""
+        Every search pays for the rows its index does not cover. Vector search through the
+        index then builds a mask over all indexed rows: at 1M memories 1,000 uncovered rows made
+        a plain search 4 → 19 ms and the store's big-namespace search 20 → 46 ms; folding them
+        (60 ms) took it back. Full-text search scans them: 1,000 new rows in 40 commits made it
+        9 → 17 ms at 1M, and their full-text delta (26 ms to build) took it back to 9 ms; the
+        scalar indexes' deltas took 15–17 ms each. A pass folds only past ``unindexed_rows``, so
+        the daemon calls this shortly after each burst of writes (``index.fold_delay_ms``)."""
         if not self._vector_index_ready or self.index_build_running:
             return None
         t0 = time.perf_counter()
-        dataset = _dataset(self._table)
-        frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
-        vector = [d for d in dataset.describe_indices() if list(d.field_names) == ["vector"]]
-        if not vector:
-            return None
-        covered: set[int] = set()
-        for seg in vector[0].segments:
-            covered.update(seg.fragment_ids)
-        new_rows = sum(frags[f].physical_rows for f in frags if f not in covered)
-        if not new_rows:
-            return None
-        to_merge = _newest_to_merge(vector[0], frags, new_rows, policy.max_index_deltas)
         try:
-            dataset.optimize.optimize_indices(index_names=[vector[0].name], num_indices_to_merge=to_merge)
-        except OSError as exc:  # a delete or update committed on those fragments first
-            if not _preempted(exc):
-                raise
-            return {"rows": new_rows, "preempted": True}
+            report = self.ops.fold_new(TABLE, policy.max_index_deltas)
         finally:
             self._table.checkout_latest()
-        return {"rows": new_rows, "merged": to_merge, "ms": round((time.perf_counter() - t0) * 1000, 1)}
+        if report is not None and not report.get("preempted"):
+            report["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+        return report
 
     def _fold(
         self, report: dict[str, Any], unindexed: int, force: bool, policy: MaintainPolicy, into_base: bool = True
@@ -1397,11 +1304,9 @@ class MemoryStore:
         indexes proper (*into_base*), or else with every delta merged into one."""
         t0 = time.perf_counter()
         try:
-            if force and into_base:
-                _dataset(self._table).optimize.optimize_indices()
-                merged = -1
-            else:  # new deltas, merged size-tiered (`_segments_to_merge`)
-                merged = self._fold_indexes(policy.max_index_deltas)
+            # with *force* and *into_base* every delta merged (-1); else new deltas, merged
+            # size-tiered (`lanceops.segments_to_merge`)
+            merged = self.ops.fold(TABLE, policy.max_index_deltas, into_base=force and into_base)
         except OSError as exc:
             if not _preempted(exc):
                 raise
@@ -1460,7 +1365,7 @@ class MemoryStore:
                 (self.directory / RETIRING).unlink(missing_ok=True)
                 self.repair_pending = False
         # a table without any index yet (a bulk load) is compacted first: indexes created over
-        # its fragments would keep them as they are (`_remap_excluded`)
+        # its fragments would keep them as they are (`remap_excluded`)
         unindexed_table = not self._table.list_indices()
         if not unindexed_table:
             report.update(self.create_missing_indexes())
@@ -1478,8 +1383,8 @@ class MemoryStore:
         # pass: folding new rows into them rewrites them (7 s for 23 rows into the 1M-row HNSW).
         # So small unindexed fragments are compacted among themselves first (Lance never merges
         # fragments of different index coverage), then indexed as a delta, merged size-tiered
-        # with the newest segments (`_segments_to_merge`). Compactions stay off the fragments
-        # under big segments (`_remap_excluded`).
+        # with the newest segments (`lanceops.segments_to_merge`). Compactions stay off the fragments
+        # under big segments (`remap_excluded`).
         incremental = self._vector_index_ready
         fold = bool(unindexed) and (force or unindexed >= policy.unindexed_rows)
         if not incremental:
@@ -1500,12 +1405,12 @@ class MemoryStore:
                     if metrics is None:
                         continue  # nothing to rewrite
                     done: dict[str, Any] = {
-                        "fragments_removed": metrics.fragments_removed,
-                        "fragments_added": metrics.fragments_added,
+                        "fragments_removed": metrics["fragments_removed"],
+                        "fragments_added": metrics["fragments_added"],
                         "commit_ms": commit_ms,  # (the memories' commits wait this long)
                     }
                     if excluded:
-                        done["fragments_kept"] = excluded  # (under big index segments: `_remap_excluded`)
+                        done["fragments_kept"] = excluded  # (under big index segments: `remap_excluded`)
                 except OSError as exc:  # a delete or update committed on those fragments first
                     if not _preempted(exc):
                         raise
@@ -1522,60 +1427,48 @@ class MemoryStore:
         report["reorganize_ms"] = round((time.perf_counter() - started) * 1000, 1)
         return report
 
-    def _compact(self, table: Any, target_rows: int, policy: MaintainPolicy) -> tuple[Any | None, float, int]:
-        """Compact *table*: the rewrite beside the writer, the commit while the memories'
-        commits are held off. (Lance's own `compact_files` commits beside them and, losing the
-        race for the next version to a stream of stores, gave up after 30 s of retries: "too
-        many concurrent writers".) A delete or update committed on the rewritten fragments
-        meanwhile still pre-empts it (reported by the caller). Fragments under big index
-        segments are left alone (`_remap_excluded`; their number is returned). No metrics:
-        nothing to rewrite."""
-        from lance.optimize import Compaction, CompactionOptions
-
+    def _compact(
+        self, table: Any, target_rows: int, policy: MaintainPolicy
+    ) -> tuple[dict[str, int] | None, float, int]:
+        """Compact *table* (through `ops`): the rewrite beside the writer, the commit while the
+        memories' commits are held off. (Lance's own `compact_files` commits beside them and,
+        losing the race for the next version to a stream of stores, gave up after 30 s of
+        retries: "too many concurrent writers".) A delete or update committed on the rewritten
+        fragments meanwhile still pre-empts it (reported by the caller). Fragments under big
+        index segments are left alone (`lanceops.remap_excluded`; their number is returned).
+        No metrics: nothing to rewrite."""
         memories = table is self._table
-        dataset = _dataset(table)
-        dead = self.dead.fragments() if memories else set()
-        excluded = _remap_excluded(dataset, policy.max_remap_rows, policy.max_rebuild_rows, DELETED_SHARE, dead)
-        options = CompactionOptions(
-            target_rows_per_fragment=target_rows,
-            num_threads=1,
-            materialize_deletions_threshold=DELETED_SHARE,
-            max_source_rows=policy.max_compact_rows,  # the rest in later passes
-        )
-        if excluded:
-            options["excluded_fragment_ids"] = excluded
-        plan = Compaction.plan(dataset, options)
-        # dead rows in the fragments it rewrites, and in those where Lance would drop deleted
-        # rows (over DELETED_SHARE of them), are deleted for good first, then dropped by it
-        bury = dead & {int(f.id) for task in plan.tasks for f in task.fragments}
-        if dead - set(excluded) - bury:
-            per_fragment: dict[int, int] = {}
+        per_fragment: dict[int, int] = {}
+        if memories:
             for rid in self.dead.rows:
                 per_fragment[rid >> 32] = per_fragment.get(rid >> 32, 0) + 1
-            for f in dataset.get_fragments():
-                i = f.fragment_id
-                if (
-                    i in dead
-                    and i not in excluded
-                    and per_fragment.get(i, 0) > DELETED_SHARE * f.metadata.physical_rows
-                ):
-                    bury.add(i)
-        if bury:
-            self._bury(bury)
-            dataset = _dataset(table)
-            plan = Compaction.plan(dataset, options)
-        if not plan.tasks:
-            return None, 0.0, len(excluded)
-        rewrites = [task.execute(dataset) for task in plan.tasks]
-        rewritten = {int(f.id) for task in plan.tasks for f in task.fragments}
-        t0 = time.perf_counter()
-        with self._write_lock if memories else contextlib.nullcontext():
-            if memories and self.dead.fragments() & rewritten:  # (their addresses would change)
-                raise OSError("preempted: rows of the rewritten fragments were deleted meanwhile")
-            metrics = Compaction.commit(dataset, rewrites, options)
-            if memories:  # (before the writer's next commit: a delete reads the rows' new places)
-                self._table.checkout_latest()
-        return metrics, round((time.perf_counter() - t0) * 1000, 1), len(excluded)
+        name = TABLE if memories else str(getattr(table, "name", table))
+        try:
+            plan = self.ops.compact_plan(
+                name,
+                target_rows,
+                policy.max_compact_rows,  # the rest in later passes
+                policy.max_remap_rows,
+                policy.max_rebuild_rows,
+                per_fragment,
+            )
+            # dead rows in the fragments it rewrites, and in those where Lance would drop
+            # deleted rows (over DELETED_SHARE of them), are deleted for good first, then
+            # dropped by it
+            buried = self._bury(set(plan["bury"])) if plan["bury"] else 0
+            rewritten = self.ops.compact_execute(replan=buried > 0)
+            if rewritten is None:
+                return None, 0.0, int(plan["excluded"])
+            t0 = time.perf_counter()
+            with self._write_lock if memories else contextlib.nullcontext():
+                if memories and self.dead.fragments() & set(rewritten):  # (their addresses would change)
+                    raise OSError("preempted: rows of the rewritten fragments were deleted meanwhile")
+                metrics = self.ops.compact_commit()
+                if memories:  # (before the writer's next commit: a delete reads the rows' new places)
+                    self._table.checkout_latest()
+            return metrics, round((time.perf_counter() - t0) * 1000, 1), int(plan["excluded"])
+        finally:
+            self.ops.compact_abort()  # (nothing, once committed)
 
     def _bury(self, fragments: set[int]) -> int:
         """Delete the dead rows of *fragments* from the table for good (durably), then from the
@@ -1624,9 +1517,9 @@ class MemoryStore:
                 if table is self._table and self.index_build_running:
                     report["cleanup_deferred"] = "vector_index_build"
                     continue
-                st = _dataset(table).cleanup_old_versions(older_than=timedelta(0))
-                removed += int(st.old_versions)
-                freed += int(st.bytes_removed)
+                st = self.ops.cleanup(TABLE if table is self._table else str(getattr(table, "name", table)))
+                removed += st["old_versions"]
+                freed += st["bytes_removed"]
             report["cleanup"] = {
                 "versions_removed": removed,
                 "bytes_freed": freed,

@@ -257,7 +257,7 @@ def test_stale_cache_entries_are_dropped_pass_after_pass(tmp_path: Path, ratio: 
 
 def test_index_segments_merge_size_tiered() -> None:
     """Which of an index's newest segments a fold merges with the new rows."""
-    from omegad.store import _segments_to_merge
+    from omegad.lanceops import segments_to_merge as _segments_to_merge
 
     assert _segments_to_merge([1_000_000], 50, 8) == 0  # never the big base for a few rows
     assert _segments_to_merge([1_000_000, 80], 50, 8) == 1  # a small newest delta joins
@@ -406,9 +406,7 @@ def test_fragments_under_a_mid_size_segment_are_merged_but_keep_their_deleted_ro
     extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(30)]
     for k in range(3):
         s.insert(extra[10 * k : 10 * k + 10])
-    from omegad.store import _dataset
-
-    _dataset(s._table).optimize.optimize_indices(num_indices_to_merge=10)  # ...and these three too
+    s._table.to_lance().optimize.optimize_indices(num_indices_to_merge=10)  # ...and these three too
     s._table.checkout_latest()
     assert s.health()["fragments"] == 4 and len(s.index_segments()["vector_idx"]) == 1
     gone = [r.id for r in rows[:120]]  # 20% of the 600-row fragment
@@ -573,9 +571,9 @@ def test_a_delete_right_after_a_compaction_finds_the_rows_in_their_new_places(tm
     extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
     for k in range(4):
         s.insert(extra[10 * k : 10 * k + 10])
-    assert s.fold_vector_index(MaintainPolicy()) is not None  # the small fragments under a delta
+    assert s.fold_new_rows(MaintainPolicy()) is not None  # the small fragments under a delta
     metrics, _, _ = s._compact(s._table, 65_536, MaintainPolicy())  # (as a pass does, beside the writer)
-    assert metrics is not None and metrics.fragments_removed >= 4
+    assert metrics is not None and metrics["fragments_removed"] >= 4
     s.delete(["x3", "x17"])
     s.replace(Row("x5", "x5 rewritten about deploys", "fact", [], "side", {}, 1000, 2000, 2, extra[5].vector))
     live = {r.id: r for r in rows + extra if r.id not in ("x3", "x17")}
@@ -600,7 +598,7 @@ def test_a_compaction_gives_up_when_rows_of_its_fragments_die_meanwhile(
     extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
     for k in range(4):
         s.insert(extra[10 * k : 10 * k + 10])
-    assert s.fold_vector_index(MaintainPolicy()) is not None
+    assert s.fold_new_rows(MaintainPolicy()) is not None
     real_plan = Compaction.plan
 
     def plan_then_delete(dataset, options):  # type: ignore[no-untyped-def]
@@ -789,4 +787,42 @@ def test_an_update_whose_fsync_fails_is_repaired_by_the_next_pass(
     assert top.text == new.text
     s.maintain(MaintainPolicy(max_fragments=1000), force=True)
     assert not s.repair_pending and len(s._live_rows_of([old.id])) == 1
+    assert s.get_many([old.id])[old.id].text == new.text
+
+
+def test_an_update_fsyncs_its_own_data_file_and_not_a_compactions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compaction in the maintenance process writes its new files into ``data/`` beside the
+    writer, uncommitted. An update fsyncs the data file its append's transaction names, not
+    every new file there (a compaction's output is up to hundreds of MB, under the write lock)."""
+    import omegad.store as store_mod
+
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 600, 16)
+    table_dir = tmp_path / "lance" / "memories.lance"
+    synced: list[str] = []
+    real_file = store_mod.fsync_file
+
+    def sync_file(p: object) -> bool:
+        synced.append(str(p))
+        return real_file(p)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store_mod, "fsync_file", sync_file)
+    foreign = table_dir / "data" / "0110compaction-output-not-committed.lance"
+    real_add = s._table.add
+
+    def add(data: object, *args: object, **kwargs: object) -> object:
+        foreign.write_bytes(b"x" * 1000)  # (written meanwhile by another process)
+        return real_add(data, *args, **kwargs)
+
+    monkeypatch.setattr(s._table, "add", add)
+    old = rows[9]
+    new = Row(old.id, "note 9 rewritten about deploys", old.type, [], old.namespace, {}, 1, 7_000, 2, old.vector)
+    s.upsert([new])
+    monkeypatch.undo()
+    (rid,) = s._live_rows_of([old.id])
+    own = {str(table_dir / "data" / f.path) for f in s._table.to_lance().get_fragment(rid >> 32).data_files()}
+    assert own <= set(synced), (own, synced)
+    assert str(foreign) not in synced
     assert s.get_many([old.id])[old.id].text == new.text

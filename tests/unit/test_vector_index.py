@@ -212,20 +212,20 @@ def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path) 
         anyio.run(build_in_subprocess, tmp_path / "no-such-store")
 
 
-def test_new_rows_are_folded_into_the_vector_index_alone(tmp_path: Path) -> None:
-    """`fold_vector_index` indexes the rows the vector index leaves out (searches through it
-    are slower while there are any), as deltas merged size-tiered: the pieces stay bounded,
-    the other indexes are left to maintenance passes, and every row stays findable."""
+def test_new_rows_are_folded_into_every_index_between_passes(tmp_path: Path) -> None:
+    """`fold_new_rows` indexes the rows the indexes leave out (searches are slower while
+    there are any), as deltas merged size-tiered: the pieces stay bounded, nothing else is
+    done (no compaction), and every row stays findable through the vector and text indexes."""
     rng = np.random.default_rng(11)
     store = MemoryStore.open(tmp_path, "synthetic", DIM)
     vectors = unit(rng.standard_normal((3_000, DIM)).astype(np.float32))
     store.insert([Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, v) for i, v in enumerate(vectors)])
     policy = MaintainPolicy(max_index_deltas=4)
-    assert store.fold_vector_index(policy) is None  # no vector index yet
+    assert store.fold_new_rows(policy) is None  # no vector index yet
     store.maintain(policy, force=True)
     store.build_vector_index()
     store.maintain(policy, force=False)
-    assert store.vector_index_ready and store.fold_vector_index(policy) is None  # it covers every row
+    assert store.vector_index_ready and store.fold_new_rows(policy) is None  # it covers every row
     late: list[tuple[str, np.ndarray]] = []  # type: ignore[type-arg]
     for batch in range(12):
         new = unit(rng.standard_normal((5 + 20 * batch, DIM)).astype(np.float32))
@@ -233,16 +233,19 @@ def test_new_rows_are_folded_into_the_vector_index_alone(tmp_path: Path) -> None
         store.insert(rows)
         late += [(r.id, r.vector) for r in rows]
         assert store.index_state()["vector_idx"]["unindexed_rows"] == len(rows)
-        report = store.fold_vector_index(policy)
+        report = store.fold_new_rows(policy)
         assert report is not None and report["rows"] == len(rows), report
+        assert set(report["indexes"]) == {"vector_idx", "text_idx", "id_idx", "namespace_idx"}, report
         state = store.index_state()
-        assert state["vector_idx"]["unindexed_rows"] == 0
-        assert state["fts"]["unindexed_rows"] >= len(rows)  # (passes fold the others)
-        assert len(store.index_segments()["vector_idx"]) <= policy.max_index_deltas
+        assert all(st["unindexed_rows"] == 0 for st in state.values() if isinstance(st, dict)), state
+        assert all(len(segs) <= policy.max_index_deltas for segs in store.index_segments().values())
+        assert store.health()["fragments"] == 2 + batch  # (folded, not compacted)
     assert store.index_segments()["vector_idx"]  # still the index: found through it
     for mid, v in late[:: max(1, len(late) // 25)]:
         (top, cos), *_ = store.vector_search(v, Filter("ns"), 5)
         assert top.id == mid and cos > 0.999
+    texts = store.text_search("late", Filter("ns"), len(late) + 10)
+    assert {r.id for r, _ in texts} == {mid for mid, _ in late}
 
 
 def test_full_text_search_in_a_big_namespace_filters_after_ranking(tmp_path: Path) -> None:

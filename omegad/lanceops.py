@@ -1,0 +1,586 @@
+"""Lance's own maintenance API — compaction, index folds, version cleanup, index and fragment
+descriptions — run by the daemon in a child process.
+
+The daemon reads and writes through ``lancedb``, which carries one copy of Lance; these calls
+are ``pylance``'s, a second copy. Made in the daemon, a maintenance pass at 1M memories left
+its RSS 90–190 MB higher for good: ~45 MB of pages of the second library's code, and what the
+pass allocated and freed (glibc keeps it). In a child the daemon never loads that library, and
+the child's memory goes back to the system when it exits (`ChildOps` ends it when idle).
+
+`LocalOps` does the work in the calling process (tests, benchmarks, `omegad maintain` on a
+stopped store); `ChildOps` forwards the same calls to ``python -m omegad.lanceops LANCE_DIR``,
+one JSON object a line each way:
+
+    daemon → {"op": NAME, "args": {...}}
+    child  → {"ok": RESULT} | {"error": "Type: message", "os_error": BOOL}
+
+A compaction is three calls, so that its commit can be made while the daemon holds its own
+commits off (`MemoryStore._compact`): ``compact_plan`` (which fragments' dead rows to delete
+for good first), ``compact_execute`` (the rewrite, beside the writer), ``compact_commit`` (or
+``compact_abort``). The child keeps the rewrite in memory between the calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, Protocol
+
+__all__ = [
+    "DATASET_CACHE_BYTES",
+    "DELETED_SHARE",
+    "ChildOps",
+    "LanceOps",
+    "LanceOpsFailed",
+    "LocalOps",
+    "exit_with_parent",
+    "main",
+    "preempted",
+]
+
+#: A compaction drops a fragment's deleted rows from its files once they are this share of it.
+DELETED_SHARE = 0.1
+#: Caches of the Lance datasets opened here (Lance's defaults: 6 GB of indexes, 1 GB of metadata).
+DATASET_CACHE_BYTES = {"index_cache_size_bytes": 64 << 20, "metadata_cache_size_bytes": 32 << 20}
+#: The longest `ChildOps` waits for a compaction's commit, which the daemon's commits wait for.
+COMMIT_TIMEOUT_S = 60.0
+#: How long `ChildOps.close` waits for the child to exit before it kills it.
+EXIT_WAIT_S = 5.0
+
+
+class LanceOpsFailed(RuntimeError):
+    """A call failed in a way that is not Lance's I/O error (which is raised as `OSError`, so
+    that a commit pre-empted by a concurrent one is told apart: `preempted`)."""
+
+
+class LanceOps(Protocol):
+    def fragments(self, table: str) -> dict[int, int]: ...
+    def segments(self, table: str) -> dict[str, dict[str, int]]: ...
+    def fold(self, table: str, max_deltas: int, into_base: bool) -> int: ...
+    def fold_new(self, table: str, max_deltas: int) -> dict[str, Any] | None: ...
+    def compact_plan(
+        self,
+        table: str,
+        target_rows: int,
+        max_source_rows: int,
+        max_remap_rows: int,
+        max_rebuild_rows: int,
+        dead: dict[int, int],
+    ) -> dict[str, Any]: ...
+    def compact_execute(self, replan: bool) -> list[int] | None: ...
+    def compact_commit(self) -> dict[str, int]: ...
+    def compact_abort(self) -> None: ...
+    def cleanup(self, table: str) -> dict[str, int]: ...
+    def close(self) -> None: ...
+    def stop(self) -> None: ...
+    def describe(self) -> dict[str, Any]: ...
+
+
+# -- what a pass decides from Lance's descriptions (pure; tested in test_store.py) -----------
+
+
+def covered_rows(segment: Any, frags: dict[int, Any]) -> int:
+    """The rows of the fragments (id → Lance fragment metadata) an index *segment* covers."""
+    return sum(int(frags[i].physical_rows) for i in segment.fragment_ids if i in frags)
+
+
+def segments_to_merge(rows: list[int], new_rows: int, max_segments: int) -> int:
+    """How many of an index's newest segments to merge with its *new_rows* (Lance merges "the
+    latest N"; 0 makes a new delta). *rows*: each segment's rows, oldest first.
+
+    Size-tiered, as in a log-structured merge: the newest segment joins when it holds at most
+    twice the new rows, each older one while it holds at most twice all that joined before it.
+    A merge is at least a third new material, so a row is rewritten a logarithmic number of
+    times in all, and the base — the big first segment — only once the deltas have grown to
+    half its size. (Merging every delta on each idle pass rebuilt every row indexed since the
+    base: idle passes of 28–43 s in the 8-client soak at 50k memories, growing with the store.)
+    At *max_segments* pieces the newest two join anyway, so queries search a bounded number
+    (the tiers alone stay under 16 pieces for 300k rows folded one at a time onto a base of 1M;
+    `test_index_segments_merge_size_tiered`)."""
+    total, k = new_rows, 0
+    for size in reversed(rows):
+        if size > 2 * total:
+            break
+        total += size
+        k += 1
+    if len(rows) >= max_segments:
+        k = max(k, min(2, len(rows)))  # fewer pieces (joining only the newest keeps as many)
+    return k
+
+
+def newest_to_merge(index: Any, frags: dict[int, Any], new_rows: int, max_segments: int) -> int:
+    """`segments_to_merge` for a Lance *index* description (its segments, oldest first, by
+    the rows they cover: fragment id → metadata in *frags*) and *new_rows* to fold in."""
+    segments = sorted(index.segments, key=lambda seg: seg.created_at)
+    return segments_to_merge([covered_rows(seg, frags) for seg in segments], new_rows, max_segments)
+
+
+def remap_excluded(
+    dataset: Any, max_rows: int, max_rebuild_rows: int, deleted_share: float, dead: set[int] | None = None
+) -> list[int]:
+    """Fragments a compaction must leave alone. Lance's indexes refer to rows by their place
+    in the files, so compacting a fragment rewrites ("remaps") every index segment over it
+    inside the commit, and every store waits for that commit. Measured on 2 cores: 73 ms for a
+    4,096-row HNSW segment and 175 ms for 16,384 rows; when the rewrite drops deleted rows, the
+    HNSW graph is rebuilt without them: 0.58 s for 4,096 rows, 3.4 s for 16,384 and 70 s for
+    the 100k-row index. So fragments under a segment of more than *max_rows* rows are never
+    compacted, and those that would lose their deleted rows (at least *deleted_share* of them)
+    not under one of more than *max_rebuild_rows*; their deleted rows stay marked deleted.
+    Fragments in *dead* hold dead rows (`omegad.store.Dead`), which a compaction would drop too."""
+    frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
+
+    def losing_rows(i: int) -> bool:
+        if dead and i in dead:
+            return True
+        deletion = frags[i].deletion_file
+        return deletion is not None and int(deletion.num_deleted_rows) >= deleted_share * max(frags[i].physical_rows, 1)
+
+    excluded: set[int] = set()
+    for idx in dataset.describe_indices():
+        for seg in idx.segments:
+            covered = covered_rows(seg, frags)
+            if covered > max_rows:
+                excluded.update(i for i in seg.fragment_ids if i in frags)
+            elif covered > max_rebuild_rows:
+                excluded.update(i for i in seg.fragment_ids if i in frags and losing_rows(i))
+    return sorted(excluded)
+
+
+def preempted(exc: BaseException) -> bool:
+    """A Lance commit that lost to a concurrent one and may simply be tried again later (also
+    when it kept losing the race for the next version until Lance gave up)."""
+    text = str(exc)
+    return "preempted" in text or "Retryable commit conflict" in text or "Too many concurrent writers" in text
+
+
+# -- the calls, made here --------------------------------------------------------------------
+
+
+class LocalOps:
+    """Lance's maintenance calls on the tables in *lance_dir*, made in this process. Each call
+    opens the table's newest version."""
+
+    def __init__(self, lance_dir: Path) -> None:
+        self.lance_dir = lance_dir
+        self._compaction: dict[str, Any] | None = None
+
+    def _open(self, table: str) -> Any:
+        import lance
+
+        return lance.dataset(
+            str(self.lance_dir / f"{table}.lance"),
+            index_cache_size_bytes=DATASET_CACHE_BYTES["index_cache_size_bytes"],
+            metadata_cache_size_bytes=DATASET_CACHE_BYTES["metadata_cache_size_bytes"],
+        )
+
+    def fragments(self, table: str) -> dict[int, int]:
+        """Fragment id → rows in its files (deleted ones too)."""
+        return {f.fragment_id: int(f.metadata.physical_rows) for f in self._open(table).get_fragments()}
+
+    def segments(self, table: str) -> dict[str, dict[str, int]]:
+        """Each index: its segments (uuid → bytes)."""
+        return {
+            d.name: {str(seg.uuid): int(seg.size_bytes or 0) for seg in d.segments}
+            for d in self._open(table).describe_indices()
+        }
+
+    def fold(self, table: str, max_deltas: int, into_base: bool) -> int:
+        """Index the new rows. *into_base*: into the indexes proper, every delta merged (-1).
+        Else as a new small delta of each index (cost ∝ new rows; merging them into a big index
+        rewrites it: 7 s for 23 rows into a 1M-row HNSW), or merged with the index's newest
+        segments when those are small next to them (`segments_to_merge`); returns how many
+        indexes had segments merged."""
+        dataset = self._open(table)
+        if into_base:
+            dataset.optimize.optimize_indices()
+            return -1
+        merged = 0
+        frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
+        for idx in dataset.describe_indices():
+            unindexed = int(dataset.stats.index_stats(idx.name).get("num_unindexed_rows", 0))
+            to_merge = newest_to_merge(idx, frags, unindexed, max_deltas)
+            if not unindexed and not to_merge:
+                continue
+            merged += bool(to_merge)
+            self._open(table).optimize.optimize_indices(index_names=[idx.name], num_indices_to_merge=to_merge)
+        return merged
+
+    def fold_new(self, table: str, max_deltas: int) -> dict[str, Any] | None:
+        """Index the rows the indexes do not cover yet — a delta of each index, merged with
+        its newest segments size-tiered (`segments_to_merge`) — and nothing else (see
+        `omegad.store.MemoryStore.fold_new_rows`). None when every index covers every row."""
+        dataset = self._open(table)
+        frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
+        rows = 0
+        folded: dict[str, int] = {}
+        for idx in dataset.describe_indices():
+            unindexed = int(dataset.stats.index_stats(idx.name).get("num_unindexed_rows", 0))
+            if not unindexed:
+                continue
+            rows = max(rows, unindexed)
+            to_merge = newest_to_merge(idx, frags, unindexed, max_deltas)
+            try:
+                self._open(table).optimize.optimize_indices(index_names=[idx.name], num_indices_to_merge=to_merge)
+            except OSError as exc:  # a delete or update committed on those fragments first
+                if not preempted(exc):
+                    raise
+                return {"rows": rows, "indexes": folded, "preempted": True}
+            folded[idx.name] = to_merge
+        return {"rows": rows, "indexes": folded} if folded else None
+
+    def compact_plan(
+        self,
+        table: str,
+        target_rows: int,
+        max_source_rows: int,
+        max_remap_rows: int,
+        max_rebuild_rows: int,
+        dead: dict[int, int],
+    ) -> dict[str, Any]:
+        """Plan a compaction of *table* (see `omegad.store.MemoryStore._compact`): fragments
+        smaller than *target_rows*, at most *max_source_rows* rows, none under big index
+        segments (`remap_excluded`). *dead*: fragment → its dead rows. Returns the fragments
+        whose dead rows must be deleted for good before the rewrite (``bury``: those it
+        rewrites, and those where Lance would drop deleted rows) and how many are left alone."""
+        from lance.optimize import Compaction, CompactionOptions
+
+        dataset = self._open(table)
+        dead_frags = set(dead)
+        excluded = remap_excluded(dataset, max_remap_rows, max_rebuild_rows, DELETED_SHARE, dead_frags)
+        options = CompactionOptions(
+            target_rows_per_fragment=target_rows,
+            num_threads=1,
+            materialize_deletions_threshold=DELETED_SHARE,
+            max_source_rows=max_source_rows,  # the rest in later passes
+        )
+        if excluded:
+            options["excluded_fragment_ids"] = excluded
+        plan = Compaction.plan(dataset, options)
+        bury = dead_frags & {int(f.id) for task in plan.tasks for f in task.fragments}
+        if dead_frags - set(excluded) - bury:
+            for f in dataset.get_fragments():
+                i = f.fragment_id
+                if i in dead_frags and i not in excluded and dead[i] > DELETED_SHARE * f.metadata.physical_rows:
+                    bury.add(i)
+        self._compaction = {"table": table, "options": options, "dataset": dataset, "plan": plan}
+        return {"bury": sorted(bury), "excluded": len(excluded)}
+
+    def compact_execute(self, replan: bool) -> list[int] | None:
+        """Rewrite what `compact_plan` planned (planned again on the newest version when
+        *replan*: dead rows were deleted since). Returns the fragments rewritten, or None when
+        there is nothing to rewrite. Nothing is committed."""
+        from lance.optimize import Compaction
+
+        state = self._compaction
+        if state is None:
+            raise LanceOpsFailed("compact_execute without compact_plan")
+        if replan:
+            state["dataset"] = self._open(state["table"])
+            state["plan"] = Compaction.plan(state["dataset"], state["options"])
+        plan = state["plan"]
+        if not plan.tasks:
+            self._compaction = None
+            return None
+        state["rewrites"] = [task.execute(state["dataset"]) for task in plan.tasks]
+        return sorted({int(f.id) for task in plan.tasks for f in task.fragments})
+
+    def compact_commit(self) -> dict[str, int]:
+        """Commit the rewrite of `compact_execute` (pre-empted by a delete on its fragments
+        committed since: `OSError`)."""
+        from lance.optimize import Compaction
+
+        state, self._compaction = self._compaction, None
+        if state is None or "rewrites" not in state:
+            raise LanceOpsFailed("compact_commit without compact_execute")
+        metrics = Compaction.commit(state["dataset"], state["rewrites"], state["options"])
+        return {"fragments_removed": int(metrics.fragments_removed), "fragments_added": int(metrics.fragments_added)}
+
+    def compact_abort(self) -> None:
+        """Drop a planned or rewritten compaction (its files go with the next cleanup)."""
+        self._compaction = None
+
+    def cleanup(self, table: str) -> dict[str, int]:
+        """Remove every version of *table* but the newest, and the files only they used."""
+        st = self._open(table).cleanup_old_versions(older_than=timedelta(0))
+        return {"old_versions": int(st.old_versions), "bytes_removed": int(st.bytes_removed)}
+
+    def close(self) -> None:
+        self._compaction = None
+
+    def stop(self) -> None:
+        self._compaction = None
+
+    def describe(self) -> dict[str, Any]:
+        return {"pid": None, "in_process": True}
+
+
+# -- the calls, made in a child process ------------------------------------------------------
+
+
+class ChildOps:
+    """`LocalOps` in a child process, started at the first call and ended by `close` (or
+    `close_if_idle`). Thread-safe: one call at a time. A child that dies or hangs in a commit
+    fails the call (`LanceOpsFailed`) and the next call starts another."""
+
+    def __init__(self, lance_dir: Path) -> None:
+        self.lance_dir = lance_dir
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._buf = bytearray()
+        self.last_used = time.monotonic()
+        self.starts = 0
+        self.calls = 0
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        package_root = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+        self._buf.clear()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "omegad.lanceops", str(self.lance_dir)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,  # (stderr: the daemon's, for Lance's own warnings)
+        )
+        self._proc = proc
+        self.starts += 1
+        return proc
+
+    def _readline(self, proc: subprocess.Popen[bytes], timeout: float | None) -> bytes | None:
+        assert proc.stdout is not None
+        fd = proc.stdout.fileno()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self._buf:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                return None  # timed out
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return None  # the child exited
+            self._buf.extend(chunk)
+        end = self._buf.index(b"\n")
+        line = bytes(self._buf[:end])
+        del self._buf[: end + 1]
+        return line
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.kill()
+            proc.wait()
+            for f in (proc.stdin, proc.stdout):
+                if f is not None:
+                    f.close()
+
+    def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
+        with self._lock:
+            if not self.running:
+                self._kill()  # (reaps one that died)
+                self._start()
+            proc = self._proc
+            assert proc is not None and proc.stdin is not None
+            try:
+                proc.stdin.write(json.dumps({"op": op, "args": args}).encode() + b"\n")
+                proc.stdin.flush()
+            except (OSError, ValueError):  # it died since it was last asked (or `stop` closed its input)
+                self._kill()
+                raise LanceOpsFailed(f"{op}: the maintenance process is gone") from None
+            line = self._readline(proc, timeout)
+            self.last_used = time.monotonic()
+            self.calls += 1
+            if line is None:
+                code = proc.poll()
+                self._kill()
+                raise LanceOpsFailed(
+                    f"{op}: the maintenance process "
+                    + (f"exited ({code})" if code is not None else f"gave no answer in {timeout} s")
+                )
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            raise LanceOpsFailed(f"{op}: unreadable answer {line[:200]!r}") from None
+        if "error" in reply:
+            raise (OSError if reply.get("os_error") else LanceOpsFailed)(reply["error"])
+        return reply.get("ok")
+
+    def fragments(self, table: str) -> dict[int, int]:
+        return {int(k): int(v) for k, v in self.call("fragments", table=table).items()}
+
+    def segments(self, table: str) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = self.call("segments", table=table)
+        return out
+
+    def fold(self, table: str, max_deltas: int, into_base: bool) -> int:
+        return int(self.call("fold", table=table, max_deltas=max_deltas, into_base=into_base))
+
+    def fold_new(self, table: str, max_deltas: int) -> dict[str, Any] | None:
+        out: dict[str, Any] | None = self.call("fold_new", table=table, max_deltas=max_deltas)
+        return out
+
+    def compact_plan(
+        self,
+        table: str,
+        target_rows: int,
+        max_source_rows: int,
+        max_remap_rows: int,
+        max_rebuild_rows: int,
+        dead: dict[int, int],
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = self.call(
+            "compact_plan",
+            table=table,
+            target_rows=target_rows,
+            max_source_rows=max_source_rows,
+            max_remap_rows=max_remap_rows,
+            max_rebuild_rows=max_rebuild_rows,
+            dead={str(k): v for k, v in dead.items()},
+        )
+        return out
+
+    def compact_execute(self, replan: bool) -> list[int] | None:
+        out: list[int] | None = self.call("compact_execute", replan=replan)
+        return out
+
+    def compact_commit(self) -> dict[str, int]:
+        out: dict[str, int] = self.call("compact_commit", timeout=COMMIT_TIMEOUT_S)
+        return out
+
+    def compact_abort(self) -> None:
+        if self.running:
+            self.call("compact_abort")
+
+    def cleanup(self, table: str) -> dict[str, int]:
+        out: dict[str, int] = self.call("cleanup", table=table)
+        return out
+
+    def close(self) -> None:
+        """End the child (it exits at the end of its input; killed if it does not)."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait(EXIT_WAIT_S)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+        self._proc = None  # (after it is gone: `describe` shows it until then)
+
+    def stop(self) -> None:
+        """At the daemon's shutdown, without waiting (a call may be running): end the child's
+        input, so it exits after its current call (its parent watch ends it at the latest a
+        second after the daemon is gone). Whatever it had not committed is left unpublished."""
+        proc = self._proc
+        if proc is not None and proc.stdin is not None:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+
+    def describe(self) -> dict[str, Any]:
+        """For `stats`: whether the child runs (its pid), how often it was started, calls made."""
+        proc = self._proc
+        return {
+            "pid": proc.pid if proc is not None and proc.poll() is None else None,
+            "starts": self.starts,
+            "calls": self.calls,
+        }
+
+    def close_if_idle(self, idle_s: float) -> bool:
+        """`close` when no call came for *idle_s* seconds and none is running now."""
+        if not self.running or time.monotonic() - self.last_used < idle_s:
+            return False
+        if not self._lock.acquire(blocking=False):
+            return False  # (a call is running)
+        try:
+            idle = time.monotonic() - self.last_used >= idle_s
+            if idle:
+                self._close()
+        finally:
+            self._lock.release()
+        return idle
+
+
+# -- the child -------------------------------------------------------------------------------
+
+
+def exit_with_parent(poll_s: float = 1.0) -> None:
+    """End this process when the daemon that started it is gone (killed with SIGKILL, it
+    cannot end its children): work of minutes must not go on for nobody beside the next
+    daemon's."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent:
+                os._exit(4)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _reply(obj: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="omegad.lanceops", description="Lance maintenance calls for omegad")
+    parser.add_argument("lance_dir", type=Path)
+    args = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a Ctrl-C meant for the daemon: it ends us)
+    exit_with_parent()
+    ops = LocalOps(args.lance_dir)
+    calls = {
+        name: getattr(ops, name)
+        for name in (
+            "fragments",
+            "segments",
+            "fold",
+            "fold_new",
+            "compact_plan",
+            "compact_execute",
+            "compact_commit",
+            "compact_abort",
+            "cleanup",
+        )
+    }
+    for raw in sys.stdin:
+        try:
+            request = json.loads(raw)
+            fn = calls[request["op"]]
+            kwargs = dict(request.get("args") or {})
+            if request["op"] == "compact_plan":
+                kwargs["dead"] = {int(k): int(v) for k, v in kwargs.get("dead", {}).items()}
+            result = fn(**kwargs)
+        except Exception as exc:
+            _reply({"error": f"{type(exc).__name__}: {exc}", "os_error": isinstance(exc, OSError)})
+            continue
+        _reply({"ok": result})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

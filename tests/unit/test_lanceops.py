@@ -1,0 +1,114 @@
+"""Lance's maintenance calls in a child process (`omegad.lanceops.ChildOps`): the same answers
+as in process, errors of the right kind (a pre-empted commit stays an `OSError`), a child that
+dies is replaced, an idle one ends."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from omegad.lanceops import ChildOps, LanceOpsFailed, LocalOps, preempted
+from omegad.store import MaintainPolicy, MemoryStore
+
+from .test_store import _exact, _indexed_store, row
+
+
+def _v(i: int) -> np.ndarray:  # type: ignore[type-arg]
+    v = np.random.default_rng(i).standard_normal(16).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+@pytest.fixture
+def ops(tmp_path: Path):  # type: ignore[no-untyped-def]
+    child = ChildOps(tmp_path / "lance")
+    yield child
+    child.close()
+
+
+def test_the_child_answers_as_the_process_does(tmp_path: Path, ops: ChildOps) -> None:
+    s = MemoryStore.open(tmp_path, "m", 16)
+    _indexed_store(s, 300, 16)
+    local = LocalOps(tmp_path / "lance")
+    assert ops.fragments("memories") == local.fragments("memories") and ops.fragments("memories")
+    assert ops.segments("memories") == local.segments("memories")
+    assert set(ops.segments("memories")) == {"id_idx", "namespace_idx", "text_idx", "vector_idx"}
+    assert ops.describe()["pid"] is not None and ops.starts == 1
+
+
+def test_a_store_maintained_through_the_child_keeps_every_row(tmp_path: Path, ops: ChildOps) -> None:
+    """Folds, the compaction's three steps (dead rows deleted for good first) and the cleanup,
+    all through the child: every read still sees exactly the live rows."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 300, 16)
+    s.ops = ops
+    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
+    for k in range(4):
+        s.insert(extra[10 * k : 10 * k + 10])
+    fold = s.fold_new_rows(MaintainPolicy())
+    assert fold is not None and fold["rows"] == 40
+    s.delete(["x3", "x17"])
+    s.upsert([row("x5", "side", "x5 rewritten about deploys", rows[5].vector)])
+    assert len(s.dead.rows) == 3
+    report = s.maintain(MaintainPolicy(max_fragments=1), force=True)
+    assert report["compacted"]["memories"]["fragments_removed"] >= 4, report
+    assert report["cleanup"]["versions_removed"] > 0, report
+    assert not s.dead.rows  # deleted for good with the rewrite
+    live = [r for r in rows + extra if r.id not in {"x3", "x17", "x5"}] + [
+        row("x5", "side", "x5 rewritten about deploys", rows[5].vector)
+    ]
+    _exact(s, rows + extra, live)
+    assert ops.calls >= 8 and ops.starts == 1
+
+
+def test_a_preempted_commit_is_an_os_error(tmp_path: Path, ops: ChildOps) -> None:
+    """A delete committed on the fragments a compaction rewrote makes Lance refuse its
+    commit; the child's answer keeps that an `OSError` the store reads as pre-empted (the
+    next pass redoes the compaction), and the rows are as the delete left them."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = [row(f"r{i}", "main", f"note {i} about deploys", _v(i)) for i in range(60)]
+    for k in range(6):
+        s.insert(rows[10 * k : 10 * k + 10])
+    plan = ops.compact_plan("memories", 65_536, 1 << 20, 16_384, 4_096, {})
+    assert plan["bury"] == []
+    rewritten = ops.compact_execute(replan=False)
+    assert rewritten is not None and len(rewritten) == 6
+    s.delete(["r12"])  # (no vector index: Lance's own delete, on a rewritten fragment)
+    with pytest.raises(OSError) as caught:
+        ops.compact_commit()
+    assert preempted(caught.value), caught.value
+    assert s.count() == 59 and "r12" not in s.existing_ids(["r12", "r13"])
+    assert len(ops.fragments("memories")) == 6  # nothing committed
+
+
+def test_errors_fail_the_call_and_a_dead_child_is_replaced(tmp_path: Path, ops: ChildOps) -> None:
+    s = MemoryStore.open(tmp_path, "m", 16)
+    s.insert([row("a", "main", "one note about deploys", _v(0))])
+    with pytest.raises(LanceOpsFailed, match="compact_commit without compact_execute"):
+        ops.compact_commit()
+    with pytest.raises(LanceOpsFailed, match="KeyError"):
+        ops.call("no_such_call")
+    with pytest.raises(LanceOpsFailed, match=r"ValueError: Dataset at path .*no_such_table\.lance was not found"):
+        ops.fragments("no_such_table")
+    assert len(ops.fragments("memories")) == 1 and ops.starts == 1  # the same child goes on
+    pid = ops.describe()["pid"]
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while ops.running and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(ops.fragments("memories")) == 1 and ops.starts == 2
+    assert ops.describe()["pid"] != pid
+
+
+def test_an_idle_child_ends(tmp_path: Path, ops: ChildOps) -> None:
+    MemoryStore.open(tmp_path, "m", 16).insert([row("a", "main", "one note about deploys", _v(0))])
+    ops.fragments("memories")
+    pid = ops.describe()["pid"]
+    assert not ops.close_if_idle(60.0) and ops.running  # (used just now)
+    assert ops.close_if_idle(0.0) and not ops.running and ops.describe()["pid"] is None
+    assert not os.path.exists(f"/proc/{pid}") or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
+    assert len(ops.fragments("memories")) == 1 and ops.starts == 2  # started again when needed
