@@ -42,7 +42,7 @@ import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from .fsutil import fsync_dir, fsync_file, fsync_tree
-from .lanceops import exit_with_parent
+from .lanceops import exit_with_parent, say
 
 __all__ = ["COMMIT_TIMEOUT_S", "NICE", "IndexBuildFailed", "build_in_subprocess", "main"]
 
@@ -55,11 +55,6 @@ _MAX_LINE = 1 << 16
 
 class IndexBuildFailed(RuntimeError):
     pass
-
-
-def _say(obj: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -102,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     built_ms = round((time.perf_counter() - t0) * 1000, 1)
-    _say({"built": rows, "ms": built_ms})
+    say({"built": rows, "ms": built_ms})
     if sys.stdin.readline().strip() != "commit":
         return 3  # abandoned: the segment stays unpublished
     t1 = time.perf_counter()
@@ -116,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     now = time.perf_counter()
-    _say(
+    say(
         {
             "rows": rows,
             "ms": round((now - t0) * 1000, 1),
@@ -153,7 +148,8 @@ async def build_in_subprocess(
     package_root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
-    command = [sys.executable, "-m", "omegad.indexer", str(lance_dir), "--nice", str(nice)]
+    # -P: not the daemon's working directory first on the path (a json.py there)
+    command = [sys.executable, "-P", "-m", "omegad.indexer", str(lance_dir), "--nice", str(nice)]
     errors = bytearray()
 
     async def drain(stream: AsyncIterator[bytes]) -> None:

@@ -23,6 +23,7 @@ for good first), ``compact_execute`` (the rewrite, beside the writer), ``compact
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import select
@@ -46,6 +47,7 @@ __all__ = [
     "exit_with_parent",
     "main",
     "preempted",
+    "say",
 ]
 
 #: A compaction drops a fragment's deleted rows from its files once they are this share of it.
@@ -54,6 +56,9 @@ DELETED_SHARE = 0.1
 DATASET_CACHE_BYTES = {"index_cache_size_bytes": 64 << 20, "metadata_cache_size_bytes": 32 << 20}
 #: The longest `ChildOps` waits for a compaction's commit, which the daemon's commits wait for.
 COMMIT_TIMEOUT_S = 60.0
+#: The longest it waits for any other call (a watchdog: a pass that hangs holds up every later
+#: pass and fold, and the version cleanup runs in the writer).
+CALL_TIMEOUT_S = 1_800.0
 #: How long `ChildOps.close` waits for the child to exit before it kills it.
 EXIT_WAIT_S = 5.0
 
@@ -340,18 +345,24 @@ class ChildOps:
         self.last_used = time.monotonic()
         self.starts = 0
         self.calls = 0
+        self._stopped = False
+        #: a compaction is planned or rewritten in the child (`close_if_idle` leaves it be)
+        self.compacting = False
 
     @property
     def running(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
+        proc = self._proc  # (once: other threads set it to None)
+        return proc is not None and proc.poll() is None
 
     def _start(self) -> subprocess.Popen[bytes]:
         package_root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+        env.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")  # (see omegad.store)
         self._buf.clear()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "omegad.lanceops", str(self.lance_dir)],
+            # -P: not the daemon's working directory first on the path (a json.py there)
+            [sys.executable, "-P", "-m", "omegad.lanceops", str(self.lance_dir)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,  # (stderr: the daemon's, for Lance's own warnings)
@@ -363,11 +374,12 @@ class ChildOps:
     def _readline(self, proc: subprocess.Popen[bytes], timeout: float | None) -> bytes | None:
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         deadline = None if timeout is None else time.monotonic() + timeout
         while b"\n" not in self._buf:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([fd], [], [], wait)
-            if not ready:
+            if not poller.poll(None if wait is None else int(wait * 1000) + 1):
                 return None  # timed out
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -379,30 +391,36 @@ class ChildOps:
         return line
 
     def _kill(self) -> None:
-        proc, self._proc = self._proc, None
+        proc = self._proc
         if proc is not None:
             proc.kill()
             proc.wait()
             for f in (proc.stdin, proc.stdout):
                 if f is not None:
-                    f.close()
+                    with contextlib.suppress(OSError):  # (EPIPE again, flushing)
+                        f.close()
+        self._proc = None
+        self.compacting = False
 
-    def call(self, op: str, timeout: float | None = None, **args: Any) -> Any:
+    def call(self, op: str, timeout: float = CALL_TIMEOUT_S, **args: Any) -> Any:
         with self._lock:
+            if self._stopped:
+                raise LanceOpsFailed(f"{op}: the daemon is stopping")
             if not self.running:
                 self._kill()  # (reaps one that died)
                 self._start()
             proc = self._proc
             assert proc is not None and proc.stdin is not None
+            self.calls += 1
+            seq = self.calls
             try:
-                proc.stdin.write(json.dumps({"op": op, "args": args}).encode() + b"\n")
+                proc.stdin.write(json.dumps({"op": op, "args": args, "seq": seq}).encode() + b"\n")
                 proc.stdin.flush()
+                line = self._readline(proc, timeout)
             except (OSError, ValueError):  # it died since it was last asked (or `stop` closed its input)
                 self._kill()
                 raise LanceOpsFailed(f"{op}: the maintenance process is gone") from None
-            line = self._readline(proc, timeout)
             self.last_used = time.monotonic()
-            self.calls += 1
             if line is None:
                 code = proc.poll()
                 self._kill()
@@ -410,10 +428,17 @@ class ChildOps:
                     f"{op}: the maintenance process "
                     + (f"exited ({code})" if code is not None else f"gave no answer in {timeout} s")
                 )
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            raise LanceOpsFailed(f"{op}: unreadable answer {line[:200]!r}") from None
+            try:
+                reply = json.loads(line)
+                if not isinstance(reply, dict) or reply.get("seq") != seq:
+                    raise ValueError("not the answer to this call")
+            except ValueError:  # out of step: whatever it says next cannot be trusted either
+                self._kill()
+                raise LanceOpsFailed(f"{op}: unreadable answer {line[:200]!r}") from None
+            if op == "compact_plan":
+                self.compacting = "error" not in reply
+            elif op in ("compact_commit", "compact_abort") or (op == "compact_execute" and reply.get("ok") is None):
+                self.compacting = False
         if "error" in reply:
             raise (OSError if reply.get("os_error") else LanceOpsFailed)(reply["error"])
         return reply.get("ok")
@@ -461,8 +486,9 @@ class ChildOps:
         return out
 
     def compact_abort(self) -> None:
-        if self.running:
+        if self.compacting and self.running:
             self.call("compact_abort")
+        self.compacting = False
 
     def cleanup(self, table: str) -> dict[str, int]:
         out: dict[str, int] = self.call("cleanup", table=table)
@@ -491,7 +517,9 @@ class ChildOps:
     def stop(self) -> None:
         """At the daemon's shutdown, without waiting (a call may be running): end the child's
         input, so it exits after its current call (its parent watch ends it at the latest a
-        second after the daemon is gone). Whatever it had not committed is left unpublished."""
+        second after the daemon is gone), and start no other. Whatever it had not committed is
+        left unpublished."""
+        self._stopped = True
         proc = self._proc
         if proc is not None and proc.stdin is not None:
             try:
@@ -510,12 +538,12 @@ class ChildOps:
 
     def close_if_idle(self, idle_s: float) -> bool:
         """`close` when no call came for *idle_s* seconds and none is running now."""
-        if not self.running or time.monotonic() - self.last_used < idle_s:
+        if not self.running or self.compacting or time.monotonic() - self.last_used < idle_s:
             return False
         if not self._lock.acquire(blocking=False):
             return False  # (a call is running)
         try:
-            idle = time.monotonic() - self.last_used >= idle_s
+            idle = not self.compacting and time.monotonic() - self.last_used >= idle_s
             if idle:
                 self._close()
         finally:
@@ -541,17 +569,27 @@ def exit_with_parent(poll_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _reply(obj: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+def say(obj: dict[str, Any], stream: Any = None) -> None:
+    """One JSON line to the daemon (a child's answer) on *stream* (standard output)."""
+    out = stream if stream is not None else sys.stdout
+    out.write(json.dumps(obj) + "\n")
+    out.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="omegad.lanceops", description="Lance maintenance calls for omegad")
     parser.add_argument("lance_dir", type=Path)
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (a Ctrl-C meant for the daemon: it ends us)
+    # a Ctrl-C or systemd's SIGTERM to the whole group is meant for the daemon, which ends us:
+    # the end of our input, or its death (parent watch), after the current call
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    os.environ.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")
     exit_with_parent()
+    # the answers on a descriptor of their own: whatever else writes to standard output (a
+    # library's print) goes to standard error instead of into the protocol
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
     ops = LocalOps(args.lance_dir)
     calls = {
         name: getattr(ops, name)
@@ -568,17 +606,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     }
     for raw in sys.stdin:
+        seq = None
         try:
             request = json.loads(raw)
+            seq = request.get("seq")
             fn = calls[request["op"]]
             kwargs = dict(request.get("args") or {})
             if request["op"] == "compact_plan":
                 kwargs["dead"] = {int(k): int(v) for k, v in kwargs.get("dead", {}).items()}
-            result = fn(**kwargs)
+            answer = json.dumps({"ok": fn(**kwargs), "seq": seq})
         except Exception as exc:
-            _reply({"error": f"{type(exc).__name__}: {exc}", "os_error": isinstance(exc, OSError)})
-            continue
-        _reply({"ok": result})
+            answer = json.dumps(
+                {"error": f"{type(exc).__name__}: {exc}", "os_error": isinstance(exc, OSError), "seq": seq}
+            )
+        answers.write(answer + "\n")
+        answers.flush()
     return 0
 
 

@@ -872,7 +872,7 @@ class Service:
             return
         while True:
             await anyio.sleep(max(idle / 4, 0.05))
-            if ops.running and time.monotonic() - ops.last_used >= idle:
+            if ops.running and time.monotonic() - ops.last_used >= idle and not self._maintaining.locked():
                 await anyio.to_thread.run_sync(ops.close_if_idle, idle, limiter=self.maintain_limiter)
 
     async def _fold_new_rows(self) -> None:

@@ -286,7 +286,8 @@ class Dead:
         search needs `excluding`: recomputing that from every dead row (a sort) cost each
         delete O(dead rows), which only grow under the base segment. So the new rows are
         counted as `loose` against the ranges already found, and the ranges are recomputed
-        only once the rows added since make up an eighth of the set (or 1,024)."""
+        once `DEAD_RECOUNT_ROWS` were added since (a run of single deletes becomes a range
+        again): O(dead rows / 1,024) per delete."""
         new = {r: v for r, v in rows.items() if r not in self.rows}
         if not new:
             return self
@@ -298,7 +299,7 @@ class Dead:
         if "_split" in self.__dict__ or self.split is not None:
             excluding, loose, added = self._split_added
             added += len(new)
-            if added <= max(1_024, len(merged) // 8):
+            if added <= DEAD_RECOUNT_ROWS:
                 loose = dict(loose)
                 for _, ns, _ in new.values():
                     loose[ns] = loose.get(ns, 0) + 1
@@ -380,6 +381,8 @@ class Dead:
 
 
 NO_DEAD = Dead.of({})
+#: Rows `Dead.plus` counts loose before the ranges are found again from every dead row.
+DEAD_RECOUNT_ROWS = 1_024
 #: The most ranges of addresses `Dead.excluding` puts in a filter.
 EXCLUDING_TERMS = 64
 
@@ -552,7 +555,14 @@ def _appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
         txns = set(os.listdir(table_dir / "_transactions")) - before["_transactions"]
     except FileNotFoundError:
         return set()
-    written = b"".join((table_dir / "_transactions" / name).read_bytes() for name in sorted(txns))
+    written = bytearray()
+    for name in sorted(txns):
+        if not name.endswith(".txn"):  # (another commit's temporary file, renamed meanwhile)
+            continue
+        try:
+            written += (table_dir / "_transactions" / name).read_bytes()
+        except FileNotFoundError:  # (a commit that lost a race removed its own)
+            continue
     named = {name for name in new if name.encode() in written}
     return named or new
 
@@ -1495,12 +1505,17 @@ class MemoryStore:
             with self._write_lock if memories else contextlib.nullcontext():
                 if memories and self.dead.fragments() & set(rewritten):  # (their addresses would change)
                     raise OSError("preempted: rows of the rewritten fragments were deleted meanwhile")
-                metrics = self.ops.compact_commit()
-                if memories:  # (before the writer's next commit: a delete reads the rows' new places)
-                    self._table.checkout_latest()
+                try:
+                    metrics = self.ops.compact_commit()
+                finally:
+                    # before the writer's next commit: a delete reads the rows' new places. Also
+                    # when the commit failed: the child may have died after Lance committed.
+                    if memories:
+                        self._table.checkout_latest()
             return metrics, round((time.perf_counter() - t0) * 1000, 1), int(plan["excluded"])
         finally:
-            self.ops.compact_abort()  # (nothing, once committed)
+            with contextlib.suppress(Exception):  # (the error that got here matters more)
+                self.ops.compact_abort()  # (nothing, once committed)
 
     def _bury(self, fragments: set[int]) -> int:
         """Delete the dead rows of *fragments* from the table for good (durably), then from the

@@ -112,3 +112,50 @@ def test_an_idle_child_ends(tmp_path: Path, ops: ChildOps) -> None:
     assert ops.close_if_idle(0.0) and not ops.running and ops.describe()["pid"] is None
     assert not os.path.exists(f"/proc/{pid}") or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
     assert len(ops.fragments("memories")) == 1 and ops.starts == 2  # started again when needed
+
+
+def test_what_a_library_prints_does_not_break_the_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The child answers on a descriptor of its own: a library writing to standard output
+    (here Lance's dataset opening, patched to print) goes to standard error instead."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import os\n"
+        "import lance\n"
+        "_real = lance.dataset\n"
+        "def _noisy(*a, **k):\n"
+        "    print('noise from a library', flush=True)\n"
+        "    os.write(1, b'raw noise\\n')\n"
+        "    return _real(*a, **k)\n"
+        "lance.dataset = _noisy\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]))
+    MemoryStore.open(tmp_path, "m", 16).insert([row("a", "main", "one note about deploys", _v(0))])
+    ops = ChildOps(tmp_path / "lance")
+    try:
+        assert len(ops.fragments("memories")) == 1 and len(ops.fragments("memories")) == 1
+    finally:
+        ops.close()
+    assert "raw noise" in capfd.readouterr().err
+
+
+def test_an_open_compaction_keeps_its_child_and_a_stopped_one_starts_no_other(tmp_path: Path, ops: ChildOps) -> None:
+    """The rewrite lives in the child between the compaction's calls: an idle close then
+    would lose it (the pass would fail). After `stop` (the daemon's shutdown) no call starts
+    another child."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    for k in range(4):
+        s.insert([row(f"r{k}{i}", "main", f"note {k} {i} about deploys", _v(10 * k + i)) for i in range(10)])
+    ops.compact_plan("memories", 65_536, 1 << 20, 16_384, 4_096, {})
+    assert ops.compacting and not ops.close_if_idle(0.0) and ops.running
+    assert ops.compact_execute(replan=False) == [0, 1, 2, 3]
+    assert not ops.close_if_idle(0.0)
+    assert ops.compact_commit()["fragments_removed"] == 4
+    assert not ops.compacting and ops.close_if_idle(0.0) and not ops.running
+    assert s.count() == 40
+    ops.stop()
+    with pytest.raises(LanceOpsFailed, match="stopping"):
+        ops.fragments("memories")
+    assert not ops.running and ops.starts == 1

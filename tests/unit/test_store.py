@@ -585,6 +585,34 @@ def test_a_delete_right_after_a_compaction_finds_the_rows_in_their_new_places(tm
     assert [r.text for r in s2.rows_in("side", 10_000) if r.id == "x5"] == ["x5 rewritten about deploys"]
 
 
+def test_a_compaction_whose_process_dies_after_committing_still_moves_the_handle(tmp_path: Path) -> None:
+    """The maintenance process can die (killed, or its commit timed out) after Lance committed
+    the compaction and before it answered: the call fails, but the handle must still move to
+    the new version before the writer's next commit, or a delete records the rows' old places."""
+    from omegad.lanceops import LanceOpsFailed, LocalOps
+
+    class DiesAfterCommitting(LocalOps):
+        def compact_commit(self) -> dict[str, int]:
+            super().compact_commit()
+            raise LanceOpsFailed("compact_commit: the maintenance process exited (-9)")
+
+    s = MemoryStore.open(tmp_path, "m", 16)
+    rows = _indexed_store(s, 600, 16)
+    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
+    for k in range(4):
+        s.insert(extra[10 * k : 10 * k + 10])
+    assert s.fold_new_rows(MaintainPolicy()) is not None
+    s.ops = DiesAfterCommitting(tmp_path / "lance")
+    with pytest.raises(LanceOpsFailed):
+        s._compact(s._table, 65_536, MaintainPolicy())
+    assert s.health()["fragments"] < 5  # (it was committed)
+    s.delete(["x3", "x17"])  # (the writer, right after: its lock was held until the handle moved)
+    live = [r for r in rows + extra if r.id not in ("x3", "x17")]
+    assert s.existing_ids(["x3", "x17", "x5"]) == {"x5"} and s.count() == len(live)
+    s2 = MemoryStore.open(tmp_path, "m", 16)
+    assert s2.existing_ids(["x3", "x17", "x5"]) == {"x5"} and s2.count() == len(live)
+
+
 def test_a_compaction_gives_up_when_rows_of_its_fragments_die_meanwhile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -830,8 +858,8 @@ def test_an_update_fsyncs_its_own_data_file_and_not_a_compactions(
 
 def test_dead_rows_added_one_by_one_keep_the_ranges_and_count_the_rest_loose() -> None:
     """`Dead.plus` (every delete and update) no longer recomputes the ranges from every dead
-    row: rows added are counted loose against the ranges found, until they are an eighth of
-    the set (or 1,024), then the ranges are found again. Either way each dead row is kept out
+    row: rows added are counted loose against the ranges found, until 1,024 were added, then
+    the ranges are found again. Either way each dead row is kept out
     by a range or counted loose in its namespace (what the searches rely on)."""
     import re
 
@@ -870,3 +898,31 @@ def test_dead_rows_added_one_by_one_keep_the_ranges_and_count_the_rest_loose() -
     assert dead.split is None and f"_rowid BETWEEN {7 << 32} AND {(7 << 32) + 1_099}" in dead.excluding
     check(dead)
     check(dead.minus(list(bulk)[:10]))
+
+
+def test_an_updates_data_file_is_named_by_its_transaction_even_beside_other_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`_appended_files` reads the new transaction files, skipping another commit's temporary
+    file (renamed meanwhile) and one removed before it is read (a commit that lost a race):
+    without that, the update failed after its new row was committed."""
+    import omegad.store as store_mod
+
+    d = tmp_path / "memories.lance"
+    for sub in ("data", "_transactions"):
+        (d / sub).mkdir(parents=True)
+    before = store_mod._commit_files(d)
+    (d / "data" / "aaa.lance").write_bytes(b"x")
+    (d / "data" / "bbb.lance").write_bytes(b"y")  # (a compaction's, uncommitted)
+    (d / "_transactions" / "5-x.txn").write_bytes(b"\x12\x0faaa.lance\x18")
+    (d / "_transactions" / ".tmp123").write_bytes(b"bbb.lance")
+    (d / "_transactions" / "6-y.txn").write_bytes(b"bbb.lance")
+    real = Path.read_bytes
+
+    def read(self: Path) -> bytes:
+        if self.name in ("6-y.txn", ".tmp123"):
+            raise FileNotFoundError(str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read)
+    assert store_mod._appended_files(d, before) == {"aaa.lance"}
