@@ -33,6 +33,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
@@ -41,6 +42,7 @@ __all__ = [
     "DATASET_CACHE_BYTES",
     "DELETED_SHARE",
     "ChildOps",
+    "CompactionBounds",
     "LanceOps",
     "LanceOpsFailed",
     "LocalOps",
@@ -63,6 +65,20 @@ CALL_TIMEOUT_S = 1_800.0
 EXIT_WAIT_S = 5.0
 
 
+@dataclass(frozen=True)
+class CompactionBounds:
+    """How far a compaction goes (from `omegad.store.MaintainPolicy`): fragments smaller than
+    *target_rows* merge into ones of about that size, at most *max_source_rows* rows are
+    rewritten, fragments under index segments of more than *max_remap_rows* rows are left
+    alone, and so are those that would lose their deleted rows under one of more than
+    *max_rebuild_rows* (`remap_excluded`)."""
+
+    target_rows: int
+    max_source_rows: int
+    max_remap_rows: int
+    max_rebuild_rows: int
+
+
 class LanceOpsFailed(RuntimeError):
     """A call failed in a way that is not Lance's I/O error (which is raised as `OSError`, so
     that a commit pre-empted by a concurrent one is told apart: `preempted`)."""
@@ -73,15 +89,7 @@ class LanceOps(Protocol):
     def segments(self, table: str) -> dict[str, dict[str, int]]: ...
     def fold(self, table: str, max_deltas: int, into_base: bool) -> int: ...
     def fold_new(self, table: str, max_deltas: int) -> dict[str, Any] | None: ...
-    def compact_plan(
-        self,
-        table: str,
-        target_rows: int,
-        max_source_rows: int,
-        max_remap_rows: int,
-        max_rebuild_rows: int,
-        dead: dict[int, int],
-    ) -> dict[str, Any]: ...
+    def compact_plan(self, table: str, bounds: CompactionBounds, dead: dict[int, int]) -> dict[str, Any]: ...
     def compact_execute(self, replan: bool) -> list[int] | None: ...
     def compact_commit(self) -> dict[str, int]: ...
     def compact_abort(self) -> None: ...
@@ -243,30 +251,21 @@ class LocalOps:
             folded[idx.name] = to_merge
         return {"rows": rows, "indexes": folded} if folded else None
 
-    def compact_plan(
-        self,
-        table: str,
-        target_rows: int,
-        max_source_rows: int,
-        max_remap_rows: int,
-        max_rebuild_rows: int,
-        dead: dict[int, int],
-    ) -> dict[str, Any]:
-        """Plan a compaction of *table* (see `omegad.store.MemoryStore._compact`): fragments
-        smaller than *target_rows*, at most *max_source_rows* rows, none under big index
-        segments (`remap_excluded`). *dead*: fragment → its dead rows. Returns the fragments
+    def compact_plan(self, table: str, bounds: CompactionBounds, dead: dict[int, int]) -> dict[str, Any]:
+        """Plan a compaction of *table* within *bounds* (see
+        `omegad.store.MemoryStore._compact`). *dead*: fragment → its dead rows. Returns the fragments
         whose dead rows must be deleted for good before the rewrite (``bury``: those it
         rewrites, and those where Lance would drop deleted rows) and how many are left alone."""
         from lance.optimize import Compaction, CompactionOptions
 
         dataset = self._open(table)
         dead_frags = set(dead)
-        excluded = remap_excluded(dataset, max_remap_rows, max_rebuild_rows, DELETED_SHARE, dead_frags)
+        excluded = remap_excluded(dataset, bounds.max_remap_rows, bounds.max_rebuild_rows, DELETED_SHARE, dead_frags)
         options = CompactionOptions(
-            target_rows_per_fragment=target_rows,
+            target_rows_per_fragment=bounds.target_rows,
             num_threads=1,
             materialize_deletions_threshold=DELETED_SHARE,
-            max_source_rows=max_source_rows,  # the rest in later passes
+            max_source_rows=bounds.max_source_rows,  # the rest in later passes
         )
         if excluded:
             options["excluded_fragment_ids"] = excluded
@@ -457,23 +456,9 @@ class ChildOps:
         out: dict[str, Any] | None = self.call("fold_new", table=table, max_deltas=max_deltas)
         return out
 
-    def compact_plan(
-        self,
-        table: str,
-        target_rows: int,
-        max_source_rows: int,
-        max_remap_rows: int,
-        max_rebuild_rows: int,
-        dead: dict[int, int],
-    ) -> dict[str, Any]:
+    def compact_plan(self, table: str, bounds: CompactionBounds, dead: dict[int, int]) -> dict[str, Any]:
         out: dict[str, Any] = self.call(
-            "compact_plan",
-            table=table,
-            target_rows=target_rows,
-            max_source_rows=max_source_rows,
-            max_remap_rows=max_remap_rows,
-            max_rebuild_rows=max_rebuild_rows,
-            dead={str(k): v for k, v in dead.items()},
+            "compact_plan", table=table, bounds=asdict(bounds), dead={str(k): v for k, v in dead.items()}
         )
         return out
 
@@ -613,6 +598,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             fn = calls[request["op"]]
             kwargs = dict(request.get("args") or {})
             if request["op"] == "compact_plan":
+                kwargs["bounds"] = CompactionBounds(**kwargs["bounds"])
                 kwargs["dead"] = {int(k): int(v) for k, v in kwargs.get("dead", {}).items()}
             answer = json.dumps({"ok": fn(**kwargs), "seq": seq})
         except Exception as exc:

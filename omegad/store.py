@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.compute
 
 from .fsutil import fsync_dir, fsync_file
-from .lanceops import ChildOps, LanceOps, LocalOps
+from .lanceops import ChildOps, CompactionBounds, LanceOps, LocalOps
 from .lanceops import preempted as _preempted
 
 __all__ = ["Filter", "MemoryStore", "Row", "StoreMismatch", "sql_str"]
@@ -1486,14 +1486,10 @@ class MemoryStore:
                 per_fragment[rid >> 32] = per_fragment.get(rid >> 32, 0) + 1
         name = TABLE if memories else str(getattr(table, "name", table))
         try:
-            plan = self.ops.compact_plan(
-                name,
-                target_rows,
-                policy.max_compact_rows,  # the rest in later passes
-                policy.max_remap_rows,
-                policy.max_rebuild_rows,
-                per_fragment,
+            bounds = CompactionBounds(
+                target_rows, policy.max_compact_rows, policy.max_remap_rows, policy.max_rebuild_rows
             )
+            plan = self.ops.compact_plan(name, bounds, per_fragment)
             # dead rows in the fragments it rewrites, and in those where Lance would drop
             # deleted rows (over DELETED_SHARE of them), are deleted for good first, then
             # dropped by it

@@ -12,10 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omegad.lanceops import ChildOps, LanceOpsFailed, LocalOps, preempted
+from omegad.lanceops import ChildOps, CompactionBounds, LanceOpsFailed, LocalOps, preempted
 from omegad.store import MaintainPolicy, MemoryStore
 
 from .test_store import _exact, _indexed_store, row
+
+BOUNDS = CompactionBounds(target_rows=65_536, max_source_rows=1 << 20, max_remap_rows=16_384, max_rebuild_rows=4_096)
 
 
 def _v(i: int) -> np.ndarray:  # type: ignore[type-arg]
@@ -73,7 +75,7 @@ def test_a_preempted_commit_is_an_os_error(tmp_path: Path, ops: ChildOps) -> Non
     rows = [row(f"r{i}", "main", f"note {i} about deploys", _v(i)) for i in range(60)]
     for k in range(6):
         s.insert(rows[10 * k : 10 * k + 10])
-    plan = ops.compact_plan("memories", 65_536, 1 << 20, 16_384, 4_096, {})
+    plan = ops.compact_plan("memories", BOUNDS, {})
     assert plan["bury"] == []
     rewritten = ops.compact_execute(replan=False)
     assert rewritten is not None and len(rewritten) == 6
@@ -148,7 +150,7 @@ def test_an_open_compaction_keeps_its_child_and_a_stopped_one_starts_no_other(tm
     s = MemoryStore.open(tmp_path, "m", 16)
     for k in range(4):
         s.insert([row(f"r{k}{i}", "main", f"note {k} {i} about deploys", _v(10 * k + i)) for i in range(10)])
-    ops.compact_plan("memories", 65_536, 1 << 20, 16_384, 4_096, {})
+    ops.compact_plan("memories", BOUNDS, {})
     assert ops.compacting and not ops.close_if_idle(0.0) and ops.running
     assert ops.compact_execute(replan=False) == [0, 1, 2, 3]
     assert not ops.close_if_idle(0.0)

@@ -342,6 +342,15 @@ def _indexed_store(s: MemoryStore, n: int, dim: int) -> list[Row]:
     return rows
 
 
+def _indexed_store_and_late_rows(s: MemoryStore) -> tuple[list[Row], list[Row]]:
+    """`_indexed_store` (600 + 100 rows), then 40 rows in namespace ``side`` in 4 commits."""
+    rows = _indexed_store(s, 600, 16)
+    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
+    for k in range(4):
+        s.insert(extra[10 * k : 10 * k + 10])
+    return rows, extra
+
+
 def _deletion_files(s: MemoryStore) -> int:
     return sum(f.metadata.deletion_file is not None for f in s._table.to_lance().get_fragments())
 
@@ -567,10 +576,7 @@ def test_a_delete_right_after_a_compaction_finds_the_rows_in_their_new_places(tm
     moves to the new version before the writer's next commit, or a delete would record the
     row's old place as dead and leave the row itself live."""
     s = MemoryStore.open(tmp_path, "m", 16)
-    rows = _indexed_store(s, 600, 16)
-    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
-    for k in range(4):
-        s.insert(extra[10 * k : 10 * k + 10])
+    rows, extra = _indexed_store_and_late_rows(s)
     assert s.fold_new_rows(MaintainPolicy()) is not None  # the small fragments under a delta
     metrics, _, _ = s._compact(s._table, 65_536, MaintainPolicy())  # (as a pass does, beside the writer)
     assert metrics is not None and metrics["fragments_removed"] >= 4
@@ -597,10 +603,7 @@ def test_a_compaction_whose_process_dies_after_committing_still_moves_the_handle
             raise LanceOpsFailed("compact_commit: the maintenance process exited (-9)")
 
     s = MemoryStore.open(tmp_path, "m", 16)
-    rows = _indexed_store(s, 600, 16)
-    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
-    for k in range(4):
-        s.insert(extra[10 * k : 10 * k + 10])
+    rows, extra = _indexed_store_and_late_rows(s)
     assert s.fold_new_rows(MaintainPolicy()) is not None
     s.ops = DiesAfterCommitting(tmp_path / "lance")
     with pytest.raises(LanceOpsFailed):
@@ -622,10 +625,7 @@ def test_a_compaction_gives_up_when_rows_of_its_fragments_die_meanwhile(
     from lance.optimize import Compaction
 
     s = MemoryStore.open(tmp_path, "m", 16)
-    rows = _indexed_store(s, 600, 16)
-    extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
-    for k in range(4):
-        s.insert(extra[10 * k : 10 * k + 10])
+    rows, extra = _indexed_store_and_late_rows(s)
     assert s.fold_new_rows(MaintainPolicy()) is not None
     real_plan = Compaction.plan
 
