@@ -213,43 +213,51 @@ class LocalOps:
         rewrites it: 7 s for 23 rows into a 1M-row HNSW), or merged with the index's newest
         segments when those are small next to them (`segments_to_merge`); returns how many
         indexes had segments merged."""
-        dataset = self._open(table)
         if into_base:
-            dataset.optimize.optimize_indices()
+            self._open(table).optimize.optimize_indices()
             return -1
         merged = 0
-        frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
-        for idx in dataset.describe_indices():
-            unindexed = int(dataset.stats.index_stats(idx.name).get("num_unindexed_rows", 0))
-            to_merge = newest_to_merge(idx, frags, unindexed, max_deltas)
+        for name, unindexed, to_merge in self._pending(table, max_deltas):
             if not unindexed and not to_merge:
                 continue
             merged += bool(to_merge)
-            self._open(table).optimize.optimize_indices(index_names=[idx.name], num_indices_to_merge=to_merge)
+            self._merge(table, name, to_merge)
         return merged
 
     def fold_new(self, table: str, max_deltas: int) -> dict[str, Any] | None:
         """Index the rows the indexes do not cover yet — a delta of each index, merged with
         its newest segments size-tiered (`segments_to_merge`) — and nothing else (see
         `omegad.store.MemoryStore.fold_new_rows`). None when every index covers every row."""
-        dataset = self._open(table)
-        frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
         rows = 0
         folded: dict[str, int] = {}
-        for idx in dataset.describe_indices():
-            unindexed = int(dataset.stats.index_stats(idx.name).get("num_unindexed_rows", 0))
+        for name, unindexed, to_merge in self._pending(table, max_deltas):
             if not unindexed:
                 continue
             rows = max(rows, unindexed)
-            to_merge = newest_to_merge(idx, frags, unindexed, max_deltas)
             try:
-                self._open(table).optimize.optimize_indices(index_names=[idx.name], num_indices_to_merge=to_merge)
+                self._merge(table, name, to_merge)
             except OSError as exc:  # a delete or update committed on those fragments first
                 if not preempted(exc):
                     raise
                 return {"rows": rows, "indexes": folded, "preempted": True}
-            folded[idx.name] = to_merge
+            folded[name] = to_merge
         return {"rows": rows, "indexes": folded} if folded else None
+
+    def _pending(self, table: str, max_deltas: int) -> list[tuple[str, int, int]]:
+        """Each index of *table*: its name, its unindexed rows, and how many of its newest
+        segments to merge with them (`newest_to_merge`)."""
+        dataset = self._open(table)
+        frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
+        out = []
+        for idx in dataset.describe_indices():
+            unindexed = int(dataset.stats.index_stats(idx.name).get("num_unindexed_rows", 0))
+            out.append((idx.name, unindexed, newest_to_merge(idx, frags, unindexed, max_deltas)))
+        return out
+
+    def _merge(self, table: str, index: str, to_merge: int) -> None:
+        """Index *index*'s new rows as a delta, merged with its *to_merge* newest segments (on
+        the newest version: the previous index's commit made one)."""
+        self._open(table).optimize.optimize_indices(index_names=[index], num_indices_to_merge=to_merge)
 
     def compact_plan(self, table: str, bounds: CompactionBounds, dead: dict[int, int]) -> dict[str, Any]:
         """Plan a compaction of *table* within *bounds* (see
@@ -554,11 +562,10 @@ def exit_with_parent(poll_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def say(obj: dict[str, Any], stream: Any = None) -> None:
-    """One JSON line to the daemon (a child's answer) on *stream* (standard output)."""
-    out = stream if stream is not None else sys.stdout
-    out.write(json.dumps(obj) + "\n")
-    out.flush()
+def say(obj: dict[str, Any]) -> None:
+    """One JSON line to the daemon on standard output (the index build's child)."""
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -665,7 +665,6 @@ class Service:
         report = self.store.finish(self.policy, report, durable=self._checkpoint, extra_tables=extra)
         report["access_counts_saved"] = saved
         report["reason"] = op.reason
-        heap.trim()  # the pass freed what compaction and index merges allocated
         rows, commits = op.counted or (self.rows_since_maintenance, self.commits_since_maintenance)
         self.rows_since_maintenance = max(0, self.rows_since_maintenance - rows)
         self.commits_since_maintenance = max(0, self.commits_since_maintenance - commits)
@@ -706,7 +705,8 @@ class Service:
             self._serialize_next_pass = bool(report.get("preempted")) and not report.get("serialized")
             # beside the writer: namespace counts, and fresh caches when the old ones hold stale entries
             renewed = await anyio.to_thread.run_sync(self.store.after_pass, report, limiter=self.maintain_limiter)
-            await anyio.to_thread.run_sync(heap.trim, limiter=self.maintain_limiter)  # (the recount scans every row)
+            # what the pass and the recount (a scan of every row) freed, back to the system
+            await anyio.to_thread.run_sync(heap.trim, limiter=self.maintain_limiter)
             if renewed:
                 log.info("cache_renewed", **report["cache_renewed"])
             result: dict[str, Any] = report

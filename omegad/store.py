@@ -320,8 +320,16 @@ class Dead:
         dead = pa.compute.is_in(tbl.column("_rowid"), value_set=self.keys)
         return tbl.filter(pa.compute.invert(dead))
 
+    @functools.cached_property
+    def per_fragment(self) -> dict[int, int]:
+        """Fragment id → its dead rows."""
+        out: dict[int, int] = {}
+        for r in self.rows:
+            out[r >> 32] = out.get(r >> 32, 0) + 1
+        return out
+
     def fragments(self) -> set[int]:
-        return {r >> 32 for r in self.rows}
+        return set(self.per_fragment)
 
     def where(self, flt: Filter) -> str:
         """*flt* as SQL for a search that filters first, with `excluding` when it applies."""
@@ -1480,16 +1488,11 @@ class MemoryStore:
         index segments are left alone (`lanceops.remap_excluded`; their number is returned).
         No metrics: nothing to rewrite."""
         memories = table is self._table
-        per_fragment: dict[int, int] = {}
-        if memories:
-            for rid in self.dead.rows:
-                per_fragment[rid >> 32] = per_fragment.get(rid >> 32, 0) + 1
-        name = TABLE if memories else str(getattr(table, "name", table))
         try:
             bounds = CompactionBounds(
                 target_rows, policy.max_compact_rows, policy.max_remap_rows, policy.max_rebuild_rows
             )
-            plan = self.ops.compact_plan(name, bounds, per_fragment)
+            plan = self.ops.compact_plan(table.name, bounds, self.dead.per_fragment if memories else {})
             # dead rows in the fragments it rewrites, and in those where Lance would drop
             # deleted rows (over DELETED_SHARE of them), are deleted for good first, then
             # dropped by it
@@ -1560,7 +1563,7 @@ class MemoryStore:
                 if table is self._table and self.index_build_running:
                     report["cleanup_deferred"] = "vector_index_build"
                     continue
-                st = self.ops.cleanup(TABLE if table is self._table else str(getattr(table, "name", table)))
+                st = self.ops.cleanup(table.name)
                 removed += st["old_versions"]
                 freed += st["bytes_removed"]
             report["cleanup"] = {
