@@ -55,6 +55,8 @@ def test_defaults_follow_xdg(tmp_path: Path) -> None:
         ("[server]\nmax_connections = true\n", "integer"),
         ("[index]\nfold_delay_ms = -5\n", "non-negative"),
         ('[index]\nfold_delay_ms = "soon"\n', "integer"),
+        ("[maintenance]\nprocess_idle_s = -1\n", "non-negative"),
+        ('[maintenance]\nprocess_idle_s = "soon"\n', "non-negative number"),
         ('[query]\nfusion = "magic"\n', "one of"),
         ("[query.type_weights]\nbogus = 1.0\n", "unknown memory type"),
         ("not toml at all [", "not valid TOML"),
