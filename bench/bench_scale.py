@@ -131,9 +131,10 @@ def _store_worker(sock: str, seconds: float, q: Any) -> None:
     q.put((done, lat))
 
 
-def rss_mb(pid: int) -> float:
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
+    """A process's resident set in MiB now (``VmHWM``: its peak so far)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     return 0.0
 
@@ -161,6 +162,18 @@ def delete_some(data_dir: Path, model_id: str) -> int:
     deleted = int(first_rows * DELETED_SHARE)  # (rows keep their order: m00000000 is first)
     store.delete([f"m{i:08d}" for i in range(deleted)])
     return deleted
+
+
+#: How long the benchmark waits for the daemon to count as quiet and trim its heap
+#: (`omegad.service.TRIM_QUIET_S`, checked every second).
+QUIET_WAIT_S = 2.5
+
+
+def _rss_busy_and_quiet(pid: int) -> tuple[float, float]:
+    """The daemon's RSS right after a load, and once it has been quiet for a while."""
+    busy = round(rss_mb(pid), 0)
+    time.sleep(QUIET_WAIT_S)
+    return busy, round(rss_mb(pid), 0)
 
 
 def _process_rss_mb(c: Any) -> float | None:
@@ -195,7 +208,7 @@ def run(n: int, queries: int) -> dict[str, Any]:
         for _ in range(5):
             c.query("deploy cache setting", namespace="main", rerank=False)
         out.update(_queries(c, queries, ""))
-        out["rss_mb_after_queries"] = round(rss_mb(d.pid()), 0)
+        out["rss_mb_after_queries"], out["rss_mb_quiet_after_queries"] = _rss_busy_and_quiet(d.pid())
         out["lance_cache_mb_after_queries"] = _lance_cache_mb(c)
         # stores from 4 processes while a maintenance pass runs
         ctx = mp.get_context("spawn")  # no fork of a process that holds LanceDB
@@ -224,8 +237,9 @@ def run(n: int, queries: int) -> dict[str, Any]:
         out["lance_cache_mb_after_pass"] = _lance_cache_mb(c)
         # the same queries once more: does the pass leave search slower or the daemon bigger?
         out.update(_queries(c, queries, "_after_pass"))
+        out["rss_mb"], out["rss_mb_quiet"] = _rss_busy_and_quiet(d.pid())
+        out["rss_mb_peak"] = round(rss_mb(d.pid(), "VmHWM"), 0)  # over the whole run, the pass included
         st = c.stats()
-        out["rss_mb"] = round(rss_mb(d.pid()), 0)
         out["process_rss_mb"] = _process_rss_mb(c)
         out["disk_bytes"] = st["store"]["disk_bytes"]
         out["disk_per_memory"] = round(st["store"]["disk_bytes"] / st["memories"], 0)
@@ -249,8 +263,8 @@ def main() -> int:
     print(
         "| memories | query p50/p95 ms, 90% namespace: no deletes / 12% of a fragment deleted (after the pass) "
         "| 0.1% namespace: no deletes / deleted (after the pass) "
-        "| stores/s during a pass, p50/p95 ms | pass s | RSS MB after queries / after the pass / after more queries "
-        "(the maintenance process's, while it runs) "
+        "| stores/s during a pass, p50/p95 ms | pass s | RSS MiB after queries (quiet) / after the pass / after more "
+        "queries (quiet); peak (the maintenance process's, while it runs) "
         "| Lance cache MB | disk/memory B (× raw) | vector index build s |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
@@ -271,7 +285,8 @@ def main() -> int:
             f"| {r['n']:,} | {qm0['p50']} / {qm0['p95']}; {qm['p50']} / {qm['p95']} ({qm2['p50']} / {qm2['p95']}) "
             f"| {qs0['p50']} / {qs0['p95']}; {qs['p50']} / {qs['p95']} ({qs2['p50']} / {qs2['p95']}) "
             f"| {s['stores_per_s']}, {s['p50_ms']} / {s['p95_ms']} | {s['maintenance_s']} "
-            f"| {r['rss_mb_after_queries']:.0f} / {r['rss_mb_after_pass']:.0f} / {r['rss_mb']:.0f} "
+            f"| {r['rss_mb_after_queries']:.0f} ({r['rss_mb_quiet_after_queries']:.0f}) / {r['rss_mb_after_pass']:.0f} "
+            f"/ {r['rss_mb']:.0f} ({r['rss_mb_quiet']:.0f}); {r['rss_mb_peak']:.0f} "
             f"({r['process_rss_mb_after_pass']} / {r['process_rss_mb']}) "
             f"| {r['lance_cache_mb_after_queries']:.0f} / {r['lance_cache_mb_after_pass']:.0f} "
             f"| {r['disk_per_memory']:.0f} ({r['disk_vs_raw']}×) | {r['vector_index_s']} |"

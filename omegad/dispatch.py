@@ -144,6 +144,7 @@ class Dispatcher:
                 log.exception("internal_error", method=method, request_id=request_id)
                 reply = error_reply(request_id, "internal", f"internal error: {type(exc).__name__}: {exc}")
         finally:
+            self.service.calls += 1
             ms = (time.perf_counter() - started) * 1000
             log.info(
                 "request", method=method if method in METHODS else "?", ms=round(ms, 3), outcome=outcome, conn=conn_id

@@ -77,6 +77,10 @@ QUIET_S = 0.05
 WATCH_S = 5.0
 #: How often, without an embedding model, its files are checked for a change (then reloaded).
 RELOAD_S = 2.0
+#: Freed heap goes back to the system after this long without a request (`_trim_heap_when_quiet`)…
+TRIM_QUIET_S = 1.0
+#: …or this often under a steady load.
+TRIM_BUSY_S = 30.0
 
 __all__ = ["Service"]
 
@@ -228,6 +232,8 @@ class Service:
         self._fold_wanted = anyio.Event()  # rows committed that the indexes may not cover
         self.folds = 0
         self.last_fold: dict[str, Any] = {}
+        self.calls = 0  # requests answered (the dispatcher counts them): see `_trim_heap_when_quiet`
+        self.heap_trims = 0
         self.last_maintenance_us: int | None = None
         self.last_maintenance: dict[str, Any] = {}
         self.recovery: dict[str, Any] = {}
@@ -292,6 +298,7 @@ class Service:
                 tg.start_soon(self._fold_new_rows)
             tg.start_soon(self._watch_data_dir)
             tg.start_soon(self._end_idle_maintenance_process)
+            tg.start_soon(self._trim_heap_when_quiet)
             if not self.embedder.loaded and self._load_embedder is not None:
                 tg.start_soon(self._reload_embedder)
             task_status.started()
@@ -875,6 +882,25 @@ class Service:
             if ops.running and time.monotonic() - ops.last_used >= idle and not self._maintaining.locked():
                 await anyio.to_thread.run_sync(ops.close_if_idle, idle, limiter=self.maintain_limiter)
 
+    async def _trim_heap_when_quiet(self) -> None:
+        """Hand the heap that requests freed back to the system (`heap.trim`) once the daemon
+        has been quiet for `TRIM_QUIET_S` after answering some, and at least every
+        `TRIM_BUSY_S` under a steady load. Queries and stores allocate and free result batches,
+        tokens and activations in many threads; glibc keeps what they free (~50 MB at 1M
+        memories after a few hundred queries) unless asked. A trim takes a few milliseconds
+        and holds malloc's locks meanwhile, so it runs when nothing waits for them."""
+        trimmed_at = seen = self.calls
+        last = time.monotonic()
+        await anyio.to_thread.run_sync(heap.trim)  # what loading the models and opening the store freed
+        while True:
+            await anyio.sleep(TRIM_QUIET_S)
+            calls, quiet = self.calls, self.calls == seen
+            seen = calls
+            if calls != trimmed_at and (quiet or time.monotonic() - last >= TRIM_BUSY_S):
+                await anyio.to_thread.run_sync(heap.trim)
+                trimmed_at, last = calls, time.monotonic()
+                self.heap_trims += 1
+
     async def _fold_new_rows(self) -> None:
         """``index.fold_delay_ms`` after rows are committed, fold them into the indexes
         (`MemoryStore.fold_new_rows`: every search is slower while some rows are outside
@@ -1148,6 +1174,7 @@ class Service:
                 "lance_cache_bytes": self.store.cache_bytes(),
                 "arrow_bytes": int(pa.total_allocated_bytes()),
                 "malloc": heap.usage(),
+                "trims": self.heap_trims,
             }
 
         health = await self.health()

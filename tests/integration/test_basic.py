@@ -4,6 +4,7 @@ against a real daemon."""
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -253,6 +254,22 @@ def test_stats_and_flush(shared_daemon: Daemon, ns: str) -> None:
     assert mem["rss_bytes"] > 100 << 20  # the model and the libraries alone
     assert 0 <= mem["lance_cache_bytes"] < mem["rss_bytes"] and mem["arrow_bytes"] >= 0
     assert mem["malloc"]["in_use"] > 0 and mem["malloc"]["free_held"] >= 0
+
+
+def test_freed_heap_goes_back_once_the_daemon_is_quiet_and_not_while_idle(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        c.store_batch([{"text": f"heap note {i}", "namespace": ns} for i in range(8)])
+        for i in range(5):
+            c.query(f"heap note {i}", namespace=ns, rerank=False)
+        before = c.stats()["memory"]["trims"]
+        time.sleep(4)  # quiet for more than TRIM_QUIET_S after those requests
+        first = c.stats()["memory"]["trims"]
+        assert first > before
+        time.sleep(4)  # one request (that stats) in between: one trim, not one per second
+        second = c.stats()["memory"]["trims"]
+        assert second == first + 1
+        time.sleep(4)
+        assert c.stats()["memory"]["trims"] == second + 1
 
 
 def test_a_memory_dated_at_the_end_of_the_calendar_reads_back(shared_daemon: Daemon, ns: str) -> None:
