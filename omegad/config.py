@@ -79,7 +79,7 @@ class Config:
     write_batch_rows: int = 2_000
     index_cache_mb: int = 768
     cache_rows: int = 20_000
-    metadata_cache_mb: int = 128
+    metadata_cache_mb: int = 32
     # query pipeline
     fusion: str = "linear"  # "linear" (absolute scores) or "rrf" (ranks)
     rrf_k: float = 5.0

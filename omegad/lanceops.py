@@ -45,6 +45,7 @@ __all__ = [
     "CompactionBounds",
     "LanceOps",
     "LanceOpsFailed",
+    "LanceOpsTimeout",
     "LocalOps",
     "exit_with_parent",
     "main",
@@ -82,6 +83,10 @@ class CompactionBounds:
 class LanceOpsFailed(RuntimeError):
     """A call failed in a way that is not Lance's I/O error (which is raised as `OSError`, so
     that a commit pre-empted by a concurrent one is told apart: `preempted`)."""
+
+
+class LanceOpsTimeout(LanceOpsFailed):
+    """The child gave no answer in time (and was killed)."""
 
 
 class LanceOps(Protocol):
@@ -431,10 +436,9 @@ class ChildOps:
             if line is None:
                 code = proc.poll()
                 self._kill()
-                raise LanceOpsFailed(
-                    f"{op}: the maintenance process "
-                    + (f"exited ({code})" if code is not None else f"gave no answer in {timeout} s")
-                )
+                if code is None:
+                    raise LanceOpsTimeout(f"{op}: the maintenance process gave no answer in {timeout} s")
+                raise LanceOpsFailed(f"{op}: the maintenance process exited ({code})")
             try:
                 reply = json.loads(line)
                 if not isinstance(reply, dict) or reply.get("seq") != seq:

@@ -1232,6 +1232,7 @@ class Service:
                 "folds": self.folds,
                 "last_fold": self.last_fold,
                 "process": self.store.ops.describe(),
+                "compact_shrink": self.store.compact_shrink,
                 "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
                 "last": self.last_maintenance,
             },

@@ -37,10 +37,13 @@ import numpy.typing as npt
 os.environ.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")
 import pyarrow as pa
 import pyarrow.compute
+import structlog
 
 from .fsutil import fsync_dir, fsync_file
-from .lanceops import ChildOps, CompactionBounds, LanceOps, LocalOps
+from .lanceops import ChildOps, CompactionBounds, LanceOps, LanceOpsTimeout, LocalOps
 from .lanceops import preempted as _preempted
+
+log = structlog.get_logger("omegad")
 
 __all__ = ["Filter", "MemoryStore", "Row", "StoreMismatch", "sql_str"]
 
@@ -481,6 +484,10 @@ class MaintainPolicy:
     stale_cache_ratio: float = 2.0
 
 
+#: The most times a compaction's bounds are halved after commits that took too long
+#: (`lanceops.COMMIT_TIMEOUT_S`): 262,144 rows rewritten become 4,096.
+MAX_COMPACT_SHRINK = 6
+
 #: Candidates re-scored exactly after the quantised index search, per result asked for.
 REFINE_FACTOR = 5
 #: The HNSW search's breadth (candidates kept while walking the graph). LanceDB's default,
@@ -647,6 +654,8 @@ class MemoryStore:
         self._tombstones: Any = None  # their table (set by `open`)
         #: Lance's maintenance calls: compaction, index folds, cleanup (`omegad.lanceops`)
         self.ops: LanceOps = LocalOps(directory)
+        #: halvings of the compaction bounds after commits that ran out of time (`_compact`)
+        self.compact_shrink = 0
         self.refresh_index_state()
 
     @classmethod
@@ -657,7 +666,7 @@ class MemoryStore:
         dim: int,
         *,
         index_cache_mb: int = 768,
-        metadata_cache_mb: int = 128,
+        metadata_cache_mb: int = 32,
         ops_in_child: bool = False,
     ) -> MemoryStore:
         """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of
@@ -1489,8 +1498,12 @@ class MemoryStore:
         No metrics: nothing to rewrite."""
         memories = table is self._table
         try:
+            half = self.compact_shrink
             bounds = CompactionBounds(
-                target_rows, policy.max_compact_rows, policy.max_remap_rows, policy.max_rebuild_rows
+                target_rows,
+                policy.max_compact_rows >> half,
+                policy.max_remap_rows >> half,
+                policy.max_rebuild_rows >> half,
             )
             plan = self.ops.compact_plan(table.name, bounds, self.dead.per_fragment if memories else {})
             # dead rows in the fragments it rewrites, and in those where Lance would drop
@@ -1506,11 +1519,19 @@ class MemoryStore:
                     raise OSError("preempted: rows of the rewritten fragments were deleted meanwhile")
                 try:
                     metrics = self.ops.compact_commit()
+                except LanceOpsTimeout:
+                    # the writer waited all that time: the next passes rewrite and remap less
+                    # (each bound halved, up to MAX_COMPACT_SHRINK times), back up one step
+                    # per commit in time
+                    self.compact_shrink = min(half + 1, MAX_COMPACT_SHRINK)
+                    log.warning("compact_commit_timeout", table=table.name, shrink=self.compact_shrink)
+                    raise
                 finally:
                     # before the writer's next commit: a delete reads the rows' new places. Also
                     # when the commit failed: the child may have died after Lance committed.
                     if memories:
                         self._table.checkout_latest()
+            self.compact_shrink = max(half - 1, 0)
             return metrics, round((time.perf_counter() - t0) * 1000, 1), int(plan["excluded"])
         finally:
             with contextlib.suppress(Exception):  # (the error that got here matters more)

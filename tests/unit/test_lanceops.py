@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omegad.lanceops import ChildOps, CompactionBounds, LanceOpsFailed, LocalOps, preempted
+from omegad import lanceops
+from omegad.lanceops import ChildOps, CompactionBounds, LanceOpsFailed, LanceOpsTimeout, LocalOps, preempted
 from omegad.store import MaintainPolicy, MemoryStore
 
 from .test_store import _exact, _indexed_store, row
@@ -161,3 +162,41 @@ def test_an_open_compaction_keeps_its_child_and_a_stopped_one_starts_no_other(tm
     with pytest.raises(LanceOpsFailed, match="stopping"):
         ops.fragments("memories")
     assert not ops.running and ops.starts == 1
+
+
+def test_a_commit_out_of_time_halves_the_next_compactions_bounds(
+    tmp_path: Path, ops: ChildOps, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer waits for a compaction's commit: one that ran out of time (the child killed)
+    fails the pass, and the next passes rewrite and remap less, back up one step per commit
+    in time. Every row stays readable exactly once through it all."""
+    s = MemoryStore.open(tmp_path, "m", 16)
+    s.ops = ops
+    rows = [row(f"r{i}", "main", f"note {i} about deploys", _v(i)) for i in range(60)]
+    for k in range(6):
+        s.insert(rows[10 * k : 10 * k + 10])
+    planned: list[CompactionBounds] = []
+    plan = ops.compact_plan
+    monkeypatch.setattr(
+        ops, "compact_plan", lambda table, bounds, dead: planned.append(bounds) or plan(table, bounds, dead)
+    )
+    policy = MaintainPolicy(max_fragments=1)
+    monkeypatch.setattr(lanceops, "COMMIT_TIMEOUT_S", 0.0)
+    with pytest.raises(LanceOpsTimeout, match="compact_commit"):
+        s.maintain(policy, force=True)
+    assert s.compact_shrink == 1 and ops.starts == 1 and not ops.running  # (killed)
+    _exact(s, rows, rows)
+    assert s.count() == 60
+    monkeypatch.setattr(lanceops, "COMMIT_TIMEOUT_S", 60.0)
+    for k in range(6):  # (whether or not the killed child's commit landed: more to compact)
+        s.insert([row(f"x{k}{i}", "main", f"late {k} {i}", _v(100 + 10 * k + i)) for i in range(5)])
+    report = s.maintain(policy, force=True)
+    assert report["compacted"]["memories"]["fragments_removed"] >= 6, report
+    full = planned[0]
+    assert planned[-1] == CompactionBounds(
+        full.target_rows, full.max_source_rows // 2, full.max_remap_rows // 2, full.max_rebuild_rows // 2
+    )
+    assert s.compact_shrink == 0  # in time: back to the full bounds
+    late = [row(f"x{k}{i}", "main", f"late {k} {i}", _v(100 + 10 * k + i)) for k in range(6) for i in range(5)]
+    _exact(s, rows + late, rows + late)
+    assert s.count() == 90
