@@ -77,7 +77,7 @@ class Config:
     embed_batch_size: int = 64
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
-    index_cache_mb: int = 768
+    index_cache_mb: int = 0  # 0: auto, sized by the indexes (`store.auto_index_cache_mb`)
     cache_rows: int = 20_000
     metadata_cache_mb: int = 32
     # query pipeline
@@ -167,6 +167,16 @@ def _int(v: Any) -> int:
 
 def _nonneg_int(v: Any) -> int:
     return _whole(v, 0)
+
+
+def _mb_or_auto(v: Any) -> int:
+    """A size in MB, or ``auto`` (0)."""
+    if isinstance(v, str) and v.strip().lower() == "auto":
+        return 0
+    try:
+        return _whole(v, 0)
+    except ConfigError:
+        raise ConfigError(f'expected a size in MB or "auto", got {v!r}') from None
 
 
 def _signed_float(v: Any) -> float:
@@ -274,7 +284,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),
     ("store.write_batch_rows", None, "write_batch_rows", _int),
-    ("store.index_cache_mb", "OMEGAD_INDEX_CACHE_MB", "index_cache_mb", _int),
+    ("store.index_cache_mb", "OMEGAD_INDEX_CACHE_MB", "index_cache_mb", _mb_or_auto),
     ("store.cache_rows", None, "cache_rows", _nonneg_int),
     ("store.metadata_cache_mb", None, "metadata_cache_mb", _int),
     ("lifecycle.feedback_weight", None, "feedback_weight", _float),

@@ -1215,6 +1215,11 @@ class Service:
                 "wal": self.wal.stats(),
                 "cache": self.neighbours.stats(),
                 "lance_cache_bytes": self.store.cache_bytes(),
+                "index_cache": {
+                    "bound_mb": self.store.cache_mb[0],
+                    "need_mb": self.store.index_cache_need_mb,
+                    "auto": self.store.cache_auto,
+                },
                 "recovery_at_start": self.recovery,
             },
             "lifecycle": {

@@ -254,6 +254,8 @@ def test_stats_and_flush(shared_daemon: Daemon, ns: str) -> None:
     assert mem["rss_bytes"] > 100 << 20  # the model and the libraries alone
     assert 0 <= mem["lance_cache_bytes"] < mem["rss_bytes"] and mem["arrow_bytes"] >= 0
     assert mem["malloc"]["in_use"] > 0 and mem["malloc"]["free_held"] >= 0
+    cache = stats["store"]["index_cache"]  # auto: a small store's indexes need less than the floor
+    assert cache["auto"] is True and cache["bound_mb"] == 128 and 0 < cache["need_mb"] < 128
 
 
 def test_freed_heap_goes_back_once_the_daemon_is_quiet_and_not_while_idle(shared_daemon: Daemon, ns: str) -> None:

@@ -58,6 +58,8 @@ def test_defaults_follow_xdg(tmp_path: Path) -> None:
         ("[maintenance]\nprocess_idle_s = -1\n", "non-negative"),
         ('[maintenance]\nprocess_idle_s = "soon"\n', "non-negative number"),
         ('[query]\nfusion = "magic"\n', "one of"),
+        ('[store]\nindex_cache_mb = "big"\n', 'size in MB or "auto"'),
+        ("[store]\nindex_cache_mb = -1\n", 'size in MB or "auto"'),
         ("[query.type_weights]\nbogus = 1.0\n", "unknown memory type"),
         ("not toml at all [", "not valid TOML"),
     ],
@@ -72,3 +74,13 @@ def test_bad_config_is_a_clear_error(tmp_path: Path, text: str, message: str) ->
 def test_bad_env_value(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="OMEGAD_MAX_CONNECTIONS"):
         load_config(env={"OMEGAD_MAX_CONNECTIONS": "many"})
+
+
+def test_index_cache_is_auto_unless_sized(tmp_path: Path) -> None:
+    f = tmp_path / "c.toml"
+    assert load_config(env={}).index_cache_mb == 0  # auto: sized by the indexes
+    f.write_text('[store]\nindex_cache_mb = "auto"\n')
+    assert load_config(f, env={}).index_cache_mb == 0
+    f.write_text("[store]\nindex_cache_mb = 512\n")
+    assert load_config(f, env={}).index_cache_mb == 512
+    assert load_config(env={"OMEGAD_INDEX_CACHE_MB": "AUTO"}).index_cache_mb == 0

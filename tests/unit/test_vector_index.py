@@ -8,7 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import structlog.testing
 
+from omegad import store as store_module
 from omegad.store import Filter, MaintainPolicy, MemoryStore, Row, _scored
 
 DIM = 384
@@ -283,3 +285,42 @@ def test_full_text_search_in_a_big_namespace_filters_after_ranking(tmp_path: Pat
     assert sorted(r.id for r, _ in store.text_search("zephyr", Filter("big"), 15)) == ["b0", "b1", "b2"]
     hidden = Filter("big", exclude_ids=("b1",))
     assert sorted(r.id for r, _ in store.text_search("zephyr", hidden, 15)) == ["b0", "b2"]
+
+
+def test_the_index_cache_bound_grows_with_the_indexes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the automatic bound (`store.index_cache_mb` = 0), a pass that finds the indexes
+    needing more than the bound renews the caches with a bigger one, so the vector index
+    stays cached: an index the cache cannot hold is read from disk by every search. (The floor
+    and margin are lowered so that a few thousand rows outgrow the bound.)"""
+    monkeypatch.setattr(store_module, "AUTO_CACHE_FLOOR_MB", 1)
+    monkeypatch.setattr(store_module, "CACHE_MARGIN_MB", 0)
+    rng = np.random.default_rng(5)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    assert store.cache_auto and store.cache_mb[0] == 1  # (no index yet)
+    vectors = unit(rng.standard_normal((4_000, DIM)).astype(np.float32))
+    store.insert([Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, v) for i, v in enumerate(vectors)])
+    policy = MaintainPolicy()
+    store.maintain(policy, force=True)
+    store.build_vector_index()
+    report = store.maintain(policy, force=False)
+    on_disk = sum(store.index_segments()["vector_idx"].values())
+    assert on_disk > 2 << 20  # (more than the bound it had)
+    need = store_module.index_cache_need_mb(store.index_segments())
+    assert store.index_cache_need_mb == need
+    renewed = report["cache_renewed"]
+    assert renewed["index_cache_mb"] == store.cache_mb[0] == store_module.auto_index_cache_mb(need) > need
+    assert any("index cache bound 1 MB" in why for why in renewed["indexes"]), renewed
+    (top, cos), *_ = store.vector_search(vectors[7], Filter("ns"), 5)
+    assert top.id == "m7" and cos > 0.999
+    assert (store.cache_bytes() or 0) >= on_disk  # the index is held, not read again per search
+    # reopened: the bound follows the indexes on disk at once
+    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    assert store.cache_mb[0] == store_module.auto_index_cache_mb(need) and store.index_cache_need_mb == need
+    # a fixed bound stays as configured, whatever the indexes need
+    with structlog.testing.capture_logs() as logs:
+        fixed = MemoryStore.open(tmp_path, "synthetic", DIM, index_cache_mb=1)
+    assert not fixed.cache_auto and fixed.cache_mb[0] == 1
+    (warning,) = [e for e in logs if e["event"] == "index_cache_too_small"]
+    assert warning["index_cache_mb"] == 1 and warning["need_mb"] == need
+    fixed.maintain(policy, force=True)
+    assert fixed.cache_mb[0] == 1
