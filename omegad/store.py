@@ -529,7 +529,7 @@ CACHE_MARGIN_MB = 8
 #: The bound leaves this share over the need, so it is raised (the caches renewed, the
 #: indexes loaded again) once per 5% of growth — at 1M memories once per ~50,000 stores.
 CACHE_HEADROOM = 0.05
-#: The smallest automatic bound (under ~110k memories the indexes need less).
+#: The smallest automatic bound (under ~150k memories the indexes need less).
 AUTO_CACHE_FLOOR_MB = 128
 
 
