@@ -100,7 +100,13 @@ def cpu_session(path: Path, threads: int, spinning: bool) -> Any:
     try:
         session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
-        raise ModelMissing(f"cannot load {path}: {short_error(exc)}") from None
+        if isinstance(source, str):
+            raise ModelMissing(f"cannot load {path}: {short_error(exc)}") from None
+        source = str(path)  # (an edit it cannot load: the file as it is)
+        try:
+            session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
+        except Exception as exc2:
+            raise ModelMissing(f"cannot load {path}: {short_error(exc2)}") from None
     # A session made from bytes keeps them for good, to make itself again if an execution
     # provider fails; on the CPU provider it never does.
     if isinstance(source, bytes) and getattr(session, "_model_bytes", None) is not None:

@@ -113,3 +113,14 @@ def test_real_embedding_model_same_vectors_from_the_edited_session() -> None:
         feed = {k: v for k, v in feed.items() if k in {i.name for i in plain.get_inputs()}}
         assert np.array_equal(plain.run(None, feed)[0], edited.run(None, feed)[0])
     assert getattr(edited, "_model_bytes", None) is None  # the edited bytes are not kept
+
+
+def test_an_edit_onnx_runtime_refuses_falls_back_to_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import omegad.embed
+
+    path = tmp_path / "model.onnx"
+    path.write_bytes(_table_model((50, 1)))
+    monkeypatch.setattr(omegad.embed, "gather_first", lambda raw: (b"\x0a\x03bad", 1))
+    session = cpu_session(path, threads=1, spinning=False)
+    ids = np.array([[1, 2]], dtype=np.int64)
+    assert session.run(None, {"ids": ids})[0].shape == (1, 2, 8)
