@@ -4,6 +4,7 @@ rows written after the index was built."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -313,6 +314,22 @@ def test_the_index_cache_bound_grows_with_the_indexes(tmp_path: Path, monkeypatc
     (top, cos), *_ = store.vector_search(vectors[7], Filter("ns"), 5)
     assert top.id == "m7" and cos > 0.999
     assert (store.cache_bytes() or 0) >= on_disk  # the index is held, not read again per search
+    # raised again with the old caches dropped first: reads wait at the gate until the load
+    renewed = store.renew_cache(store.cache_mb[0] + 16, drop_first=True)
+    assert renewed["loaded"] == "after the swap" and store.cache_mb[0] == renewed["index_cache_mb"]
+    assert (store.cache_bytes() or 0) >= on_disk  # (loaded by the renewal's probe)
+    done = threading.Event()
+
+    def read() -> None:
+        store.vector_search(vectors[9], Filter("ns"), 5)
+        done.set()
+
+    with store._loading:  # as `renew_cache` holds it while it loads
+        reader = threading.Thread(target=read)
+        reader.start()
+        assert not done.wait(0.5)  # held at the gate
+    reader.join(timeout=60)
+    assert done.is_set()
     # reopened: the bound follows the indexes on disk at once
     store = MemoryStore.open(tmp_path, "synthetic", DIM)
     assert store.cache_mb[0] == store_module.auto_index_cache_mb(need) and store.index_cache_need_mb == need
