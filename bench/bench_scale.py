@@ -3,7 +3,7 @@
 Texts are synthetic ("memory 123: topic words ..."); **vectors are synthetic too** — unit
 vectors clustered around 2,000 random topic centres, like text embeddings — because embedding a
 million texts with the real model would take hours on 2 cores. The store is filled in process
-(big batches straight into LanceDB), then maintained like the daemon does (indexes, the HNSW
+(big batches straight into LanceDB), then maintained like the daemon does (indexes, the RaBitQ
 vector index, compaction), then a real daemon serves it and everything below goes over the
 socket:
 
@@ -155,8 +155,8 @@ def delete_some(data_dir: Path, model_id: str) -> int:
     """Delete 12% of the first fragment's rows (under the vector index), as a user's deletes
     would over time; returns how many. They become dead rows that every read drops (a Lance
     deletion there would make every vector search pay), and the requested pass must leave
-    that fragment alone (dropping the rows would rebuild the HNSW graph inside the commit,
-    stores waiting)."""
+    that fragment alone (dropping the rows would rewrite the index segment over it inside the
+    commit, stores waiting)."""
     store = MemoryStore.open(data_dir, model_id, DIM)
     first_rows = int(store._table.to_lance().get_fragments()[0].metadata.physical_rows)
     deleted = int(first_rows * DELETED_SHARE)  # (rows keep their order: m00000000 is first)

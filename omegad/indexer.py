@@ -1,9 +1,11 @@
 """The vector-index build, run by the daemon as a low-priority subprocess.
 
-Building the HNSW index takes minutes on a big store (about a minute per 100k memories on two
-cores). Run in a thread of the daemon, it stalled every commit: LanceDB's sync API runs each
-call on one shared async runtime, and the build kept it busy, so a store that arrived during a
-27 s build at 20k memories waited 27 s (gets and pings, which do not commit, went on). In a
+The HNSW index of versions before 2026-12-02 took minutes to build on a big store (about a
+minute per 100k memories on two cores); the RaBitQ index that replaced it takes ~25 s at 1M,
+still too long to hold the writer. Run in a thread of the daemon, the HNSW build stalled every
+commit: LanceDB's sync API runs each call on one shared async runtime, and the build kept it
+busy, so a store that arrived during a 27 s build at 20k memories waited 27 s (gets and pings,
+which do not commit, went on). In a
 process of its own, at a lower CPU priority (``nice``), the build shares nothing with the daemon
 but the files, and the memory it takes is returned to the system when it exits.
 
@@ -70,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass  # (not allowed: build at the daemon's priority)
     import lance
 
-    from .store import TABLE, VECTOR_INDEX_EF_CONSTRUCTION, VECTOR_INDEX_M, VECTOR_INDEX_NAME, VECTOR_INDEX_TYPE
+    from .store import TABLE, VECTOR_INDEX_BITS, VECTOR_INDEX_NAME, VECTOR_INDEX_TYPE, vector_index_partitions
 
     t0 = time.perf_counter()
     try:
@@ -85,10 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             VECTOR_INDEX_TYPE,
             name=VECTOR_INDEX_NAME,
             metric="cosine",
-            num_partitions=1,
+            num_partitions=vector_index_partitions(rows),
+            num_bits=VECTOR_INDEX_BITS,
             fragment_ids=fragments,
-            m=VECTOR_INDEX_M,
-            ef_construction=VECTOR_INDEX_EF_CONSTRUCTION,
+            replace=True,  # (an index of another kind: `MemoryStore.vector_index_outdated`)
         )
         # durable before it is published: a manifest must never name missing index files
         fsync_tree(path / "_indices" / str(index.uuid))

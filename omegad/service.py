@@ -56,7 +56,7 @@ from .schema import (
 from .signals import TABLE as SIGNALS_TABLE
 from .signals import Signal, Signals, SignalStore
 from .store import TABLE as MEMORIES_TABLE
-from .store import Filter, MaintainPolicy, MemoryStore, Row, iso, to_micros
+from .store import VECTOR_INDEX_TYPE, Filter, MaintainPolicy, MemoryStore, Row, iso, to_micros
 from .wal import (
     WriteAheadLog,
     delete_record,
@@ -301,6 +301,8 @@ class Service:
             tg.start_soon(self._trim_heap_when_quiet)
             if not self.embedder.loaded and self._load_embedder is not None:
                 tg.start_soon(self._reload_embedder)
+            if self.store.vector_index_outdated:  # (the HNSW graph of an older version)
+                self._maybe_build_vector_index({})
             task_status.started()
 
     def _recover(self) -> dict[str, Any]:
@@ -784,11 +786,8 @@ class Service:
 
     def _maybe_build_vector_index(self, report: dict[str, Any]) -> None:
         rows = int(report.get("after", {}).get("rows", 0))
-        if (
-            not self.store.vector_index_ready
-            and not self.store.index_build_running
-            and rows >= self.policy.vector_index_rows
-        ):
+        wanted = not self.store.vector_index_ready and rows >= self.policy.vector_index_rows
+        if (wanted or self.store.vector_index_outdated) and not self.store.index_build_running:
             self.store.index_build_running = True
             # a task of its own, not a background job: maintenance passes (the log's
             # checkpoints) go on during a build of minutes, and stopping the daemon kills it
@@ -813,6 +812,8 @@ class Service:
         and queries go on: see `omegad.indexer`), then a maintenance pass picks it up and folds
         in what came meanwhile."""
         try:
+            if self.store.vector_index_outdated:  # (the HNSW graph of an older version)
+                log.info("vector_index_rebuilding", kind=VECTOR_INDEX_TYPE)
             info = await build_in_subprocess(self.store.directory, self._commits_held)
             self.last_vector_index = info
             log.info("vector_index_built", **info)

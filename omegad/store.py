@@ -492,7 +492,9 @@ MAX_COMPACT_SHRINK = 6
 
 #: Candidates re-scored exactly after the quantised index search, per result asked for.
 REFINE_FACTOR = 5
-#: The HNSW search's breadth (candidates kept while walking the graph). LanceDB's default,
+#: The HNSW search's breadth, for a store still indexed by the HNSW graph of versions before
+#: 2026-12-02 until its index is rebuilt as RaBitQ (`vector_index_outdated`; an RQ index
+#: ignores it). LanceDB's default,
 #: 1.5 × the rows asked for (~100 here), lost whole queries at scale: a query between the
 #: clusters of the 1M synthetic store landed in another cluster and found none of its 30
 #: nearest rows (recall 0.81–0.84 with query noise 0.06–0.08, 0.97 at 100k), and widening the
@@ -525,7 +527,8 @@ SIDE_CACHE_MB = 32
 #: bound is a cliff the store falls off as it grows. What the cache holds per byte of index on
 #: disk, measured at 1M memories: HNSW_SQ 1.087 (608 MB on disk, 661 MB cached, its
 #: metadata included), full-text 0.52 after six searches (63 MB on disk), btree and bitmap
-#: less than theirs.
+#: less than theirs; the RaBitQ index that replaced the graph ~1.03 (208 MB on disk, LanceDB's
+#: caches 257 MB in all after 100 queries).
 CACHE_PER_INDEX_BYTE = 1.1
 CACHE_MARGIN_MB = 8
 #: The bound leaves this share over the need, so it is raised (the caches renewed, the
@@ -618,24 +621,36 @@ def _appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
     return named or new
 
 
-#: The vector index: HNSW over scalar-quantised vectors, one partition (LanceDB's ``HnswSq``
-#: defaults; `omegad.indexer` builds the same through Lance's own API).
-VECTOR_INDEX_TYPE = "IVF_HNSW_SQ"
-VECTOR_INDEX_M = 20
-VECTOR_INDEX_EF_CONSTRUCTION = 300
+#: The vector index: RaBitQ codes of 4 bits per dimension in IVF partitions (LanceDB's
+#: ``IvfRq``; `omegad.indexer` builds the same through Lance's own API), every partition
+#: probed and the best candidates re-scored exactly (`REFINE_FACTOR`). At 1M memories it
+#: holds ~210 MB where the HNSW graph over 8-bit codes held ~630 MB, builds in ~25 s instead
+#: of ~11 minutes, and lost no whole query (docs/storage.md, "Vector index").
+VECTOR_INDEX_TYPE = "IVF_RQ"
+VECTOR_INDEX_LANCEDB_TYPE = "IvfRq"  # (how LanceDB's ``list_indices`` names it)
+VECTOR_INDEX_BITS = 4
 VECTOR_INDEX_NAME = "vector_idx"
+#: Rows per IVF partition at the build, and the most partitions. Every partition is probed
+#: (a namespace filter inside a partial probe loses the hits of a small namespace), so the
+#: partitions only split the scan into tasks: at 1M, 64 partitions scanned in 20.7 ms, 8 in
+#: 23–24, 1 in 25–26 and 256 in 26–28 (in one process, recall 0.998–1.0 each).
+VECTOR_INDEX_PARTITION_ROWS = 16_384
+VECTOR_INDEX_MAX_PARTITIONS = 64
+
+
+def vector_index_partitions(rows: int) -> int:
+    """IVF partitions for an index built over *rows* rows."""
+    return max(1, min(VECTOR_INDEX_MAX_PARTITIONS, rows // VECTOR_INDEX_PARTITION_ROWS))
 
 
 def build_vector_index(handle: Any) -> dict[str, Any]:
     """Build and commit the memories' vector index on the LanceDB table *handle*, in this
     process (`MemoryStore.build_vector_index`; the daemon uses `omegad.indexer` instead)."""
-    from lancedb.index import HnswSq
+    from lancedb.index import IvfRq
 
     t0 = time.perf_counter()
     rows = int(handle.count_rows())
-    config = HnswSq(
-        distance_type="cosine", num_partitions=1, m=VECTOR_INDEX_M, ef_construction=VECTOR_INDEX_EF_CONSTRUCTION
-    )
+    config = IvfRq(distance_type="cosine", num_partitions=vector_index_partitions(rows), num_bits=VECTOR_INDEX_BITS)
     handle.create_index("vector", config=config, replace=True)
     return {"rows": rows, "ms": round((time.perf_counter() - t0) * 1000, 1)}
 
@@ -681,6 +696,7 @@ class MemoryStore:
         self.index_build_running = False
         self.readers = Readers()
         self._vector_index_ready = False
+        self._vector_index_outdated = False
         self.index_min_namespace_rows = 2_000
         self.ns_rows: dict[str, int] = {}  # rows per namespace: refreshed by maintenance, + inserts
         self.session: Any = None  # LanceDB's caches (set by `open`)
@@ -1077,12 +1093,12 @@ class MemoryStore:
 
     def _vector_query(self, vectors: Any, flt: Filter, k: int, fetch: int | None = None, dead: Dead = NO_DEAD) -> Any:
         """A namespace with at least ``index_min_namespace_rows`` rows is searched through the
-        HNSW index (the namespace filter applied inside the graph search, then the top
-        candidates re-scored exactly: ``refine_factor``); a smaller one exactly, by brute force
-        over its rows — an index walk over a tiny share of the table finds too few of them.
+        vector index (every partition probed, the namespace filter applied inside the scan,
+        then the top candidates re-scored exactly: ``refine_factor``); a smaller one exactly,
+        by brute force over its rows — cheaper than scanning every code of a big table.
         Rows written since the index was last folded are always scanned exactly as well.
         A filter applied first also keeps out the *dead* rows (`Dead.excluding`)."""
-        post = fetch is not None  # the filter after the graph search (see `_postfilter_fetch`)
+        post = fetch is not None  # the filter after the index search (see `_postfilter_fetch`)
         n = fetch if fetch is not None else k
         q = (
             self._table.search(vectors, vector_column_name="vector")
@@ -1091,13 +1107,19 @@ class MemoryStore:
             .select([*SELECT, "_distance"])
             .limit(n)
         )
-        if post:  # (at least Lance's default breadth, 1.5 × the candidates: it refuses fewer)
-            return q.refine_factor(POSTFILTER_REFINE).ef(max(HNSW_EF, n * POSTFILTER_REFINE * 3 // 2))
+        # every partition (nprobes), and for an outdated HNSW index (`vector_index_outdated`)
+        # a wide breadth: at least Lance's default, 1.5 × the candidates (it refuses fewer)
+        if post:
+            return self._probe_all(q.refine_factor(POSTFILTER_REFINE), n * POSTFILTER_REFINE)
         if not self._vector_index_ready:
             return q  # nothing to bypass: a flat scan
         if self.uses_vector_index(flt.namespace):
-            return q.refine_factor(REFINE_FACTOR).ef(max(HNSW_EF, n * REFINE_FACTOR * 3 // 2))
+            return self._probe_all(q.refine_factor(REFINE_FACTOR), n * REFINE_FACTOR)
         return q.bypass_vector_index()
+
+    @staticmethod
+    def _probe_all(q: Any, candidates: int) -> Any:
+        return q.nprobes(VECTOR_INDEX_MAX_PARTITIONS).ef(max(HNSW_EF, candidates * 3 // 2))
 
     @_reader
     def max_updated_at(self) -> int:
@@ -1241,6 +1263,7 @@ class MemoryStore:
                 "fts" if str(stats.index_type).upper() == "FTS" else "id" if list(idx.columns) == ["id"] else idx.name
             )
             out[name] = {
+                "type": str(stats.index_type),
                 "indexed_rows": int(stats.num_indexed_rows),
                 "unindexed_rows": int(stats.num_unindexed_rows),
             }
@@ -1257,7 +1280,9 @@ class MemoryStore:
                 list(idx.columns) == ["text"] and str(idx.index_type).upper() == "FTS" for idx in indices
             )
             self._id_index_ready = any(list(idx.columns) == ["id"] for idx in indices)
-            self._vector_index_ready = any(list(idx.columns) == ["vector"] for idx in indices)
+            vector = [idx for idx in indices if list(idx.columns) == ["vector"]]
+            self._vector_index_ready = bool(vector)
+            self._vector_index_outdated = any(str(idx.index_type) != VECTOR_INDEX_LANCEDB_TYPE for idx in vector)
 
     def refresh_namespace_rows(self) -> None:
         self.ns_rows = {ns: sum(types.values()) for ns, types in self.counts().items()}
@@ -1265,6 +1290,12 @@ class MemoryStore:
     @property
     def vector_index_ready(self) -> bool:
         return self._vector_index_ready
+
+    @property
+    def vector_index_outdated(self) -> bool:
+        """The vector index is of another kind than `VECTOR_INDEX_TYPE` (the HNSW graph of
+        versions before 2026-12-02): it still answers, and is rebuilt in the background."""
+        return self._vector_index_outdated
 
     @property
     def _table_dir(self) -> Path:
@@ -1278,11 +1309,9 @@ class MemoryStore:
         return self._write_lock
 
     def build_vector_index(self) -> dict[str, Any]:
-        """Build the HNSW vector index (scalar-quantised, one partition: a namespace filter
-        inside the graph search loses no hits, unlike IVF partitions). Slow — about a minute per
-        100k rows on 2 cores — so it runs outside the writer on its own table handle: writes go
-        on meanwhile (Lance commits an index next to concurrent appends); rows written during
-        the build are folded in by a later maintenance pass."""
+        """Build (or rebuild) the vector index (`VECTOR_INDEX_TYPE`), in this process, on its
+        own table handle: writes go on meanwhile (Lance commits an index next to concurrent
+        appends); rows written during the build are folded in by a later maintenance pass."""
         return build_vector_index(self._db.open_table(TABLE))
 
     # -- writes (writer task only) ---------------------------------------------------------
@@ -1537,7 +1566,8 @@ class MemoryStore:
         ]
         unindexed = before["unindexed_rows"]
         # With a vector index (a big store) the base index segments are never rewritten by a
-        # pass: folding new rows into them rewrites them (7 s for 23 rows into the 1M-row HNSW).
+        # pass: folding new rows into them rewrites them (7 s for 23 rows into the 1M-row HNSW
+        # index of before 2026-12-02; 33 s for 1,000 rows into all the indexes at 1M with RaBitQ).
         # So small unindexed fragments are compacted among themselves first (Lance never merges
         # fragments of different index coverage), then indexed as a delta, merged size-tiered
         # with the newest segments (`lanceops.segments_to_merge`). Compactions stay off the fragments

@@ -292,13 +292,13 @@ def test_the_index_cache_bound_grows_with_the_indexes(tmp_path: Path, monkeypatc
     """With the automatic bound (`store.index_cache_mb` = 0), a pass that finds the indexes
     needing more than the bound renews the caches with a bigger one, so the vector index
     stays cached: an index the cache cannot hold is read from disk by every search. (The floor
-    and margin are lowered so that a few thousand rows outgrow the bound.)"""
+    and margin are lowered so that 12,000 rows outgrow the bound.)"""
     monkeypatch.setattr(store_module, "AUTO_CACHE_FLOOR_MB", 1)
     monkeypatch.setattr(store_module, "CACHE_MARGIN_MB", 0)
     rng = np.random.default_rng(5)
     store = MemoryStore.open(tmp_path, "synthetic", DIM)
     assert store.cache_auto and store.cache_mb[0] == 1  # (no index yet)
-    vectors = unit(rng.standard_normal((4_000, DIM)).astype(np.float32))
+    vectors = unit(rng.standard_normal((12_000, DIM)).astype(np.float32))
     store.insert([Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, v) for i, v in enumerate(vectors)])
     policy = MaintainPolicy()
     store.maintain(policy, force=True)
