@@ -14,7 +14,7 @@ socket:
   fragment deleted after the fill: the pass must not rewrite the index over it);
 - the daemon's RSS, disk bytes per memory vs raw size, maintenance and index build times.
 
-    python bench/bench_scale.py [--sizes 100000,1000000] [--queries 200]
+    python bench/bench_scale.py [--sizes 100000,1000000] [--queries 200] [--vector-index hnsw|rabitq]
 """
 
 from __future__ import annotations
@@ -72,10 +72,10 @@ def _raw_bytes(i: int) -> int:
     return len(_text(i).encode()) + DIM * 4 + 40
 
 
-def fill(data_dir: Path, model_id: str, n: int, seed: int = 1) -> dict[str, Any]:
+def fill(data_dir: Path, model_id: str, n: int, seed: int = 1, vector_index: str = "hnsw") -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     centres = rng.standard_normal((2000, DIM)).astype(np.float32)
-    store = MemoryStore.open(data_dir, model_id, DIM)
+    store = MemoryStore.open(data_dir, model_id, DIM, vector_index=vector_index)
     raw = 0
     t0 = time.perf_counter()
     batch = 50_000
@@ -189,22 +189,23 @@ def _lance_cache_mb(c: Any) -> float:
     return round((c.stats()["store"].get("lance_cache_bytes") or 0) / 2**20, 0)
 
 
-def run(n: int, queries: int) -> dict[str, Any]:
+def run(n: int, queries: int, vector_index: str = "hnsw") -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="omegad-scale-", dir="/work" if Path("/work").is_dir() else None))
     data = tmp / "data"
     with BenchDaemon(data_dir=data, keep=True) as d, d.client() as c:  # writes store.json
         model_id = c.hello()["embedding"]["model"]
     log(f"{n}: filling")
-    info = fill(data, model_id, n)
+    info = fill(data, model_id, n, vector_index=vector_index)
     log(f"{n}: filled in {info['fill_s']} s; vector index {info['vector_index_s']} s")
-    out: dict[str, Any] = {"n": n, **info}
-    with BenchDaemon(data_dir=data) as d, d.client() as c:
+    out: dict[str, Any] = {"n": n, "vector_index": vector_index, **info}
+    config = f'[index]\nvector_index = "{vector_index}"\n'
+    with BenchDaemon(data_dir=data, config_text=config) as d, d.client() as c:
         for _ in range(5):
             c.query("deploy cache setting", namespace="main", rerank=False)
         out.update(_queries(c, queries, "_no_deletes"))
     out["deleted"] = deleted = delete_some(data, model_id)
     out["raw_bytes"] = info["raw_bytes"] - sum(_raw_bytes(i) for i in range(deleted))
-    with BenchDaemon(data_dir=data) as d, d.client() as c:
+    with BenchDaemon(data_dir=data, config_text=config) as d, d.client() as c:
         for _ in range(5):
             c.query("deploy cache setting", namespace="main", rerank=False)
         out.update(_queries(c, queries, ""))
@@ -254,10 +255,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="100000,1000000")
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--vector-index", default="hnsw", choices=["hnsw", "rabitq"], help="index.vector_index")
     args = ap.parse_args()
     results = []
     for n in [int(x) for x in args.sizes.split(",")]:
-        r = run(n, args.queries)
+        r = run(n, args.queries, args.vector_index)
         print(json.dumps(r), flush=True)
         results.append(r)
     print(

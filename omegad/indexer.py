@@ -1,8 +1,8 @@
 """The vector-index build, run by the daemon as a low-priority subprocess.
 
-The HNSW index of versions before 2026-12-02 took minutes to build on a big store (about a
-minute per 100k memories on two cores); the RaBitQ index that replaced it takes ~25 s at 1M,
-still too long to hold the writer. Run in a thread of the daemon, the HNSW build stalled every
+Building the HNSW index takes minutes on a big store (about a minute per 100k memories on two
+cores; the RaBitQ index, ``index.vector_index = "rabitq"``, ~25 s at 1M, still too long to hold
+the writer). Run in a thread of the daemon, the HNSW build stalled every
 commit: LanceDB's sync API runs each call on one shared async runtime, and the build kept it
 busy, so a store that arrived during a 27 s build at 20k memories waited 27 s (gets and pings,
 which do not commit, went on). In a
@@ -24,7 +24,7 @@ Anything but ``commit`` (or end of input) makes the child exit without committin
 build (the daemon stopping) is killed. An unpublished segment is never read, and goes with the
 next version cleanup.
 
-    python -m omegad.indexer LANCE_DIR [--nice N]
+    python -m omegad.indexer LANCE_DIR [--nice N] [--kind hnsw|rabitq]
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="omegad.indexer", description="build the memories' vector index")
     parser.add_argument("lance_dir", type=Path)
     parser.add_argument("--nice", type=int, default=NICE)
+    parser.add_argument("--kind", default="hnsw", help="hnsw or rabitq (index.vector_index)")
     args = parser.parse_args(argv)
     exit_with_parent()
     if args.nice > 0:
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass  # (not allowed: build at the daemon's priority)
     import lance
 
-    from .store import TABLE, VECTOR_INDEX_BITS, VECTOR_INDEX_NAME, VECTOR_INDEX_TYPE, vector_index_partitions
+    from .store import TABLE, VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME, vector_index_params
 
     t0 = time.perf_counter()
     try:
@@ -84,13 +85,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = int(ds.count_rows())
         index = ds.create_index_uncommitted(
             "vector",
-            VECTOR_INDEX_TYPE,
+            VECTOR_INDEX_KINDS[args.kind][0],
             name=VECTOR_INDEX_NAME,
             metric="cosine",
-            num_partitions=vector_index_partitions(rows),
-            num_bits=VECTOR_INDEX_BITS,
             fragment_ids=fragments,
             replace=True,  # (an index of another kind: `MemoryStore.vector_index_outdated`)
+            **vector_index_params(args.kind, rows),
         )
         # durable before it is published: a manifest must never name missing index files
         fsync_tree(path / "_indices" / str(index.uuid))
@@ -143,6 +143,7 @@ async def build_in_subprocess(
     lance_dir: Path,
     hold_commits: Callable[[], AbstractAsyncContextManager[None]] | None = None,
     nice: int = NICE,
+    kind: str = "hnsw",
 ) -> dict[str, Any]:
     """Build the vector index in a child process (`main`) and commit it while
     *hold_commits()* is entered (the daemon's writes held off). Returns the child's report
@@ -151,7 +152,7 @@ async def build_in_subprocess(
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
     # -P: not the daemon's working directory first on the path (a json.py there)
-    command = [sys.executable, "-P", "-m", "omegad.indexer", str(lance_dir), "--nice", str(nice)]
+    command = [sys.executable, "-P", "-m", "omegad.indexer", str(lance_dir), "--nice", str(nice), "--kind", kind]
     errors = bytearray()
 
     async def drain(stream: AsyncIterator[bytes]) -> None:

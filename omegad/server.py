@@ -418,6 +418,7 @@ async def run_server(
                     index_cache_mb=config.index_cache_mb,
                     metadata_cache_mb=config.metadata_cache_mb,
                     ops_in_child=True,  # (see omegad.lanceops)
+                    vector_index=config.vector_index,
                 )
             )
         except StoreMismatch as exc:

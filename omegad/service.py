@@ -56,7 +56,7 @@ from .schema import (
 from .signals import TABLE as SIGNALS_TABLE
 from .signals import Signal, Signals, SignalStore
 from .store import TABLE as MEMORIES_TABLE
-from .store import VECTOR_INDEX_TYPE, Filter, MaintainPolicy, MemoryStore, Row, iso, to_micros
+from .store import Filter, MaintainPolicy, MemoryStore, Row, iso, to_micros
 from .wal import (
     WriteAheadLog,
     delete_record,
@@ -184,6 +184,9 @@ class Service:
         self.embedder = embedder
         self.store = store
         store.index_min_namespace_rows = config.index_min_namespace_rows
+        if store.vector_index_kind != config.vector_index:
+            store.vector_index_kind = config.vector_index
+            store.refresh_index_state()  # (a store opened without it: tests; the server passes it)
         # (blocking when not given: the server opens it in a worker thread)
         self.edges = edges if edges is not None else EdgeStore.open(store, config.data_dir)
         self.graph = EdgeIndex()
@@ -301,7 +304,7 @@ class Service:
             tg.start_soon(self._trim_heap_when_quiet)
             if not self.embedder.loaded and self._load_embedder is not None:
                 tg.start_soon(self._reload_embedder)
-            if self.store.vector_index_outdated:  # (the HNSW graph of an older version)
+            if self.store.vector_index_outdated:  # (``index.vector_index`` changed)
                 self._maybe_build_vector_index({})
             task_status.started()
 
@@ -812,9 +815,11 @@ class Service:
         and queries go on: see `omegad.indexer`), then a maintenance pass picks it up and folds
         in what came meanwhile."""
         try:
-            if self.store.vector_index_outdated:  # (the HNSW graph of an older version)
-                log.info("vector_index_rebuilding", kind=VECTOR_INDEX_TYPE)
-            info = await build_in_subprocess(self.store.directory, self._commits_held)
+            if self.store.vector_index_outdated:  # (``index.vector_index`` changed)
+                log.info("vector_index_rebuilding", kind=self.store.vector_index_kind)
+            info = await build_in_subprocess(
+                self.store.directory, self._commits_held, kind=self.store.vector_index_kind
+            )
             self.last_vector_index = info
             log.info("vector_index_built", **info)
         except Exception as exc:  # e.g. a conflict with a compaction: the next pass retries

@@ -492,9 +492,7 @@ MAX_COMPACT_SHRINK = 6
 
 #: Candidates re-scored exactly after the quantised index search, per result asked for.
 REFINE_FACTOR = 5
-#: The HNSW search's breadth, for a store still indexed by the HNSW graph of versions before
-#: 2026-12-02 until its index is rebuilt as RaBitQ (`vector_index_outdated`; an RQ index
-#: ignores it). LanceDB's default,
+#: The HNSW search's breadth (a RaBitQ index ignores it). LanceDB's default,
 #: 1.5 × the rows asked for (~100 here), lost whole queries at scale: a query between the
 #: clusters of the 1M synthetic store landed in another cluster and found none of its 30
 #: nearest rows (recall 0.81–0.84 with query noise 0.06–0.08, 0.97 at 100k), and widening the
@@ -621,36 +619,50 @@ def _appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
     return named or new
 
 
-#: The vector index: RaBitQ codes of 4 bits per dimension in IVF partitions (LanceDB's
-#: ``IvfRq``; `omegad.indexer` builds the same through Lance's own API), every partition
-#: probed and the best candidates re-scored exactly (`REFINE_FACTOR`). At 1M memories it
-#: holds ~210 MB where the HNSW graph over 8-bit codes held ~630 MB, builds in ~25 s instead
-#: of ~11 minutes, and lost no whole query (docs/storage.md, "Vector index").
-VECTOR_INDEX_TYPE = "IVF_RQ"
-VECTOR_INDEX_LANCEDB_TYPE = "IvfRq"  # (how LanceDB's ``list_indices`` names it)
+#: The vector index, by kind (``index.vector_index``): LanceDB's index type, and how its
+#: ``list_indices`` names it. `omegad.indexer` builds the same through Lance's own API.
+#:
+#: - ``hnsw`` (default): an HNSW graph over 8-bit scalar-quantised vectors, one partition, so
+#:   a namespace filter inside the graph search loses no hits. At 1M memories ~630 MB in
+#:   memory, ~11 minutes to build on 2 cores.
+#: - ``rabitq``: RaBitQ codes of 4 bits per dimension in IVF partitions, every partition
+#:   probed (a filter inside a partial probe loses a small namespace's hits) and the best
+#:   candidates re-scored exactly. At 1M ~210 MB, ~25 s to build — but the scan of every code
+#:   made the benchmark's big-namespace queries 79 ms at the median against 56 ms
+#:   (docs/storage.md, "Vector index").
+VECTOR_INDEX_KINDS = {"hnsw": ("IVF_HNSW_SQ", "IvfHnswSq"), "rabitq": ("IVF_RQ", "IvfRq")}
+VECTOR_INDEX_M = 20
+VECTOR_INDEX_EF_CONSTRUCTION = 300
 VECTOR_INDEX_BITS = 4
 VECTOR_INDEX_NAME = "vector_idx"
-#: Rows per IVF partition at the build, and the most partitions. Every partition is probed
-#: (a namespace filter inside a partial probe loses the hits of a small namespace), so the
-#: partitions only split the scan into tasks: at 1M, 64 partitions scanned in 20.7 ms, 8 in
-#: 23–24, 1 in 25–26 and 256 in 26–28 (in one process, recall 0.998–1.0 each).
+#: RaBitQ: rows per IVF partition at the build, and the most partitions. Every partition is
+#: probed, so the partitions only split the scan into tasks: at 1M, 64 partitions scanned in
+#: 20.7 ms, 8 in 23–24, 1 in 25–26 and 256 in 26–28 (one process, recall 0.998–1.0 each).
 VECTOR_INDEX_PARTITION_ROWS = 16_384
 VECTOR_INDEX_MAX_PARTITIONS = 64
 
 
 def vector_index_partitions(rows: int) -> int:
-    """IVF partitions for an index built over *rows* rows."""
+    """RaBitQ's IVF partitions for an index built over *rows* rows."""
     return max(1, min(VECTOR_INDEX_MAX_PARTITIONS, rows // VECTOR_INDEX_PARTITION_ROWS))
 
 
-def build_vector_index(handle: Any) -> dict[str, Any]:
-    """Build and commit the memories' vector index on the LanceDB table *handle*, in this
-    process (`MemoryStore.build_vector_index`; the daemon uses `omegad.indexer` instead)."""
-    from lancedb.index import IvfRq
+def vector_index_params(kind: str, rows: int) -> dict[str, Any]:
+    """Lance's ``create_index`` parameters for an index of *kind* over *rows* rows."""
+    if kind == "rabitq":
+        return {"num_partitions": vector_index_partitions(rows), "num_bits": VECTOR_INDEX_BITS}
+    return {"num_partitions": 1, "m": VECTOR_INDEX_M, "ef_construction": VECTOR_INDEX_EF_CONSTRUCTION}
+
+
+def build_vector_index(handle: Any, kind: str = "hnsw") -> dict[str, Any]:
+    """Build and commit the memories' vector index of *kind* on the LanceDB table *handle*, in
+    this process (`MemoryStore.build_vector_index`; the daemon uses `omegad.indexer` instead)."""
+    from lancedb.index import HnswSq, IvfRq
 
     t0 = time.perf_counter()
     rows = int(handle.count_rows())
-    config = IvfRq(distance_type="cosine", num_partitions=vector_index_partitions(rows), num_bits=VECTOR_INDEX_BITS)
+    params = vector_index_params(kind, rows)
+    config = IvfRq(distance_type="cosine", **params) if kind == "rabitq" else HnswSq(distance_type="cosine", **params)
     handle.create_index("vector", config=config, replace=True)
     return {"rows": rows, "ms": round((time.perf_counter() - t0) * 1000, 1)}
 
@@ -697,6 +709,9 @@ class MemoryStore:
         self.readers = Readers()
         self._vector_index_ready = False
         self._vector_index_outdated = False
+        #: the vector index to build (``index.vector_index``: a key of `VECTOR_INDEX_KINDS`);
+        #: one of another kind answers until it is rebuilt (`vector_index_outdated`)
+        self.vector_index_kind = "hnsw"
         self.index_min_namespace_rows = 2_000
         self.ns_rows: dict[str, int] = {}  # rows per namespace: refreshed by maintenance, + inserts
         self.session: Any = None  # LanceDB's caches (set by `open`)
@@ -724,13 +739,15 @@ class MemoryStore:
         index_cache_mb: int = 0,
         metadata_cache_mb: int = 32,
         ops_in_child: bool = False,
+        vector_index: str = "hnsw",
     ) -> MemoryStore:
         """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of
         indexes and 1 GB of metadata, let every replaced index version stay in memory); the
         index cache by *index_cache_mb*, or by what the indexes on disk need when it is 0
         (`auto_index_cache_mb`, raised by passes as they grow).
         *ops_in_child*: Lance's maintenance calls run in a child process (`ChildOps`; the
-        daemon), else in this one."""
+        daemon), else in this one. *vector_index*: the kind of vector index to build
+        (`VECTOR_INDEX_KINDS`)."""
 
         directory = data_dir / "lance"
         directory.mkdir(parents=True, exist_ok=True)
@@ -774,6 +791,9 @@ class MemoryStore:
             table = db.create_table(TABLE, schema=_schema(dim))
         store = cls(directory, table, db, dim, model_id)
         store.session, store.cache_mb = session, cache_mb
+        if vector_index != store.vector_index_kind:
+            store.vector_index_kind = vector_index
+            store.refresh_index_state()
         store.cache_auto, store.index_cache_need_mb = not index_cache_mb, need_mb
         store._warn_small_cache()
         if ops_in_child:
@@ -1107,10 +1127,11 @@ class MemoryStore:
             .select([*SELECT, "_distance"])
             .limit(n)
         )
-        # every partition (nprobes), and for an outdated HNSW index (`vector_index_outdated`)
-        # a wide breadth: at least Lance's default, 1.5 × the candidates (it refuses fewer)
-        if post:
-            return self._probe_all(q.refine_factor(POSTFILTER_REFINE), n * POSTFILTER_REFINE)
+        # RaBitQ: every partition (nprobes); HNSW: a wide breadth, at least Lance's default,
+        # 1.5 × the candidates (it refuses fewer). Each index ignores the other's setting.
+        if post:  # (RaBitQ's codes rank far queries too coarsely for 2: recall 0.97 at 1M)
+            refine = POSTFILTER_REFINE if self.vector_index_kind == "hnsw" else REFINE_FACTOR
+            return self._probe_all(q.refine_factor(refine), n * refine)
         if not self._vector_index_ready:
             return q  # nothing to bypass: a flat scan
         if self.uses_vector_index(flt.namespace):
@@ -1282,7 +1303,8 @@ class MemoryStore:
             self._id_index_ready = any(list(idx.columns) == ["id"] for idx in indices)
             vector = [idx for idx in indices if list(idx.columns) == ["vector"]]
             self._vector_index_ready = bool(vector)
-            self._vector_index_outdated = any(str(idx.index_type) != VECTOR_INDEX_LANCEDB_TYPE for idx in vector)
+            wanted = VECTOR_INDEX_KINDS[self.vector_index_kind][1]
+            self._vector_index_outdated = any(str(idx.index_type) != wanted for idx in vector)
 
     def refresh_namespace_rows(self) -> None:
         self.ns_rows = {ns: sum(types.values()) for ns, types in self.counts().items()}
@@ -1293,8 +1315,8 @@ class MemoryStore:
 
     @property
     def vector_index_outdated(self) -> bool:
-        """The vector index is of another kind than `VECTOR_INDEX_TYPE` (the HNSW graph of
-        versions before 2026-12-02): it still answers, and is rebuilt in the background."""
+        """The vector index is of another kind than `vector_index_kind` (the configuration
+        changed): it still answers, and the daemon rebuilds it in the background."""
         return self._vector_index_outdated
 
     @property
@@ -1309,10 +1331,10 @@ class MemoryStore:
         return self._write_lock
 
     def build_vector_index(self) -> dict[str, Any]:
-        """Build (or rebuild) the vector index (`VECTOR_INDEX_TYPE`), in this process, on its
+        """Build (or rebuild) the vector index (`vector_index_kind`), in this process, on its
         own table handle: writes go on meanwhile (Lance commits an index next to concurrent
         appends); rows written during the build are folded in by a later maintenance pass."""
-        return build_vector_index(self._db.open_table(TABLE))
+        return build_vector_index(self._db.open_table(TABLE), self.vector_index_kind)
 
     # -- writes (writer task only) ---------------------------------------------------------
 

@@ -225,15 +225,12 @@ def test_stores_go_on_while_a_pass_compacts(daemon_factory) -> None:  # type: ig
     assert d.stop() == 0, d.log()
 
 
-def test_an_older_hnsw_vector_index_answers_and_is_rebuilt(daemon_factory) -> None:  # type: ignore[no-untyped-def]
-    """A store whose vector index is the HNSW graph of versions before 2026-12-02 is searched
-    through it at once, and the daemon rebuilds it as RaBitQ (`IVF_RQ`) in the background."""
+def test_a_vector_index_of_another_kind_answers_and_is_rebuilt(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    """Changing ``index.vector_index`` (the HNSW graph ↔ RaBitQ): the store's index answers at
+    once, and the daemon rebuilds it as the configured kind in the background."""
     import time
 
-    import lancedb
-    from lancedb.index import HnswSq
-
-    from omegad.store import VECTOR_INDEX_NAME
+    from omegad.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
 
     config = "[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\n"
     d: Daemon = daemon_factory(config=config).start()
@@ -245,21 +242,23 @@ def test_an_older_hnsw_vector_index_answers_and_is_rebuilt(daemon_factory) -> No
         deadline = time.monotonic() + 120
         while not c.stats()["store"]["vector_index"] and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert c.stats()["index"][VECTOR_INDEX_NAME]["type"] == "IVF_RQ"
+        assert c.stats()["index"][VECTOR_INDEX_NAME]["type"] == VECTOR_INDEX_KINDS["hnsw"][0]
     assert d.stop() == 0
-    table = lancedb.connect(str(d.data_dir / "lance")).open_table("memories")
-    table.create_index("vector", config=HnswSq(distance_type="cosine", num_partitions=1), replace=True)
-    assert [str(i.index_type) for i in table.list_indices() if list(i.columns) == ["vector"]] == ["IvfHnswSq"]
-    del table
-    d.start()
-    with d.client() as c:
-        assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
-        deadline = time.monotonic() + 120
-        while c.stats()["index"][VECTOR_INDEX_NAME]["type"] != "IVF_RQ" and time.monotonic() < deadline:
-            time.sleep(0.2)
-        st = c.stats()
-        assert st["index"][VECTOR_INDEX_NAME]["type"] == "IVF_RQ", st["maintenance"]
-        assert st["index"][VECTOR_INDEX_NAME]["indexed_rows"] >= 320
-        assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
-        assert st["store"]["vector_index"]
-    assert "vector_index_rebuilding" in d.log()
+    assert d.config_path is not None
+    for kind in ("rabitq", "hnsw"):
+        d.config_path.write_text(config + f'vector_index = "{kind}"\n')
+        d.start()
+        with d.client() as c:
+            assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
+            deadline = time.monotonic() + 120
+            while (
+                c.stats()["index"][VECTOR_INDEX_NAME]["type"] != VECTOR_INDEX_KINDS[kind][0]
+                and time.monotonic() < deadline
+            ):
+                time.sleep(0.2)
+            st = c.stats()
+            assert st["index"][VECTOR_INDEX_NAME]["type"] == VECTOR_INDEX_KINDS[kind][0], st["maintenance"]
+            assert st["index"][VECTOR_INDEX_NAME]["indexed_rows"] >= 320
+            assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
+        assert d.stop() == 0
+    assert d.log().count("vector_index_rebuilding") == 2

@@ -1,6 +1,6 @@
 """The search path against exact nearest neighbours, on a real LanceDB table: big namespaces go
-through the HNSW index, small ones are searched exactly; recall ≥ 0.98 in every case, also for
-rows written after the index was built."""
+through the vector index (each kind: the HNSW graph and RaBitQ), small ones are searched
+exactly; recall ≥ 0.98 in every case, also for rows written after the index was built."""
 
 from __future__ import annotations
 
@@ -17,13 +17,15 @@ from omegad.store import Filter, MaintainPolicy, MemoryStore, Row, _scored
 DIM = 384
 SIZES = {"big": 9_000, "mid": 2_500, "small": 450, "tiny": 40}
 K = 45
+KINDS = ["hnsw", "rabitq"]  # (index.vector_index)
 
 
 def unit(v: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
     return (v / np.linalg.norm(v, axis=-1, keepdims=True)).astype(np.float32)
 
 
-def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path, kind: str) -> None:
     rng = np.random.default_rng(7)
     centres = rng.standard_normal((300, DIM)).astype(np.float32)
 
@@ -31,7 +33,7 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path) -> 
         # clustered like text embeddings: many topics, memories near their topic
         return unit(centres[rng.integers(0, len(centres), n)] + 0.4 * rng.standard_normal((n, DIM)).astype(np.float32))
 
-    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index=kind)
     vectors: dict[str, list[tuple[str, np.ndarray]]] = {ns: [] for ns in SIZES}  # type: ignore[type-arg]
     rows = []
     for ns, n in SIZES.items():
@@ -56,6 +58,7 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path) -> 
     store.insert([Row(f"late-{i}", "late", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(late)])
     vectors["big"] += [(f"late-{i}", v) for i, v in enumerate(late)]
     store.maintain(MaintainPolicy(unindexed_rows=10**9), force=False)  # picks the index up, no folding
+    assert store.index_state()["vector_idx"]["type"] == store_module.VECTOR_INDEX_KINDS[kind][0]
     assert store.vector_index_ready
     assert store.uses_vector_index("big") and store.uses_vector_index("mid")
     assert not store.uses_vector_index("small") and not store.uses_vector_index("tiny")
@@ -113,7 +116,8 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path) -> 
     assert report["indexed"]["deltas_merged"] >= 1 and "cache_renewed" not in report
 
 
-def test_queries_between_clusters_find_their_nearest_rows(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_queries_between_clusters_find_their_nearest_rows(tmp_path: Path, kind: str) -> None:
     """A query far from every memory (a question is not a stored text: cosine ~0.5 to its
     nearest) must not get lost in the graph. With LanceDB's default search breadth (1.5 × the
     rows asked for) recall in a 20k table of 1,000 clusters was 0.96–0.97 at this distance, and
@@ -124,7 +128,7 @@ def test_queries_between_clusters_find_their_nearest_rows(tmp_path: Path) -> Non
     n = 20_000
     centres = rng.standard_normal((1_000, DIM)).astype(np.float32)
     vs = unit(centres[rng.integers(0, len(centres), n)] + 0.4 * rng.standard_normal((n, DIM)).astype(np.float32))
-    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index=kind)
     namespaces = ["big" if i % 10 else "mid" for i in range(n)]
     store.insert([Row(f"m{i}", f"memory {i}", "fact", [], namespaces[i], {}, 1, 1, 1, v) for i, v in enumerate(vs)])
     store.maintain(MaintainPolicy(), force=True)
@@ -147,7 +151,8 @@ def test_queries_between_clusters_find_their_nearest_rows(tmp_path: Path) -> Non
         assert np.mean(recalls) >= 0.98, (ns, np.mean(recalls), min(recalls))
 
 
-def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path, kind: str) -> None:
     """`omegad.indexer` builds the index in a process of its own: commits go on meanwhile (in a
     thread of the daemon they waited for the whole build), and its own commit, made while they
     are held off, lands even under a stream of appends that made Lance's own retries give up
@@ -163,7 +168,7 @@ def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path) 
     from omegad.indexer import IndexBuildFailed, build_in_subprocess
 
     rng = np.random.default_rng(3)
-    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index=kind)
     n = 6_000
     vectors = unit(rng.standard_normal((n, DIM)).astype(np.float32))
     for start in range(0, n, 2_000):
@@ -195,7 +200,7 @@ def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path) 
 
     async def build() -> dict:  # type: ignore[type-arg]
         try:
-            return await build_in_subprocess(store.directory, hold_commits)
+            return await build_in_subprocess(store.directory, hold_commits, kind=kind)
         finally:
             done.set()
 
@@ -211,16 +216,19 @@ def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path) 
     assert set(store.get_many(during)) == set(during)
     stats = {i.name: store._table.index_stats(i.name) for i in store._table.list_indices()}
     assert stats["vector_idx"].num_indexed_rows == info["rows"], stats
+    assert stats["vector_idx"].index_type == store_module.VECTOR_INDEX_KINDS[kind][0]
+    assert not store.vector_index_outdated
     with pytest.raises(IndexBuildFailed, match="exit 1"):
         anyio.run(build_in_subprocess, tmp_path / "no-such-store")
 
 
-def test_new_rows_are_folded_into_every_index_between_passes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", KINDS)
+def test_new_rows_are_folded_into_every_index_between_passes(tmp_path: Path, kind: str) -> None:
     """`fold_new_rows` indexes the rows the indexes leave out (searches are slower while
     there are any), as deltas merged size-tiered: the pieces stay bounded, nothing else is
     done (no compaction), and every row stays findable through the vector and text indexes."""
     rng = np.random.default_rng(11)
-    store = MemoryStore.open(tmp_path, "synthetic", DIM)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index=kind)
     vectors = unit(rng.standard_normal((3_000, DIM)).astype(np.float32))
     store.insert([Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, v) for i, v in enumerate(vectors)])
     policy = MaintainPolicy(max_index_deltas=4)
