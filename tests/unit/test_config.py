@@ -58,6 +58,8 @@ def test_defaults_follow_xdg(tmp_path: Path) -> None:
         ("[maintenance]\nprocess_idle_s = -1\n", "non-negative"),
         ('[maintenance]\nprocess_idle_s = "soon"\n', "non-negative number"),
         ('[query]\nfusion = "magic"\n', "one of"),
+        ('[index]\nvector_index = "annoy"\n', "one of"),
+        ("[index]\nvector_index = 1\n", "one of"),
         ('[store]\nindex_cache_mb = "big"\n', 'size in MB or "auto"'),
         ("[store]\nindex_cache_mb = -1\n", 'size in MB or "auto"'),
         ("[query.type_weights]\nbogus = 1.0\n", "unknown memory type"),
