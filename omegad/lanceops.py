@@ -151,8 +151,8 @@ def remap_excluded(
     inside the commit, and every store waits for that commit. Measured on 2 cores: 73 ms for a
     4,096-row HNSW segment and 175 ms for 16,384 rows; when the rewrite drops deleted rows, the
     HNSW graph is rebuilt without them: 0.58 s for 4,096 rows, 3.4 s for 16,384 and 70 s for
-    the 100k-row index (measured with the HNSW index of versions before 2026-12-02; RaBitQ's
-    codes need no graph, so these bounds are cautious for it, not re-measured). So fragments
+    the 100k-row index (measured with the HNSW index; RaBitQ's codes, ``index.vector_index =
+    "rabitq"``, need no graph, so these bounds are cautious for it, not re-measured). So fragments
     under a segment of more than *max_rows* rows are never
     compacted, and those that would lose their deleted rows (at least *deleted_share* of them)
     not under one of more than *max_rebuild_rows*; their deleted rows stay marked deleted.

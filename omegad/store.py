@@ -525,7 +525,7 @@ SIDE_CACHE_MB = 32
 #: bound is a cliff the store falls off as it grows. What the cache holds per byte of index on
 #: disk, measured at 1M memories: HNSW_SQ 1.087 (608 MB on disk, 661 MB cached, its
 #: metadata included), full-text 0.52 after six searches (63 MB on disk), btree and bitmap
-#: less than theirs; the RaBitQ index that replaced the graph ~1.03 (208 MB on disk, LanceDB's
+#: less than theirs; a RaBitQ index (``index.vector_index = "rabitq"``) ~1.03 (208 MB on disk, LanceDB's
 #: caches 257 MB in all after 100 queries).
 CACHE_PER_INDEX_BYTE = 1.1
 CACHE_MARGIN_MB = 8
@@ -1589,7 +1589,7 @@ class MemoryStore:
         unindexed = before["unindexed_rows"]
         # With a vector index (a big store) the base index segments are never rewritten by a
         # pass: folding new rows into them rewrites them (7 s for 23 rows into the 1M-row HNSW
-        # index of before 2026-12-02; 33 s for 1,000 rows into all the indexes at 1M with RaBitQ).
+        # index; 33 s for 1,000 rows into all the indexes at 1M with a RaBitQ vector index).
         # So small unindexed fragments are compacted among themselves first (Lance never merges
         # fragments of different index coverage), then indexed as a delta, merged size-tiered
         # with the newest segments (`lanceops.segments_to_merge`). Compactions stay off the fragments
