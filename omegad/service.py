@@ -184,9 +184,7 @@ class Service:
         self.embedder = embedder
         self.store = store
         store.index_min_namespace_rows = config.index_min_namespace_rows
-        if store.vector_index_kind != config.vector_index:
-            store.vector_index_kind = config.vector_index
-            store.refresh_index_state()  # (a store opened without it: tests; the server passes it)
+        store.use_vector_index(config.vector_index)  # (the server opens it so; tests may not)
         # (blocking when not given: the server opens it in a worker thread)
         self.edges = edges if edges is not None else EdgeStore.open(store, config.data_dir)
         self.graph = EdgeIndex()

@@ -791,9 +791,7 @@ class MemoryStore:
             table = db.create_table(TABLE, schema=_schema(dim))
         store = cls(directory, table, db, dim, model_id)
         store.session, store.cache_mb = session, cache_mb
-        if vector_index != store.vector_index_kind:
-            store.vector_index_kind = vector_index
-            store.refresh_index_state()
+        store.use_vector_index(vector_index)
         store.cache_auto, store.index_cache_need_mb = not index_cache_mb, need_mb
         store._warn_small_cache()
         if ops_in_child:
@@ -1312,6 +1310,13 @@ class MemoryStore:
     @property
     def vector_index_ready(self) -> bool:
         return self._vector_index_ready
+
+    def use_vector_index(self, kind: str) -> None:
+        """Build vector indexes of *kind* (a key of `VECTOR_INDEX_KINDS`) from now on; an
+        existing one of another kind becomes `vector_index_outdated`."""
+        if kind != self.vector_index_kind:
+            self.vector_index_kind = kind
+            self.refresh_index_state()
 
     @property
     def vector_index_outdated(self) -> bool:
