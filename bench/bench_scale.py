@@ -1,8 +1,12 @@
 """The store at scale: 100k and 1M memories.
 
-Texts are synthetic ("memory 123: topic words ..."); **vectors are synthetic too** — unit
-vectors clustered around 2,000 random topic centres, like text embeddings — because embedding a
-million texts with the real model would take hours on 2 cores. The store is filled in process
+Texts are synthetic ("memory 123: topic words ..."); **most vectors are synthetic too** — unit
+vectors clustered around 2,000 random topic centres — because embedding a million texts with
+the real model would take hours on 2 cores. A share of the memories (``--real-share``, 2% by
+default) is embedded for real, from its own text, with the daemon's model: in a real store a
+question has memories about it, and how long a vector search takes depends on that (with
+RaBitQ a query far from every vector scans twice as slowly: docs/storage.md). With
+``--real-share 0`` no query has a neighbour closer than cosine ~0.3: the worst case. The store is filled in process
 (big batches straight into LanceDB), then maintained like the daemon does (indexes, the RaBitQ
 vector index, compaction), then a real daemon serves it and everything below goes over the
 socket:
@@ -15,6 +19,7 @@ socket:
 - the daemon's RSS, disk bytes per memory vs raw size, maintenance and index build times.
 
     python bench/bench_scale.py [--sizes 100000,1000000] [--queries 200] [--vector-index hnsw|rabitq]
+                                [--real-share 0.02]
 """
 
 from __future__ import annotations
@@ -58,6 +63,9 @@ def log(msg: str) -> None:
     print(f"[bench_scale] {msg}", file=sys.stderr, flush=True)
 
 
+#: The share of the memories embedded for real (``--real-share``).
+DEFAULT_REAL_SHARE = 0.02
+
 #: Memories deleted after the fill: this share of the first fragment (Lance drops the deleted
 #: rows of a fragment from its files past 10%).
 DELETED_SHARE = 0.12
@@ -72,11 +80,25 @@ def _raw_bytes(i: int) -> int:
     return len(_text(i).encode()) + DIM * 4 + 40
 
 
-def fill(data_dir: Path, model_id: str, n: int, seed: int = 1, vector_index: str = "hnsw") -> dict[str, Any]:
+def _embedder() -> Any:
+    """The daemon's embedding model, as its default configuration resolves it."""
+    from omegad.config import load_config
+    from omegad.embed import Embedder
+    from omegad.models import resolve_embedding
+
+    config = load_config()
+    return Embedder(resolve_embedding(config.embedding_model_dir, config.model_cache_dir), threads=2)
+
+
+def fill(
+    data_dir: Path, model_id: str, n: int, seed: int = 1, vector_index: str = "hnsw", real_share: float = 0.0
+) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     centres = rng.standard_normal((2000, DIM)).astype(np.float32)
     store = MemoryStore.open(data_dir, model_id, DIM, vector_index=vector_index)
-    raw = 0
+    embedder = _embedder() if real_share > 0 else None
+    raw = real = 0
+    embed_s = 0.0
     t0 = time.perf_counter()
     batch = 50_000
     now = time.time_ns() // 1000
@@ -84,6 +106,14 @@ def fill(data_dir: Path, model_id: str, n: int, seed: int = 1, vector_index: str
         m = min(batch, n - start)
         v = centres[rng.integers(0, len(centres), m)] + 0.4 * rng.standard_normal((m, DIM)).astype(np.float32)
         v /= np.linalg.norm(v, axis=1, keepdims=True)
+        if embedder is not None:  # (drawn after the vectors: the synthetic ones stay the same)
+            picked = np.flatnonzero(rng.random(m) < real_share)
+            te = time.perf_counter()
+            for s in range(0, len(picked), 64):
+                part = picked[s : s + 64]
+                v[part] = embedder.embed([_text(start + int(k)) for k in part])
+            embed_s += time.perf_counter() - te
+            real += len(picked)
         rows = []
         for k in range(m):
             i = start + k
@@ -105,6 +135,8 @@ def fill(data_dir: Path, model_id: str, n: int, seed: int = 1, vector_index: str
     EdgeStore.open(store, data_dir).write_cursor(store.max_updated_at())
     return {
         "fill_s": round(fill_s, 1),
+        "real_vectors": real,
+        "embed_s": round(embed_s, 1),
         "raw_bytes": raw,
         "first_maintenance_s": round(t1 - t0, 1),
         "vector_index_s": round(t2 - t1, 1),
@@ -189,15 +221,17 @@ def _lance_cache_mb(c: Any) -> float:
     return round((c.stats()["store"].get("lance_cache_bytes") or 0) / 2**20, 0)
 
 
-def run(n: int, queries: int, vector_index: str = "hnsw") -> dict[str, Any]:
+def run(n: int, queries: int, vector_index: str = "hnsw", real_share: float = 0.0) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="omegad-scale-", dir="/work" if Path("/work").is_dir() else None))
     data = tmp / "data"
     with BenchDaemon(data_dir=data, keep=True) as d, d.client() as c:  # writes store.json
         model_id = c.hello()["embedding"]["model"]
     log(f"{n}: filling")
-    info = fill(data, model_id, n, vector_index=vector_index)
-    log(f"{n}: filled in {info['fill_s']} s; vector index {info['vector_index_s']} s")
-    out: dict[str, Any] = {"n": n, "vector_index": vector_index, **info}
+    info = fill(data, model_id, n, vector_index=vector_index, real_share=real_share)
+    log(
+        f"{n}: filled in {info['fill_s']} s ({info['real_vectors']} embedded for real in {info['embed_s']} s); vector index {info['vector_index_s']} s"
+    )
+    out: dict[str, Any] = {"n": n, "vector_index": vector_index, "real_share": real_share, **info}
     config = f'[index]\nvector_index = "{vector_index}"\n'
     with BenchDaemon(data_dir=data, config_text=config) as d, d.client() as c:
         for _ in range(5):
@@ -256,12 +290,21 @@ def main() -> int:
     ap.add_argument("--sizes", default="100000,1000000")
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--vector-index", default="hnsw", choices=["hnsw", "rabitq"], help="index.vector_index")
+    ap.add_argument(
+        "--real-share",
+        type=float,
+        default=DEFAULT_REAL_SHARE,
+        help="share of the memories embedded for real from their text (0: all synthetic, the worst case)",
+    )
     args = ap.parse_args()
+    if not 0.0 <= args.real_share <= 1.0:
+        ap.error("--real-share: between 0 and 1")
     results = []
     for n in [int(x) for x in args.sizes.split(",")]:
-        r = run(n, args.queries, args.vector_index)
+        r = run(n, args.queries, args.vector_index, args.real_share)
         print(json.dumps(r), flush=True)
         results.append(r)
+    print(f"index.vector_index = {args.vector_index}; {args.real_share:.0%} of the vectors real")
     print(
         "| memories | query p50/p95 ms, 90% namespace: no deletes / 12% of a fragment deleted (after the pass) "
         "| 0.1% namespace: no deletes / deleted (after the pass) "
