@@ -555,6 +555,17 @@ def auto_index_cache_mb(need_mb: int) -> int:
     return max(AUTO_CACHE_FLOOR_MB, math.ceil(need_mb * (1 + CACHE_HEADROOM) / 16) * 16)
 
 
+def _index_sizes(directory: Path) -> dict[str, dict[str, int]]:
+    """The memories' indexes and their bytes on disk (index → {uuid: bytes}, all its segments
+    under one uuid), read through LanceDB before its caches are sized. (Lance's own
+    ``describe_indices``, as `LocalOps.segments`, would load Lance's second copy of the
+    library into the daemon: 35 MiB resident for this one call.)"""
+    import lancedb
+
+    table = lancedb.connect(str(directory)).open_table(TABLE)
+    return {i.name: {str(i.index_uuid): int(i.size_bytes or 0)} for i in table.list_indices()}
+
+
 def _connect(directory: Path, index_cache_mb: int, metadata_cache_mb: int) -> tuple[Any, Any]:
     import lancedb
 
@@ -780,7 +791,7 @@ class MemoryStore:
         need_mb = CACHE_MARGIN_MB
         if (directory / f"{TABLE}.lance").is_dir():
             try:
-                need_mb = index_cache_need_mb(LocalOps(directory).segments(TABLE))
+                need_mb = index_cache_need_mb(_index_sizes(directory))
             except Exception as exc:  # (the sizes are a hint; opening the table tells what is wrong)
                 log.warning("index_sizes_unreadable", error=str(exc)[:300])
         cache_mb = (index_cache_mb or auto_index_cache_mb(need_mb), metadata_cache_mb)
