@@ -92,6 +92,7 @@ class LanceOpsTimeout(LanceOpsFailed):
 class LanceOps(Protocol):
     def fragments(self, table: str) -> dict[int, int]: ...
     def segments(self, table: str) -> dict[str, dict[str, int]]: ...
+    def vector_partitions(self, table: str, index: str) -> int | None: ...
     def fold(self, table: str, max_deltas: int, into_base: bool) -> int: ...
     def fold_new(self, table: str, max_deltas: int) -> dict[str, Any] | None: ...
     def compact_plan(self, table: str, bounds: CompactionBounds, dead: dict[int, int]) -> dict[str, Any]: ...
@@ -213,6 +214,15 @@ class LocalOps:
             d.name: {str(seg.uuid): int(seg.size_bytes or 0) for seg in d.segments}
             for d in self._open(table).describe_indices()
         }
+
+    def vector_partitions(self, table: str, index: str) -> int | None:
+        """The IVF partitions of the vector index *index* (the most of its segments: deltas
+        folded in keep the partitions of the build); None when there is no such index."""
+        dataset = self._open(table)
+        if index not in {d.name for d in dataset.describe_indices()}:
+            return None
+        parts = [int(seg.get("num_partitions") or 0) for seg in dataset.stats.index_stats(index).get("indices", [])]
+        return max(parts, default=0) or None
 
     def fold(self, table: str, max_deltas: int, into_base: bool) -> int:
         """Index the new rows. *into_base*: into the indexes proper, every delta merged (-1).
@@ -463,6 +473,10 @@ class ChildOps:
         out: dict[str, dict[str, int]] = self.call("segments", table=table)
         return out
 
+    def vector_partitions(self, table: str, index: str) -> int | None:
+        out = self.call("vector_partitions", table=table, index=index)
+        return None if out is None else int(out)
+
     def fold(self, table: str, max_deltas: int, into_base: bool) -> int:
         return int(self.call("fold", table=table, max_deltas=max_deltas, into_base=into_base))
 
@@ -594,6 +608,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in (
             "fragments",
             "segments",
+            "vector_partitions",
             "fold",
             "fold_new",
             "compact_plan",

@@ -788,8 +788,21 @@ class Service:
     def _maybe_build_vector_index(self, report: dict[str, Any]) -> None:
         rows = int(report.get("after", {}).get("rows", 0))
         wanted = not self.store.vector_index_ready and rows >= self.policy.vector_index_rows
-        if (wanted or self.store.vector_index_outdated) and not self.store.index_build_running:
+        rebuild = None
+        if self.store.vector_index_outdated:
+            rebuild = "kind"  # (``index.vector_index`` changed)
+        elif report.get("vector_index_grown"):
+            rebuild = "grown"  # (RaBitQ: `omegad.store.VECTOR_INDEX_REBUILD_GROWTH`)
+        if (wanted or rebuild) and not self.store.index_build_running:
             self.store.index_build_running = True
+            if rebuild:
+                log.info(
+                    "vector_index_rebuilding",
+                    kind=self.store.vector_index_kind,
+                    reason=rebuild,
+                    rows=rows or None,
+                    partitions=report.get("vector_index_partitions"),
+                )
             # a task of its own, not a background job: maintenance passes (the log's
             # checkpoints) go on during a build of minutes, and stopping the daemon kills it
             assert self._tasks is not None
@@ -813,8 +826,6 @@ class Service:
         and queries go on: see `omegad.indexer`), then a maintenance pass picks it up and folds
         in what came meanwhile."""
         try:
-            if self.store.vector_index_outdated:  # (``index.vector_index`` changed)
-                log.info("vector_index_rebuilding", kind=self.store.vector_index_kind)
             info = await build_in_subprocess(
                 self.store.directory, self._commits_held, kind=self.store.vector_index_kind
             )

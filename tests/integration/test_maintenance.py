@@ -262,3 +262,71 @@ def test_a_vector_index_of_another_kind_answers_and_is_rebuilt(daemon_factory) -
             assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
         assert d.stop() == 0
     assert d.log().count("vector_index_rebuilding") == 2
+
+
+def test_a_rabitq_index_built_small_is_rebuilt_once_the_store_has_grown(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    """An index built when the store was small keeps its few IVF partitions as rows are folded
+    in; once the store has grown past `VECTOR_INDEX_REBUILD_GROWTH` times what they were made
+    for, a pass has the daemon rebuild it in the background, and queries answer throughout.
+    (The store is filled in process, with synthetic vectors, as `bench_scale` does.)"""
+    import time
+
+    import numpy as np
+
+    from omegad.contradictions import EdgeStore
+    from omegad.store import (
+        VECTOR_INDEX_PARTITION_ROWS,
+        VECTOR_INDEX_REBUILD_GROWTH,
+        MaintainPolicy,
+        MemoryStore,
+        Row,
+    )
+
+    config = QUIET + '[index]\nvector_index = "rabitq"\n'
+    d: Daemon = daemon_factory(config=config).start()
+    with d.client() as c:
+        model = c.hello()["embedding"]
+        mid = c.store("the staging database listens on port 6543", namespace="bulk")
+    assert d.stop() == 0
+    grown = VECTOR_INDEX_REBUILD_GROWTH * VECTOR_INDEX_PARTITION_ROWS
+    rng = np.random.default_rng(9)
+    store = MemoryStore.open(d.data_dir, model["model"], model["dim"], vector_index="rabitq")
+    vectors = rng.standard_normal((grown, model["dim"])).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+
+    def add(store: MemoryStore, start: int, end: int) -> None:
+        for s in range(start, end, 16_384):
+            rows = range(s, min(end, s + 16_384))
+            store.insert([Row(f"m{i}", f"filler {i}", "fact", [], "bulk", {}, 1, 1, 1, vectors[i]) for i in rows])
+
+    add(store, 0, VECTOR_INDEX_PARTITION_ROWS + 10)
+    store.maintain(MaintainPolicy(), force=True)
+    store.build_vector_index()  # 1 partition
+    add(store, VECTOR_INDEX_PARTITION_ROWS + 10, grown)
+    store.maintain(MaintainPolicy(), force=True)  # (folded into that partition)
+    EdgeStore.open(store, d.data_dir).write_cursor(store.max_updated_at())  # (no checking 65k fillers)
+    del store
+    d.start()
+    with d.client() as c:
+        assert c.query("which port does the staging database use?", namespace="bulk", limit=3)[0]["id"] == mid
+        report = c.maintain()
+        assert report["vector_index_partitions"] == 1 and report["vector_index_grown"] is True, report
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            last = c.stats()["maintenance"]
+            if (
+                last.get("last_vector_index", {}).get("rows", 0) >= grown
+                and last["last"].get("vector_index_partitions") == grown // VECTOR_INDEX_PARTITION_ROWS
+            ):
+                break
+            assert c.query("which port does the staging database use?", namespace="bulk", limit=3)[0]["id"] == mid
+            time.sleep(0.3)
+        st = c.stats()
+        assert st["maintenance"]["last"].get("vector_index_partitions") == grown // VECTOR_INDEX_PARTITION_ROWS, st[
+            "maintenance"
+        ]
+        assert "vector_index_grown" not in st["maintenance"]["last"]
+        assert st["index"]["vector_idx"]["type"] == "IVF_RQ"
+        assert c.query("which port does the staging database use?", namespace="bulk", limit=3)[0]["id"] == mid
+    assert d.stop() == 0
+    assert d.log().count('"vector_index_rebuilding"') == 1 and '"reason": "grown"' in d.log(), d.log()[-3000:]

@@ -349,3 +349,42 @@ def test_the_index_cache_bound_grows_with_the_indexes(tmp_path: Path, monkeypatc
     assert warning["index_cache_mb"] == 1 and warning["need_mb"] == need
     fixed.maintain(policy, force=True)
     assert fixed.cache_mb[0] == 1
+
+
+def test_a_rabitq_index_is_due_for_a_rebuild_once_the_table_has_grown(tmp_path: Path) -> None:
+    """RaBitQ's folds put new rows into the partitions of the build, so an index built small
+    keeps its few partitions: a pass reports it due (`vector_index_grown`) once the table has
+    four times the rows its partitions were made for, and not after the rebuild. The graph is
+    never due (one partition at any size)."""
+    rows_per = store_module.VECTOR_INDEX_PARTITION_ROWS
+    grown = store_module.VECTOR_INDEX_REBUILD_GROWTH * rows_per
+    assert not store_module.vector_index_grown("rabitq", 1, grown - 1)
+    assert store_module.vector_index_grown("rabitq", 1, grown)
+    assert not store_module.vector_index_grown("rabitq", None, grown)
+    assert not store_module.vector_index_grown("hnsw", 1, 100 * grown)
+    assert store_module.vector_index_grown("rabitq", 16, 10**9)  # (to the most partitions, 64)
+    assert not store_module.vector_index_grown("rabitq", 17, 10**9)  # (64 < 4 × 17: never again)
+
+    rng = np.random.default_rng(5)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index="rabitq")
+    vectors = unit(rng.standard_normal((grown, DIM)).astype(np.float32))
+
+    def add(start: int, end: int) -> None:
+        for s in range(start, end, 16_384):
+            e = min(end, s + 16_384)
+            store.insert([Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, vectors[i]) for i in range(s, e)])
+
+    policy = MaintainPolicy(unindexed_rows=10**9)
+    add(0, rows_per + 100)
+    store.maintain(policy, force=True)
+    store.build_vector_index()
+    report = store.maintain(policy, force=True)
+    assert "vector_index_partitions" not in report  # (too few rows to be due at all)
+    add(rows_per + 100, grown)
+    report = store.maintain(policy, force=True)
+    assert report["vector_index_partitions"] == 1 and report.get("vector_index_grown") is True, report
+    store.build_vector_index()
+    report = store.maintain(policy, force=True)
+    assert report["vector_index_partitions"] == grown // rows_per and "vector_index_grown" not in report, report
+    (top, cos), *_ = store.vector_search(vectors[grown - 7], Filter("ns"), 3)
+    assert top.id == f"m{grown - 7}" and cos > 0.999
