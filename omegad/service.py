@@ -79,8 +79,9 @@ WATCH_S = 5.0
 RELOAD_S = 2.0
 #: Freed heap goes back to the system after this long without a request (`_trim_heap_when_quiet`)…
 TRIM_QUIET_S = 1.0
-#: …or this often under a steady load.
-TRIM_BUSY_S = 30.0
+#: …or this often under a steady load (at 1M memories, 400 queries in a row left the daemon at
+#: 856–887 MiB with 5 s against 943–1,004 with 30 s, at the same latency: docs/storage.md).
+TRIM_BUSY_S = 5.0
 
 __all__ = ["Service"]
 
