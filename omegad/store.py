@@ -639,8 +639,8 @@ def _appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
 #: - ``rabitq``: RaBitQ codes of 4 bits per dimension in IVF partitions, every partition
 #:   probed (a filter inside a partial probe loses a small namespace's hits) and the best
 #:   candidates re-scored exactly. At 1M ~210 MB, ~25 s to build — but the scan of every code
-#:   made the benchmark's big-namespace queries 65.1 ms at the median against 40.6 ms
-#:   (docs/storage.md, "Vector index").
+#:   made the benchmark's big-namespace queries 46.1 ms at the median against 34.6 ms, and
+#:   65–69 ms when no memory is near the question (docs/storage.md, "Vector index").
 VECTOR_INDEX_KINDS = {"hnsw": ("IVF_HNSW_SQ", "IvfHnswSq"), "rabitq": ("IVF_RQ", "IvfRq")}
 VECTOR_INDEX_M = 20
 VECTOR_INDEX_EF_CONSTRUCTION = 300
