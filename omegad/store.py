@@ -1784,7 +1784,11 @@ class MemoryStore:
         if self.vector_index_kind == "rabitq" and self._vector_index_ready and not self._vector_index_outdated:
             rows = int(report["after"].get("rows", 0))
             if vector_index_partitions(rows) >= VECTOR_INDEX_REBUILD_GROWTH:  # (else it cannot be due)
-                parts = self.ops.vector_partitions(TABLE, VECTOR_INDEX_NAME)
+                try:
+                    parts = self.ops.vector_partitions(TABLE, VECTOR_INDEX_NAME)
+                except Exception as exc:  # (a hint for a rebuild: the pass itself went through)
+                    log.warning("vector_index_partitions_unreadable", error=str(exc)[:300])
+                    parts = None
                 report["vector_index_partitions"] = parts
                 if vector_index_grown(self.vector_index_kind, parts, rows):
                     report["vector_index_grown"] = True  # (the daemon rebuilds it: `Service`)
