@@ -1797,17 +1797,21 @@ class MemoryStore:
         if replaced:
             report["renew_cache"] = replaced  # (by the caller, after the writer: `renew_cache`)
         report["after"] = self.health()
-        if self.vector_index_kind == "rabitq" and self._vector_index_ready and not self._vector_index_outdated:
-            rows = int(report["after"].get("rows", 0))
-            if vector_index_partitions(rows) >= VECTOR_INDEX_REBUILD_GROWTH:  # (else it cannot be due)
-                try:
-                    parts = self.ops.vector_partitions(TABLE, VECTOR_INDEX_NAME)
-                except Exception as exc:  # (a hint for a rebuild: the pass itself went through)
-                    log.warning("vector_index_partitions_unreadable", error=str(exc)[:300])
-                    parts = None
-                report["vector_index_partitions"] = parts
-                if vector_index_grown(self.vector_index_kind, parts, rows):
-                    report["vector_index_grown"] = True  # (the daemon rebuilds it: `Service`)
+        rows = int(report["after"].get("rows", 0))
+        # (an index of 1 partition is the first due: when it would not be, none is)
+        if (
+            self._vector_index_ready
+            and not self._vector_index_outdated
+            and vector_index_grown(self.vector_index_kind, 1, rows)
+        ):
+            try:
+                parts = self.ops.vector_partitions(TABLE, VECTOR_INDEX_NAME)
+            except Exception as exc:  # (a hint for a rebuild: the pass itself went through)
+                log.warning("vector_index_partitions_unreadable", error=str(exc)[:300])
+                parts = None
+            report["vector_index_partitions"] = parts
+            if vector_index_grown(self.vector_index_kind, parts, rows):
+                report["vector_index_grown"] = True  # (the daemon rebuilds it: `Service`)
         report["finish_ms"] = round((time.perf_counter() - started) * 1000, 1)
         report["ms"] = round(report.get("reorganize_ms", 0.0) + report["finish_ms"], 1)
         return report
