@@ -39,7 +39,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _daemon import BenchDaemon, pct
 
+from omegad.config import load_config
 from omegad.contradictions import EdgeStore
+from omegad.server import load_embedder
 from omegad.store import MaintainPolicy, MemoryStore, Row
 
 DIM = 384
@@ -80,23 +82,13 @@ def _raw_bytes(i: int) -> int:
     return len(_text(i).encode()) + DIM * 4 + 40
 
 
-def _embedder() -> Any:
-    """The daemon's embedding model, as its default configuration resolves it."""
-    from omegad.config import load_config
-    from omegad.embed import Embedder
-    from omegad.models import resolve_embedding
-
-    config = load_config()
-    return Embedder(resolve_embedding(config.embedding_model_dir, config.model_cache_dir), threads=2)
-
-
 def fill(
     data_dir: Path, model_id: str, n: int, seed: int = 1, vector_index: str = "hnsw", real_share: float = 0.0
 ) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     centres = rng.standard_normal((2000, DIM)).astype(np.float32)
     store = MemoryStore.open(data_dir, model_id, DIM, vector_index=vector_index)
-    embedder = _embedder() if real_share > 0 else None
+    embedder = load_embedder(load_config()) if real_share > 0 else None  # (the daemon's model)
     raw = real = 0
     embed_s = 0.0
     t0 = time.perf_counter()

@@ -37,11 +37,9 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 def cosines(pairs: list[dict[str, Any]]) -> list[float]:
     from omegad.config import load_config
-    from omegad.embed import Embedder
-    from omegad.models import resolve_embedding
+    from omegad.server import load_embedder
 
-    config = load_config()
-    embedder = Embedder(resolve_embedding(config.embedding_model_dir, config.model_cache_dir), threads=2)
+    embedder = load_embedder(load_config())
     old = embedder.embed([p["old"] for p in pairs])
     new = embedder.embed([p["new"] for p in pairs])
     return [float(x) for x in (old * new).sum(axis=1)]
