@@ -164,6 +164,28 @@ def _brief(row: Row) -> dict[str, Any]:
     return {"id": row.id, "text": row.text, "type": row.type, "created_at": iso(row.created_at)}
 
 
+@asynccontextmanager
+async def _task_group() -> AsyncIterator[anyio.abc.TaskGroup]:
+    """A task group that raises the first error of its tasks (or of its body) as it is, not
+    wrapped in an ExceptionGroup: a typed `ServiceError` or a storage error keeps its reply."""
+    try:
+        async with anyio.create_task_group() as tg:
+            yield tg
+    except BaseExceptionGroup as group:
+        cancelled = anyio.get_cancelled_exc_class()
+        errors = [e for e in _leaves(group) if not isinstance(e, cancelled)]
+        if not errors:
+            raise
+        raise errors[0] from None
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    out: list[BaseException] = []
+    for e in group.exceptions:
+        out.extend(_leaves(e) if isinstance(e, BaseExceptionGroup) else [e])
+    return out
+
+
 class Service:
     def __init__(
         self,
@@ -1017,8 +1039,6 @@ class Service:
 
     async def query(self, p: QueryParams) -> dict[str, Any]:
         trace = Trace()
-        (vector,) = await self.embed([p.text])
-        trace.mark("embed", 1)
         flt = Filter(
             namespace=p.namespace,
             types=p.types,
@@ -1030,8 +1050,10 @@ class Service:
         net = recall_size(p.limit)
         vector_hits: list[tuple[Row, float]] = []
         text_hits: list[tuple[Row, float]] = []
+        vector: npt.NDArray[np.float32] | None = None
 
         def nearest() -> list[tuple[Row, float]]:
+            assert vector is not None
             cached = self.neighbours.search(flt.namespace, [vector], net, flt)  # a small namespace
             return cached[0] if cached is not None else self.store.vector_search(vector, flt, net)
 
@@ -1051,9 +1073,13 @@ class Service:
             search = functools.partial(self.store.text_search, p.text, flt, net)
             text_hits.extend(await anyio.to_thread.run_sync(timed, "fts_ms", search, limiter=self.read_limiter))
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(vector_recall)
+        # The full-text search needs no embedding: it runs while the question is embedded
+        # (at 1M memories it takes 20 ms and the embedding 7 ms, on other cores).
+        async with _task_group() as tg:
             tg.start_soon(text_recall)
+            (vector,) = await self.embed([p.text])
+            trace.mark("embed", 1)
+            await vector_recall()
         candidates = fuse(vector_hits, text_hits, self.config)
         trace.mark(
             "recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql(), **took
