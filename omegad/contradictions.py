@@ -541,7 +541,7 @@ class Checker:
         (worker thread): from the in-memory copy of a small namespace, else the store."""
         hits = self.cache.search(namespace, vectors, NEIGHBOURS + 1)
         if hits is None:
-            hits = self.store.vector_search_many(vectors, Filter(namespace=namespace), NEIGHBOURS + 1)
+            hits = self.store.vector_search_many(vectors, Filter(namespace=namespace), NEIGHBOURS + 1, near=True)
         return hits
 
     async def _yield_to_foreground(self) -> None:

@@ -505,6 +505,16 @@ HNSW_EF = 1_500
 #: still leaves k (`_postfilter_fetch`), and falls back to a prefilter when it does not.
 POSTFILTER_SHARE = 0.5
 POSTFILTER_REFINE = 2
+#: The graph's breadth for a search of the rows *near* a vector only (`vector_search(near=True)`:
+#: the contradiction checker, whose vectors are memories of the namespace and which keeps
+#: only neighbours above a similarity gate). The wide `HNSW_EF` is for questions that fall
+#: between clusters. At 1M memories, 522 memories of the contradiction sets stored in the
+#: big namespace, batches of 16: 126–139 ms with `HNSW_EF`, 70 ms with 150, and every
+#: neighbour above the cosine gate found either way (3,827; 99.6% of all 10 nearest).
+#: RaBitQ keeps probing every partition: probing the nearest 8 of 64 found 52% of those
+#: neighbours there (its partitions were trained on the benchmark's synthetic vectors, so
+#: this says little about a store of real ones, but nothing better was measured).
+NEAR_EF = 150
 #: Candidates re-scored per result when the search after ranking came up short — the query is
 #: nearer another namespace's rows than this one's, so this one's nearest are all far and about
 #: equally so, where quantised distances rank worst: RaBitQ's 5 per result missed one of the
@@ -1043,20 +1053,26 @@ class MemoryStore:
         return out
 
     @_reader
-    def vector_search(self, vector: npt.NDArray[np.float32], flt: Filter, k: int) -> list[tuple[Row, float]]:
+    def vector_search(
+        self, vector: npt.NDArray[np.float32], flt: Filter, k: int, *, near: bool = False
+    ) -> list[tuple[Row, float]]:
         """Nearest rows by cosine similarity, filtered inside the query (see `_vector_query`
-        for when the index is used, and `_postfilter_fetch` for when the filter comes after)."""
+        for when the index is used, and `_postfilter_fetch` for when the filter comes after).
+        *near*: only rows near the vector are wanted (`NEAR_PROBES`)."""
         dead = self.dead
         fetch = self._postfilter_fetch(flt, k)
         if fetch is not None:  # dead rows dropped after: twice as many more asked for as expected
             in_ns = dead.per_namespace.get(flt.namespace, 0)
             pad = min(in_ns, k, 2 + math.ceil(2 * fetch * in_ns / max(self.ns_rows.get(flt.namespace, 0), 1)))
-            hits = _hits(dead.drop(self._vector_query(vector, flt, k, fetch + pad).to_arrow()), self.dim)
+            hits = _hits(dead.drop(self._vector_query(vector, flt, k, fetch + pad, near=near).to_arrow()), self.dim)
             if len(hits) >= k:
                 return _one_per_id(hits[:k])
         far = FAR_REFINE if fetch is not None else None  # (the search after ranking came up short)
         tbl = self._topped_up(
-            lambda n: self._vector_query(vector, flt, n, dead=dead, refine=far).to_arrow(), k, flt.namespace, dead
+            lambda n: self._vector_query(vector, flt, n, dead=dead, refine=far, near=near).to_arrow(),
+            k,
+            flt.namespace,
+            dead,
         )
         return _one_per_id(_hits(tbl, self.dim))
 
@@ -1079,17 +1095,17 @@ class MemoryStore:
 
     @_reader
     def vector_search_many(
-        self, vectors: Sequence[npt.NDArray[np.float32]], flt: Filter, k: int
+        self, vectors: Sequence[npt.NDArray[np.float32]], flt: Filter, k: int, *, near: bool = False
     ) -> list[list[tuple[Row, float]]]:
         """`vector_search` for several vectors in one storage query (one scan instead of one
         per vector: ~5× cheaper for a batch of 8); results per vector, nearest first."""
         if not vectors:
             return []
         if len(vectors) == 1:
-            return [self.vector_search(vectors[0], flt, k)]
+            return [self.vector_search(vectors[0], flt, k, near=near)]
         dead = self.dead
         fetch = self._postfilter_fetch(flt, k)
-        raw = self._vector_query(np.stack(vectors), flt, k, fetch, dead=dead).to_arrow()
+        raw = self._vector_query(np.stack(vectors), flt, k, fetch, dead=dead, near=near).to_arrow()
         tbl = dead.drop(raw)
         out: list[list[tuple[Row, float]]] = [[] for _ in vectors]
         qidx = tbl.column("query_index").to_pylist()
@@ -1101,7 +1117,7 @@ class MemoryStore:
             hits.sort(key=lambda h: -h[1])
             del hits[k:]
             if len(hits) < k and (fetch is not None or lost):
-                out[i] = self.vector_search(vectors[i], flt, k)  # (with a prefilter, topped up)
+                out[i] = self.vector_search(vectors[i], flt, k, near=near)  # (with a prefilter, topped up)
             else:
                 out[i] = _one_per_id(hits)
         return out
@@ -1148,6 +1164,7 @@ class MemoryStore:
         fetch: int | None = None,
         dead: Dead = NO_DEAD,
         refine: int | None = None,
+        near: bool = False,
     ) -> Any:
         """A namespace with at least ``index_min_namespace_rows`` rows is searched through the
         vector index (every partition probed, the namespace filter applied inside the scan,
@@ -1168,17 +1185,18 @@ class MemoryStore:
         # 1.5 × the candidates (it refuses fewer). Each index ignores the other's setting.
         if post:  # (RaBitQ's codes rank far queries too coarsely for 2: recall 0.97 at 1M)
             refine = POSTFILTER_REFINE if self.vector_index_kind == "hnsw" else REFINE_FACTOR
-            return self._probe_all(q.refine_factor(refine), n * refine)
+            return self._probe(q.refine_factor(refine), n * refine, near)
         if not self._vector_index_ready:
             return q  # nothing to bypass: a flat scan
         if self.uses_vector_index(flt.namespace):
             refine = refine or REFINE_FACTOR  # (*refine*: `FAR_REFINE`, after a short search)
-            return self._probe_all(q.refine_factor(refine), n * refine)
+            return self._probe(q.refine_factor(refine), n * refine, near)
         return q.bypass_vector_index()
 
     @staticmethod
-    def _probe_all(q: Any, candidates: int) -> Any:
-        return q.nprobes(VECTOR_INDEX_MAX_PARTITIONS).ef(max(HNSW_EF, candidates * 3 // 2))
+    def _probe(q: Any, candidates: int, near: bool = False) -> Any:
+        """Every RaBitQ partition, and the graph's wide breadth (*near*: `NEAR_EF`)."""
+        return q.nprobes(VECTOR_INDEX_MAX_PARTITIONS).ef(max(NEAR_EF if near else HNSW_EF, candidates * 3 // 2))
 
     @_reader
     def max_updated_at(self) -> int:

@@ -73,6 +73,20 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path, kin
             assert len(got) == min(K, len(ids)) and all(g.startswith(ns) or g.startswith("late") for g in got)
             recalls.append(len(exact & set(got)) / len(exact))
         assert np.mean(recalls) >= 0.98, (ns, np.mean(recalls), min(recalls))
+    # the contradiction checker's search (*near*: a narrower graph search) for memories of
+    # the namespace, in batches: their 10 nearest other memories, found as by the full search
+    for ns in ("big", "mid"):
+        ids = [m for m, _ in vectors[ns]]
+        matrix = np.stack([v for _, v in vectors[ns]])
+        picks = rng.choice(len(ids), 32, replace=False)
+        found = hits = 0
+        for batch in (picks[:16], picks[16:]):
+            got = store.vector_search_many([matrix[i] for i in batch], Filter(ns), 11, near=True)
+            for i, nearest in zip(batch, got, strict=True):
+                exact = {ids[j] for j in np.argsort(-(matrix @ matrix[i]))[:11]} - {ids[i]}
+                hits += len(exact & {r.id for r, _ in nearest})
+                found += len(exact)
+        assert hits / found >= 0.98, (ns, hits / found)
     # the big namespace (~72% of the table) is filtered after the graph search, the others before
     assert store._postfilter_fetch(Filter("big"), K) is not None
     assert store._postfilter_fetch(Filter("mid"), K) is None
