@@ -126,7 +126,8 @@ class Config:
     maintenance_process_idle_s: float = 10.0  # the maintenance process ends after this long unused
     vector_index_rows: int = 20_000
     index_min_namespace_rows: int = 2_000
-    vector_index: str = "hnsw"  # hnsw or rabitq (omegad.store.VECTOR_INDEX_KINDS)
+    vector_index: str = "auto"  # auto, hnsw or rabitq (omegad.store.VECTOR_INDEX_SETTINGS)
+    rabitq_from_rows: int = 262_144  # auto: RaBitQ from this many memories (omegad.store.AUTO_RABITQ_ROWS)
     index_fold_delay_ms: int = 250  # new rows into the vector index this long after a burst of writes (0: off)
     # logging
     log_format: str = "auto"  # "auto" (JSON unless stdout is a TTY), "json" or "console"
@@ -301,7 +302,8 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("maintenance.process_idle_s", None, "maintenance_process_idle_s", _float),
     ("index.vector_index_rows", None, "vector_index_rows", _int),
     ("index.min_namespace_rows", None, "index_min_namespace_rows", _int),
-    ("index.vector_index", None, "vector_index", _choice("hnsw", "rabitq")),
+    ("index.vector_index", None, "vector_index", _choice("auto", "hnsw", "rabitq")),
+    ("index.rabitq_from_rows", None, "rabitq_from_rows", _int),
     ("index.fold_delay_ms", None, "index_fold_delay_ms", _nonneg_int),
     ("query.fusion", None, "fusion", _choice("rrf", "linear")),
     ("query.rrf_k", None, "rrf_k", _float),

@@ -419,6 +419,7 @@ async def run_server(
                     metadata_cache_mb=config.metadata_cache_mb,
                     ops_in_child=True,  # (see omegad.lanceops)
                     vector_index=config.vector_index,
+                    rabitq_from_rows=config.rabitq_from_rows,
                 )
             )
         except StoreMismatch as exc:

@@ -207,7 +207,7 @@ class Service:
         self.embedder = embedder
         self.store = store
         store.index_min_namespace_rows = config.index_min_namespace_rows
-        store.use_vector_index(config.vector_index)  # (the server opens it so; tests may not)
+        store.use_vector_index(config.vector_index, config.rabitq_from_rows)  # (the server opens it so)
         # (blocking when not given: the server opens it in a worker thread)
         self.edges = edges if edges is not None else EdgeStore.open(store, config.data_dir)
         self.graph = EdgeIndex()
@@ -813,7 +813,10 @@ class Service:
         wanted = not self.store.vector_index_ready and rows >= self.policy.vector_index_rows
         rebuild = None
         if self.store.vector_index_outdated:
-            rebuild = "kind"  # (``index.vector_index`` changed)
+            # ``auto``: the store has grown past ``index.rabitq_from_rows``; else the setting
+            # changed (or the index is of no kind it knows)
+            grown_out = self.store.vector_index_setting == "auto" and self.store.vector_index_built == "hnsw"
+            rebuild = "size" if grown_out else "kind"
         elif report.get("vector_index_grown"):
             rebuild = "grown"  # (RaBitQ: `omegad.store.VECTOR_INDEX_REBUILD_GROWTH`)
         if (wanted or rebuild) and not self.store.index_build_running:

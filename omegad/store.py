@@ -658,6 +658,24 @@ def _appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
 #:   made the benchmark's big-namespace queries 46.1 ms at the median against 34.6 ms, and
 #:   65–69 ms when no memory is near the question (docs/storage.md, "Vector index").
 VECTOR_INDEX_KINDS = {"hnsw": ("IVF_HNSW_SQ", "IvfHnswSq"), "rabitq": ("IVF_RQ", "IvfRq")}
+#: ``index.vector_index = "auto"`` (the default): the graph while the store is small, RaBitQ
+#: once it holds ``index.rabitq_from_rows`` memories (default this many; the daemon then
+#: rebuilds its graph as RaBitQ in the background, ~7 s here, and never goes back). The graph
+#: is the faster search, but at 1M memories its load peaked at 1,389 MiB and steady writes
+#: held the daemon at ~1.0–1.1 GB, against RaBitQ's 730 MiB peak; it also takes minutes to
+#: build (8 at 1M) and its base is never rebuilt. At 262,144 rows the graph is ~170 MB.
+AUTO_RABITQ_ROWS = 262_144
+VECTOR_INDEX_SETTINGS = ("auto", *VECTOR_INDEX_KINDS)
+
+
+def vector_index_kind_for(setting: str, rows: int, built: str | None, rabitq_from_rows: int = AUTO_RABITQ_ROWS) -> str:
+    """The kind of vector index to build for ``index.vector_index = `` *setting* over *rows*
+    rows, when the existing one is of kind *built* (None: none, or one of no known kind)."""
+    if setting != "auto":
+        return setting
+    return "rabitq" if built == "rabitq" or rows >= rabitq_from_rows else "hnsw"
+
+
 VECTOR_INDEX_M = 20
 VECTOR_INDEX_EF_CONSTRUCTION = 300
 VECTOR_INDEX_BITS = 4
@@ -749,9 +767,13 @@ class MemoryStore:
         self.readers = Readers()
         self._vector_index_ready = False
         self._vector_index_outdated = False
-        #: the vector index to build (``index.vector_index``: a key of `VECTOR_INDEX_KINDS`);
-        #: one of another kind answers until it is rebuilt (`vector_index_outdated`)
+        #: ``index.vector_index`` (`VECTOR_INDEX_SETTINGS`), and the kind of vector index it
+        #: asks for now (a key of `VECTOR_INDEX_KINDS`: `vector_index_kind_for`); one of another
+        #: kind (*built*) answers until it is rebuilt (`vector_index_outdated`)
+        self.vector_index_setting = "hnsw"
+        self.rabitq_from_rows = AUTO_RABITQ_ROWS
         self.vector_index_kind = "hnsw"
+        self.vector_index_built: str | None = None
         self.index_min_namespace_rows = 2_000
         self.ns_rows: dict[str, int] = {}  # rows per namespace: refreshed by maintenance, + inserts
         self.session: Any = None  # LanceDB's caches (set by `open`)
@@ -780,6 +802,7 @@ class MemoryStore:
         metadata_cache_mb: int = 32,
         ops_in_child: bool = False,
         vector_index: str = "hnsw",
+        rabitq_from_rows: int = AUTO_RABITQ_ROWS,
     ) -> MemoryStore:
         """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of
         indexes and 1 GB of metadata, let every replaced index version stay in memory); the
@@ -787,7 +810,7 @@ class MemoryStore:
         (`auto_index_cache_mb`, raised by passes as they grow).
         *ops_in_child*: Lance's maintenance calls run in a child process (`ChildOps`; the
         daemon), else in this one. *vector_index*: the kind of vector index to build
-        (`VECTOR_INDEX_KINDS`)."""
+        (`VECTOR_INDEX_SETTINGS`; ``auto``: RaBitQ from *rabitq_from_rows* rows)."""
 
         directory = data_dir / "lance"
         directory.mkdir(parents=True, exist_ok=True)
@@ -831,7 +854,7 @@ class MemoryStore:
             table = db.create_table(TABLE, schema=_schema(dim))
         store = cls(directory, table, db, dim, model_id)
         store.session, store.cache_mb = session, cache_mb
-        store.use_vector_index(vector_index)
+        store.use_vector_index(vector_index, rabitq_from_rows)
         store.cache_auto, store.index_cache_need_mb = not index_cache_mb, need_mb
         store._warn_small_cache()
         if ops_in_child:
@@ -1184,7 +1207,9 @@ class MemoryStore:
         # RaBitQ: every partition (nprobes); HNSW: a wide breadth, at least Lance's default,
         # 1.5 × the candidates (it refuses fewer). Each index ignores the other's setting.
         if post:  # (RaBitQ's codes rank far queries too coarsely for 2: recall 0.97 at 1M)
-            refine = POSTFILTER_REFINE if self.vector_index_kind == "hnsw" else REFINE_FACTOR
+            refine = (
+                POSTFILTER_REFINE if (self.vector_index_built or self.vector_index_kind) == "hnsw" else REFINE_FACTOR
+            )
             return self._probe(q.refine_factor(refine), n * refine, near)
         if not self._vector_index_ready:
             return q  # nothing to bypass: a flat scan
@@ -1359,8 +1384,15 @@ class MemoryStore:
             self._id_index_ready = any(list(idx.columns) == ["id"] for idx in indices)
             vector = [idx for idx in indices if list(idx.columns) == ["vector"]]
             self._vector_index_ready = bool(vector)
+            types = {str(idx.index_type) for idx in vector}
+            known = [kind for kind, (_, name) in VECTOR_INDEX_KINDS.items() if types == {name}]
+            self.vector_index_built = known[0] if known else None
+            rows = int(self._table.count_rows()) if self.vector_index_setting == "auto" else 0
+            self.vector_index_kind = vector_index_kind_for(
+                self.vector_index_setting, rows, self.vector_index_built, self.rabitq_from_rows
+            )
             wanted = VECTOR_INDEX_KINDS[self.vector_index_kind][1]
-            self._vector_index_outdated = any(str(idx.index_type) != wanted for idx in vector)
+            self._vector_index_outdated = any(t != wanted for t in types)
 
     def refresh_namespace_rows(self) -> None:
         self.ns_rows = {ns: sum(types.values()) for ns, types in self.counts().items()}
@@ -1369,11 +1401,15 @@ class MemoryStore:
     def vector_index_ready(self) -> bool:
         return self._vector_index_ready
 
-    def use_vector_index(self, kind: str) -> None:
-        """Build vector indexes of *kind* (a key of `VECTOR_INDEX_KINDS`) from now on; an
-        existing one of another kind becomes `vector_index_outdated`."""
-        if kind != self.vector_index_kind:
-            self.vector_index_kind = kind
+    def use_vector_index(self, setting: str, rabitq_from_rows: int | None = None) -> None:
+        """Build vector indexes as ``index.vector_index = `` *setting* asks (`VECTOR_INDEX_SETTINGS`;
+        ``auto``: RaBitQ from *rabitq_from_rows* rows) from now on; an existing one of another
+        kind becomes `vector_index_outdated`."""
+        if setting not in VECTOR_INDEX_SETTINGS:
+            raise ValueError(f"vector index {setting!r}: expected one of {', '.join(VECTOR_INDEX_SETTINGS)}")
+        rabitq_from_rows = rabitq_from_rows or self.rabitq_from_rows
+        if (setting, rabitq_from_rows) != (self.vector_index_setting, self.rabitq_from_rows):
+            self.vector_index_setting, self.rabitq_from_rows = setting, rabitq_from_rows
             self.refresh_index_state()
 
     @property

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -330,3 +331,47 @@ def test_a_rabitq_index_built_small_is_rebuilt_once_the_store_has_grown(daemon_f
         assert c.query("which port does the staging database use?", namespace="bulk", limit=3)[0]["id"] == mid
     assert d.stop() == 0
     assert d.log().count('"vector_index_rebuilding"') == 1 and '"reason": "grown"' in d.log(), d.log()[-3000:]
+
+
+def test_auto_rebuilds_the_graph_as_rabitq_once_the_store_has_grown(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    """``index.vector_index = "auto"`` (the default): the graph while the store is small; once it
+    holds ``index.rabitq_from_rows`` memories a pass has the daemon rebuild the index as RaBitQ
+    in the background, queries answering throughout, and it stays RaBitQ when memories go."""
+    import time
+
+    from omegad.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
+
+    config = "[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\nrabitq_from_rows = 400\n"
+    d: Daemon = daemon_factory(config=config).start()
+
+    def kind_becomes(c: Any, kind: str) -> dict[str, Any]:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            st: dict[str, Any] = c.stats()
+            if st["index"].get(VECTOR_INDEX_NAME, {}).get("type") == VECTOR_INDEX_KINDS[kind][0]:
+                return st
+            assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
+            time.sleep(0.2)
+        raise AssertionError(f"no {kind} index: {c.stats()['index']}")
+
+    with d.client() as c:
+        text = "service {} writes its logs to bucket {}"
+        ids = c.store_batch([{"text": text.format(i, i % 17), "namespace": "v"} for i in range(320)])
+        c.maintain()
+        st = kind_becomes(c, "hnsw")
+        assert st["index"][VECTOR_INDEX_NAME]["indexed_rows"] >= 300
+        more = c.store_batch([{"text": text.format(i, i % 17), "namespace": "v"} for i in range(320, 420)])
+        report = c.maintain()
+        assert report["after"]["rows"] == 420, report
+        st = kind_becomes(c, "rabitq")
+        deadline = time.monotonic() + 60
+        while c.stats()["index"][VECTOR_INDEX_NAME]["indexed_rows"] < 420 and time.monotonic() < deadline:
+            time.sleep(0.2)  # (a pass after the build folds in what came meanwhile)
+        assert c.query("which bucket does service 341 log to?", namespace="v", limit=3)[0]["id"] == more[21]
+        for mid in more[:60]:  # below the bound again: no way back (the graph takes minutes at scale)
+            assert c.delete(mid)
+        c.maintain()
+        assert c.stats()["index"][VECTOR_INDEX_NAME]["type"] == VECTOR_INDEX_KINDS["rabitq"][0]
+        assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
+    assert d.stop() == 0
+    assert d.log().count('"vector_index_rebuilding"') == 1 and '"reason": "size"' in d.log(), d.log()[-3000:]

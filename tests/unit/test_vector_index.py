@@ -402,3 +402,38 @@ def test_a_rabitq_index_is_due_for_a_rebuild_once_the_table_has_grown(tmp_path: 
     assert report["vector_index_partitions"] == grown // rows_per and "vector_index_grown" not in report, report
     (top, cos), *_ = store.vector_search(vectors[grown - 7], Filter("ns"), 3)
     assert top.id == f"m{grown - 7}" and cos > 0.999
+
+
+def test_auto_asks_for_the_graph_while_small_and_rabitq_from_then_on(tmp_path: Path) -> None:
+    """``index.vector_index = "auto"``: the graph below ``rabitq_from_rows`` rows, RaBitQ at it,
+    and RaBitQ kept once built (rows may fall back under the bound: no rebuild back)."""
+    kind_for = store_module.vector_index_kind_for
+    assert kind_for("auto", 999, None, 1_000) == "hnsw" and kind_for("auto", 1_000, None, 1_000) == "rabitq"
+    assert kind_for("auto", 5_000, "hnsw", 1_000) == "rabitq" and kind_for("auto", 10, "rabitq", 1_000) == "rabitq"
+    assert kind_for("hnsw", 5_000, "rabitq", 1_000) == "hnsw" and kind_for("rabitq", 10, None, 1_000) == "rabitq"
+    with pytest.raises(ValueError):
+        MemoryStore.open(tmp_path / "bad", "synthetic", DIM, vector_index="ivf")
+    rng = np.random.default_rng(3)
+    store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index="auto", rabitq_from_rows=3_000)
+    vectors = unit(rng.standard_normal((3_100, DIM)).astype(np.float32))
+    rows = [Row(f"m{i}", f"memory {i}", "fact", [], "n", {}, 1, 1, 1, v) for i, v in enumerate(vectors)]
+    store.insert(rows[:2_500])
+    store.maintain(MaintainPolicy(), force=True)
+    assert store.vector_index_kind == "hnsw" and store.vector_index_built is None
+    store.build_vector_index()
+    store.maintain(MaintainPolicy(), force=True)
+    assert store.vector_index_built == "hnsw" and not store.vector_index_outdated
+    store.insert(rows[2_500:])
+    store.maintain(MaintainPolicy(), force=True)
+    assert store.vector_index_kind == "rabitq" and store.vector_index_outdated  # (the graph answers meanwhile)
+    (top, _), *_ = store.vector_search(vectors[7], Filter("n"), 3)
+    assert top.id == "m7"
+    store.build_vector_index()
+    store.maintain(MaintainPolicy(), force=True)
+    assert store.index_state()["vector_idx"]["type"] == "IVF_RQ"
+    assert store.vector_index_built == "rabitq" and not store.vector_index_outdated
+    store.delete([f"m{i}" for i in range(2_000)])
+    store.maintain(MaintainPolicy(), force=True)
+    assert store.vector_index_kind == "rabitq" and not store.vector_index_outdated
+    (top, _), *_ = store.vector_search(vectors[2_707], Filter("n"), 3)
+    assert top.id == "m2707"
