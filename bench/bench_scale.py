@@ -136,6 +136,7 @@ def fill(
         "second_maintenance_s": round(time.perf_counter() - t2, 2),
         "namespaces": len(store.counts()),
         "health": second["after"],
+        "vector_index_kind": store.vector_index_built,  # (what `auto` built)
         "first": {k: first.get(k) for k in ("indexed", "compacted")},
     }
 
@@ -281,7 +282,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="100000,1000000")
     ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--vector-index", default="hnsw", choices=["hnsw", "rabitq"], help="index.vector_index")
+    ap.add_argument(
+        "--vector-index",
+        default="auto",
+        choices=["auto", "hnsw", "rabitq"],
+        help="index.vector_index (auto, the default: the graph below 262,144 memories, RaBitQ from there)",
+    )
     ap.add_argument(
         "--real-share",
         type=float,
@@ -319,7 +325,7 @@ def main() -> int:
             )
         )
         print(
-            f"| {r['n']:,} | {qm0['p50']} / {qm0['p95']}; {qm['p50']} / {qm['p95']} ({qm2['p50']} / {qm2['p95']}) "
+            f"| {r['n']:,} ({r['vector_index_kind']}) | {qm0['p50']} / {qm0['p95']}; {qm['p50']} / {qm['p95']} ({qm2['p50']} / {qm2['p95']}) "
             f"| {qs0['p50']} / {qs0['p95']}; {qs['p50']} / {qs['p95']} ({qs2['p50']} / {qs2['p95']}) "
             f"| {s['stores_per_s']}, {s['p50_ms']} / {s['p95_ms']} | {s['maintenance_s']} "
             f"| {r['rss_mb_after_queries']:.0f} ({r['rss_mb_quiet_after_queries']:.0f}) / {r['rss_mb_after_pass']:.0f} "

@@ -511,9 +511,8 @@ POSTFILTER_REFINE = 2
 #: between clusters. At 1M memories, 522 memories of the contradiction sets stored in the
 #: big namespace, batches of 16: 126–139 ms with `HNSW_EF`, 70 ms with 150, and every
 #: neighbour above the cosine gate found either way (3,827; 99.6% of all 10 nearest).
-#: RaBitQ keeps probing every partition: probing the nearest 8 of 64 found 52% of those
-#: neighbours there (its partitions were trained on the benchmark's synthetic vectors, so
-#: this says little about a store of real ones, but nothing better was measured).
+#: RaBitQ keeps probing every partition: the nearest 8 of 64 found 52% of those neighbours
+#: there, and on real text (150,000 PyPI summaries, 64 partitions) 8 found 89%, 16 95%, 32 98%.
 NEAR_EF = 150
 #: Candidates re-scored per result when the search after ranking came up short — the query is
 #: nearer another namespace's rows than this one's, so this one's nearest are all far and about
