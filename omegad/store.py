@@ -648,14 +648,14 @@ def _appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
 #: The vector index, by kind (``index.vector_index``): LanceDB's index type, and how its
 #: ``list_indices`` names it. `omegad.indexer` builds the same through Lance's own API.
 #:
-#: - ``hnsw`` (default): an HNSW graph over 8-bit scalar-quantised vectors, one partition, so
-#:   a namespace filter inside the graph search loses no hits. At 1M memories ~630 MB in
-#:   memory, ~11 minutes to build on 2 cores.
+#: - ``hnsw`` (``auto``'s below `AUTO_RABITQ_ROWS`): an HNSW graph over 8-bit scalar-quantised
+#:   vectors, one partition, so a namespace filter inside the graph search loses no hits. At 1M
+#:   memories ~630 MB in memory, 7–11 minutes to build on 2 cores.
 #: - ``rabitq``: RaBitQ codes of 4 bits per dimension in IVF partitions, every partition
 #:   probed (a filter inside a partial probe loses a small namespace's hits) and the best
 #:   candidates re-scored exactly. At 1M ~210 MB, ~25 s to build — but the scan of every code
-#:   made the benchmark's big-namespace queries 46.1 ms at the median against 34.6 ms, and
-#:   65–69 ms when no memory is near the question (docs/storage.md, "Vector index").
+#:   makes the benchmark's big-namespace queries slower: 33.2 ms at the median against 28.4 ms
+#:   (2026-12-02), 65–73 ms when no memory is near the question (docs/storage.md, "Vector index").
 VECTOR_INDEX_KINDS = {"hnsw": ("IVF_HNSW_SQ", "IvfHnswSq"), "rabitq": ("IVF_RQ", "IvfRq")}
 #: ``index.vector_index = "auto"`` (the default): the graph while the store is small, RaBitQ
 #: once it holds ``index.rabitq_from_rows`` memories (default this many; the daemon then
@@ -1080,7 +1080,7 @@ class MemoryStore:
     ) -> list[tuple[Row, float]]:
         """Nearest rows by cosine similarity, filtered inside the query (see `_vector_query`
         for when the index is used, and `_postfilter_fetch` for when the filter comes after).
-        *near*: only rows near the vector are wanted (`NEAR_PROBES`)."""
+        *near*: only rows near the vector are wanted (`NEAR_EF`)."""
         dead = self.dead
         fetch = self._postfilter_fetch(flt, k)
         if fetch is not None:  # dead rows dropped after: twice as many more asked for as expected
