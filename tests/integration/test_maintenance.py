@@ -226,6 +226,14 @@ def test_stores_go_on_while_a_pass_compacts(daemon_factory) -> None:  # type: ig
     assert d.stop() == 0, d.log()
 
 
+def _nearest(c: Client, i: int) -> str:
+    """The memory the vector search puts first for a question about service *i* of namespace
+    ``v`` (the final order also weighs the contradictions the checker finds among these
+    look-alike texts, at its own pace, and accesses: the first place there is not stable)."""
+    r = c.query(f"which bucket does service {i} log to?", namespace="v", limit=10, explain=True)
+    return next((x["id"] for x in r["results"] if x["signals"]["vector_rank"] == 1), "")
+
+
 def test_a_vector_index_of_another_kind_answers_and_is_rebuilt(daemon_factory) -> None:  # type: ignore[no-untyped-def]
     """Changing ``index.vector_index`` (the HNSW graph ↔ RaBitQ): the store's index answers at
     once, and the daemon rebuilds it as the configured kind in the background."""
@@ -233,7 +241,8 @@ def test_a_vector_index_of_another_kind_answers_and_is_rebuilt(daemon_factory) -
 
     from omegad.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
 
-    config = "[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\n"
+    # (no in-memory copy of the namespace: its searches, and the checker's, go through the index)
+    config = "[store]\ncache_rows = 0\n[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\n"
     d: Daemon = daemon_factory(config=config).start()
     with d.client() as c:
         ids = c.store_batch(
@@ -250,7 +259,7 @@ def test_a_vector_index_of_another_kind_answers_and_is_rebuilt(daemon_factory) -
         d.config_path.write_text(config + f'vector_index = "{kind}"\n')
         d.start()
         with d.client() as c:
-            assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
+            assert _nearest(c, 41) == ids[41]
             deadline = time.monotonic() + 120
             while (
                 c.stats()["index"][VECTOR_INDEX_NAME]["type"] != VECTOR_INDEX_KINDS[kind][0]
@@ -260,7 +269,8 @@ def test_a_vector_index_of_another_kind_answers_and_is_rebuilt(daemon_factory) -
             st = c.stats()
             assert st["index"][VECTOR_INDEX_NAME]["type"] == VECTOR_INDEX_KINDS[kind][0], st["maintenance"]
             assert st["index"][VECTOR_INDEX_NAME]["indexed_rows"] >= 320
-            assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
+            assert _nearest(c, 41) == ids[41]
+            assert st["store"]["cache"]["searches"] == 0  # (none from memory: all through the index)
         assert d.stop() == 0
     assert d.log().count("vector_index_rebuilding") == 2
 
@@ -341,7 +351,9 @@ def test_auto_rebuilds_the_graph_as_rabitq_once_the_store_has_grown(daemon_facto
 
     from omegad.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
 
-    config = "[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\nrabitq_from_rows = 400\n"
+    config = (
+        "[store]\ncache_rows = 0\n[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\nrabitq_from_rows = 400\n"
+    )
     d: Daemon = daemon_factory(config=config).start()
 
     def kind_becomes(c: Any, kind: str) -> dict[str, Any]:
@@ -350,7 +362,7 @@ def test_auto_rebuilds_the_graph_as_rabitq_once_the_store_has_grown(daemon_facto
             st: dict[str, Any] = c.stats()
             if st["index"].get(VECTOR_INDEX_NAME, {}).get("type") == VECTOR_INDEX_KINDS[kind][0]:
                 return st
-            assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
+            assert _nearest(c, 41) == ids[41]
             time.sleep(0.2)
         raise AssertionError(f"no {kind} index: {c.stats()['index']}")
 
@@ -364,14 +376,15 @@ def test_auto_rebuilds_the_graph_as_rabitq_once_the_store_has_grown(daemon_facto
         report = c.maintain()
         assert report["after"]["rows"] == 420, report
         st = kind_becomes(c, "rabitq")
+        assert st["store"]["cache"]["searches"] == 0  # (none from memory: all through the index)
         deadline = time.monotonic() + 60
         while c.stats()["index"][VECTOR_INDEX_NAME]["indexed_rows"] < 420 and time.monotonic() < deadline:
             time.sleep(0.2)  # (a pass after the build folds in what came meanwhile)
-        assert c.query("which bucket does service 341 log to?", namespace="v", limit=3)[0]["id"] == more[21]
+        assert _nearest(c, 341) == more[21]
         for mid in more[:60]:  # below the bound again: no way back (the graph takes minutes at scale)
             assert c.delete(mid)
         c.maintain()
         assert c.stats()["index"][VECTOR_INDEX_NAME]["type"] == VECTOR_INDEX_KINDS["rabitq"][0]
-        assert c.query("which bucket does service 41 log to?", namespace="v", limit=3)[0]["id"] == ids[41]
+        assert _nearest(c, 41) == ids[41]
     assert d.stop() == 0
     assert d.log().count('"vector_index_rebuilding"') == 1 and '"reason": "size"' in d.log(), d.log()[-3000:]
