@@ -181,7 +181,16 @@ def preempted(exc: BaseException) -> bool:
     """A Lance commit that lost to a concurrent one and may simply be tried again later (also
     when it kept losing the race for the next version until Lance gave up)."""
     text = str(exc)
-    return "preempted" in text or "Retryable commit conflict" in text or "Too many concurrent writers" in text
+    return any(
+        needle in text
+        for needle in (
+            "preempted",
+            "Retryable commit conflict",
+            "Too many concurrent writers",
+            # (Lance's own retries, each a rebase on the newest version, all lost to new ones)
+            "Failed to commit the transaction after",
+        )
+    )
 
 
 # -- the calls, made here --------------------------------------------------------------------

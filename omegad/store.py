@@ -1530,6 +1530,21 @@ class MemoryStore:
 
     # -- maintenance (writer task only) ----------------------------------------------------
 
+    def _create_missing_indexes(self, report: dict[str, Any]) -> None:
+        """`create_missing_indexes` in a pass. Each index commits beside the writer; one that
+        keeps losing the race for the next version to a stream of stores (Lance gives up
+        after 20 rebases) is left to the next pass (``preempted``), and the pass goes on."""
+        try:
+            report.update(self.create_missing_indexes())
+        except OSError as exc:
+            if not _preempted(exc):
+                raise
+            report["preempted"] = True
+            report["indexes_deferred"] = str(exc)[:200]
+        finally:
+            self._table.checkout_latest()
+            self.refresh_index_state()
+
     def create_missing_indexes(self) -> dict[str, Any]:
         """Full text on ``text``, btree on ``id``, bitmap on ``namespace``, once there are rows."""
         from lancedb.index import FTS, Bitmap, BTree
@@ -1674,7 +1689,7 @@ class MemoryStore:
         # its fragments would keep them as they are (`remap_excluded`)
         unindexed_table = not self._table.list_indices()
         if not unindexed_table:
-            report.update(self.create_missing_indexes())
+            self._create_missing_indexes(report)
         report["_index_segments"] = self.index_segments()  # (see `finish`)
         before = self.health()
         report["before"] = before
@@ -1728,7 +1743,7 @@ class MemoryStore:
                 done["ms"] = round((time.perf_counter() - t0) * 1000, 1)
                 report.setdefault("compacted", {})[name] = done
         if unindexed_table:
-            report.update(self.create_missing_indexes())
+            self._create_missing_indexes(report)
         if incremental and fold:
             self._fold(report, unindexed, force, policy, into_base=False)
         report["reorganize_ms"] = round((time.perf_counter() - started) * 1000, 1)

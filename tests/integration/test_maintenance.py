@@ -217,6 +217,7 @@ def test_stores_go_on_while_a_pass_compacts(daemon_factory) -> None:  # type: ig
                 ids.add(writer.store(f"written during the pass {during}", namespace="m"))
                 during += 1
         t.join()
+        assert len(reports) == 1, d.log()[-6000:]  # (the pass failed: its error is in the log)
         (report,) = reports
         assert during > 0 and report["commits_beside"] > 0, report
         assert "serialized" not in report and report["compacted"]["memories"]["fragments_removed"] > 100

@@ -88,6 +88,19 @@ def test_a_preempted_commit_is_an_os_error(tmp_path: Path, ops: ChildOps) -> Non
     assert len(ops.fragments("memories")) == 6  # nothing committed
 
 
+def test_a_commit_that_lost_every_retry_counts_as_preempted() -> None:
+    """Lance rebases a commit that lost the race for the next version and tries again, up to
+    20 times; under a stream of stores it can lose them all. That is a pre-emption (the next
+    pass tries again, serialized with the writer), not a failure of the pass: CI saw a pass
+    creating the first indexes beside a tight loop of stores fail with this message."""
+    lost = OSError(
+        "Commit conflict for version 1140: Failed to commit the transaction after 20 retries., "
+        "/home/runner/work/lance/lance/rust/lance/src/io/commit.rs:1919:9"
+    )
+    assert preempted(lost)
+    assert not preempted(OSError("LanceError(IO): No space left on device (os error 28)"))
+
+
 def test_errors_fail_the_call_and_a_dead_child_is_replaced(tmp_path: Path, ops: ChildOps) -> None:
     s = MemoryStore.open(tmp_path, "m", 16)
     s.insert([row("a", "main", "one note about deploys", _v(0))])
