@@ -1535,14 +1535,13 @@ class MemoryStore:
         keeps losing the race for the next version to a stream of stores (Lance gives up
         after 20 rebases) is left to the next pass (``preempted``), and the pass goes on."""
         try:
-            report.update(self.create_missing_indexes())
+            report.update(self.create_missing_indexes())  # (refreshes the index state itself)
         except OSError as exc:
             if not _preempted(exc):
                 raise
             report["preempted"] = True
             report["indexes_deferred"] = str(exc)[:200]
-        finally:
-            self._table.checkout_latest()
+            self._table.checkout_latest()  # (the indexes created before the one that lost)
             self.refresh_index_state()
 
     def create_missing_indexes(self) -> dict[str, Any]:
