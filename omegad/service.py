@@ -234,6 +234,12 @@ class Service:
         self.jobs = JobQueue("background")
         self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=f"{type(exc).__name__}: {exc}")
         self.wal = WriteAheadLog(config.data_dir / "wal")
+        # Log records of writes that committed to the tables but whose log append failed
+        # (writer thread). Nothing that depends on them is acknowledged until they are in the
+        # log or a checkpoint has fsynced the tables; no other write commits meanwhile.
+        self._unlogged: list[dict[str, Any]] = []
+        self._wal_records: list[dict[str, Any]] = []  # this batch's records (writer thread)
+        self._wal_ops: list[int] = []  # the ops that wrote them
         self.signals = Signals(config)
         self._exports: dict[str, ExportLease] = {}
         self._signal_store: SignalStore | None = None  # opened (blocking) by `_recover`
@@ -350,8 +356,10 @@ class Service:
                     f"acknowledged writes in {self.wal.directory} must be replayed into the store, "
                     f"but writing under {self.config.data_dir} fails ({exc}); make it writable and start again"
                 ) from None
-            report["files_synced"] = fsync_tree(self.store.directory)
         try:
+            # Always, not only after a replay: a write whose log append failed may have
+            # committed before the kill, and dropping the log declares the tables durable.
+            report["files_synced"] = fsync_tree(self.store.directory)
             self.wal.drop_through(self.wal.seq)
             self.wal.open_segment()
         except OSError as exc:
@@ -379,6 +387,7 @@ class Service:
         that held it (writer thread: nothing commits meanwhile)."""
         closed = self.wal.rotate()
         files = fsync_tree(self.store.directory)
+        self._unlogged = []  # durable in the tables now
         dropped = self.wal.drop_through(closed)
         return {"files_synced": files, "wal_segments_dropped": dropped}
 
@@ -444,27 +453,59 @@ class Service:
         committed to the write-ahead log (one fdatasync) before anyone is told (writer thread)."""
         if not self.faults.data_dir_ok():  # a commit now would land nowhere durable
             return [self.faults.error("data_dir_missing")] * len(ops)
-        results: list[Any] = [None] * len(ops)
-        self._wal_records: list[dict[str, Any]] = []
-        self._wal_ops: list[int] = []
+        blocked = self._log_unlogged()
+        if blocked is not None:
+            # An earlier batch committed but is not durable yet: no write may commit (or answer
+            # "already stored" for it) until it is. Passes and snapshots change no memory.
+            results: list[Any] = [blocked] * len(ops)
+            free = [k for k, op in enumerate(ops) if isinstance(op, MaintainOp | SnapshotOp)]
+            if free:
+                sub: list[Any] = [None] * len(free)
+                self._wal_records, self._wal_ops = [], []
+                self._apply_ops([ops[k] for k in free], sub)
+                for k, r in zip(free, sub, strict=True):
+                    results[k] = r
+            return results
+        results = [None] * len(ops)
+        self._wal_records, self._wal_ops = [], []
         self._apply_ops(ops, results)
         if self._wal_records:
             try:
-                self.wal.append(self._wal_records)
-                if not self.faults.data_dir_ok():  # deleted meanwhile: the log went with it
-                    raise FileNotFoundError(errno.ENOENT, "the data directory was deleted", str(self.config.data_dir))
+                self._append_durably(self._wal_records)
             except Exception as exc:
-                # committed but not durable: not acknowledged (a retry with the same id is safe)
-                log.error("wal_append_failed", error=f"{type(exc).__name__}: {exc}")
-                err = self.faults.storage_error(exc, "the write-ahead log append failed") or Unavailable(
-                    f"the write could not be made durable: {type(exc).__name__}: {exc}"
-                )
+                # committed but not durable: not acknowledged, and kept to be logged before any
+                # later write (a retry of the same id must not answer "already stored" before)
+                self._unlogged.extend(self._wal_records)
+                err = self._log_error(exc)
                 for k in self._wal_ops:
                     if not isinstance(results[k], Exception):
                         results[k] = err
-            else:
-                self.faults.clear(*STORAGE)  # a durable write: the file system takes writes again
         return results
+
+    def _append_durably(self, records: list[dict[str, Any]]) -> None:
+        self.wal.append(records)
+        if not self.faults.data_dir_ok():  # deleted meanwhile: the log went with it
+            raise FileNotFoundError(errno.ENOENT, "the data directory was deleted", str(self.config.data_dir))
+        self.faults.clear(*STORAGE)  # a durable write: the file system takes writes again
+
+    def _log_error(self, exc: Exception) -> ServiceError:
+        log.error("wal_append_failed", error=f"{type(exc).__name__}: {exc}", unlogged=len(self._unlogged))
+        return self.faults.storage_error(exc, "the write-ahead log append failed") or Unavailable(
+            f"the write could not be made durable: {type(exc).__name__}: {exc}"
+        )
+
+    def _log_unlogged(self) -> ServiceError | None:
+        """Append what committed without reaching the log (writer thread); the error if that
+        still fails."""
+        if not self._unlogged:
+            return None
+        try:
+            self._append_durably(self._unlogged)
+        except Exception as exc:
+            return self._log_error(exc)
+        log.info("wal_caught_up", records=len(self._unlogged))
+        self._unlogged = []
+        return None
 
     def _log(self, index: int, *records: dict[str, Any]) -> None:
         self._wal_records.extend(records)

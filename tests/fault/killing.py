@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ import numpy as np
 
 from omegad.wal import WriteAheadLog
 
+from .mounts import fill, free
 from .writer import text_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,12 +55,15 @@ def drop_unsynced_manifests(data_dir: Path) -> int:
     return dropped
 
 
-def run_writers(socket: Path, tag: str, n: int, workdir: Path) -> tuple[list[subprocess.Popen[bytes]], list[Path]]:
+def run_writers(
+    socket: Path, tag: str, n: int, workdir: Path, retry: bool = False
+) -> tuple[list[subprocess.Popen[bytes]], list[Path]]:
     files = [workdir / f"{tag}-w{k}.acked" for k in range(n)]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.fault.writer", str(socket), f"{tag}w{k}", str(f)],
+            [sys.executable, "-m", "tests.fault.writer", str(socket), f"{tag}w{k}", str(f)]
+            + (["--retry"] if retry else []),
             cwd=REPO,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -93,11 +98,31 @@ def check_store(data_dir: Path, acked: set[str]) -> int:
     return len(ids)
 
 
-def trial(daemon: Any, rng: random.Random, n: int, workdir: Path, acked: set[str], power_loss: bool) -> TrialResult:
-    """*daemon* is running; leaves it running (restarted) after the checks."""
-    procs, files = run_writers(daemon.socket, f"t{n}", 3, workdir)
+def trial(
+    daemon: Any,
+    rng: random.Random,
+    n: int,
+    workdir: Path,
+    acked: set[str],
+    power_loss: bool,
+    log_fs: Path | None = None,
+) -> TrialResult:
+    """*daemon* is running; leaves it running (restarted) after the checks.
+
+    With *log_fs* (the write-ahead log's own small file system) that file system fills up and
+    frees again while the writers go on, retrying what is refused with the same ids."""
+    procs, files = run_writers(daemon.socket, f"t{n}", 3, workdir, retry=log_fs is not None)
+    stop = threading.Event()
+    filler = None
+    if log_fs is not None:
+        filler = threading.Thread(target=_fill_and_free, args=(log_fs, random.Random(rng.random()), stop))
+        filler.start()
     time.sleep(rng.uniform(0.4, 1.6))
     daemon.kill()
+    stop.set()
+    if filler is not None:
+        filler.join()
+        free(log_fs)  # type: ignore[arg-type]
     for p in procs:
         p.wait(60)
     for f in files:
@@ -110,3 +135,11 @@ def trial(daemon: Any, rng: random.Random, n: int, workdir: Path, acked: set[str
         assert c.query("deployment pipeline", namespace="kill", limit=3) or not acked
     present = check_store(daemon.data_dir, acked)
     return TrialResult(len(acked), present, power_loss, dropped, restored)
+
+
+def _fill_and_free(log_fs: Path, rng: random.Random, stop: threading.Event) -> None:
+    while not stop.is_set():
+        fill(log_fs)
+        stop.wait(rng.uniform(0.05, 0.3))
+        free(log_fs)
+        stop.wait(rng.uniform(0.05, 0.3))

@@ -8,10 +8,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from ..helpers import Daemon
 from .killing import CONFIG, check_store, trial
+from .mounts import MountRefused, tmpfs_at
 
 TRIALS = 20
+LOG_FULL_TRIALS = 8
 
 
 def test_sigkill_and_power_loss_lose_no_acknowledged_memory(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -25,3 +29,24 @@ def test_sigkill_and_power_loss_lose_no_acknowledged_memory(daemon_factory, tmp_
     # brought acknowledged rows back
     assert sum(r.manifests_dropped for r in results) > 0
     assert sum(r.restored for r in results) > 0
+
+
+def test_a_log_that_fills_up_and_frees_loses_no_acknowledged_memory(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The write-ahead log on a small file system of its own that fills up and frees again
+    while writers retry what is refused: some stores commit to the table but fail their log
+    append. Kill -9 and power losses must still lose nothing acknowledged."""
+    rng = random.Random(20261203)
+    try:
+        with tmpfs_at(tmp_path / "data" / "wal", "4m") as log_fs:
+            d: Daemon = daemon_factory(config=CONFIG, data_dir=tmp_path / "data").start()
+            acked: set[str] = set()
+            results = [
+                trial(d, rng, n, tmp_path, acked, power_loss=n % 2 == 1, log_fs=log_fs) for n in range(LOG_FULL_TRIALS)
+            ]
+            assert d.stop() == 0
+    except MountRefused as exc:
+        pytest.skip(str(exc))
+    assert check_store(d.data_dir, acked) >= len(acked) > 0
+    assert sum(r.manifests_dropped for r in results) > 0
+    # the log really was full at times: the daemon refused writes for it
+    assert '"event": "wal_append_failed"' in d.log(), "the log never filled up: the test proves nothing"
