@@ -16,6 +16,8 @@ code                cause                                      what still works
                     replaced under the running daemon          restart (see the fix)
 ``embedder``        the embedding model cannot be loaded       get, delete, export, stats…;
                                                                reloaded when its files change
+``model_damaged``   the loaded model's files changed on disk   everything (from the loaded
+                    and no longer load                         copy); clears once they load
 =================== ========================================== ==============================
 
 A failed write is never acknowledged, and what was acknowledged before stays (see
@@ -39,9 +41,12 @@ import structlog
 from .errors import Unavailable
 from .store import iso
 
-__all__ = ["STORAGE", "Faults", "Problem", "classify"]
+__all__ = ["EMBEDDER_FIX", "STORAGE", "Faults", "Problem", "classify"]
 
 log = structlog.get_logger("omegad")
+
+#: What fixes an embedding model that does not load (also said when the daemon cannot start).
+EMBEDDER_FIX = "run `omegad models fetch` (or fix embedding.model_dir); the daemon reloads it by itself"
 
 #: Problems a successful write proves gone.
 STORAGE = ("disk_full", "read_only", "io_error")
@@ -140,9 +145,11 @@ class Faults:
                 f"the data directory {d} was deleted or replaced while the daemon ran",
                 f"restore {d} from a backup, then restart omegad (a restart without it starts an empty store)",
             ),
-            "embedder": (
-                "the embedding model cannot be loaded: stores and queries are refused",
-                "run `omegad models fetch` (or fix embedding.model_dir); the daemon reloads it by itself",
+            "embedder": ("the embedding model cannot be loaded: stores and queries are refused", EMBEDDER_FIX),
+            "model_damaged": (
+                "the embedding model's files changed on disk and no longer load: the daemon serves "
+                "from the copy it loaded, but cannot start again until they are fixed",
+                "run `omegad models fetch` (or restore embedding.model_dir); the problem clears by itself",
             ),
         }[code]
 
@@ -170,6 +177,10 @@ class Faults:
 
     def active(self, code: str) -> bool:
         return code in self.problems
+
+    def detail(self, code: str) -> str | None:
+        p = self.problems.get(code)
+        return p.detail if p is not None else None
 
     def error(self, code: str, detail: str | None = None) -> Unavailable:
         """The ``unavailable`` error a refused request gets while *code* is active."""

@@ -41,6 +41,7 @@ from .contradictions import EdgeStore
 from .dispatch import Dispatcher
 from .embed import Embedder, ModelMissing, UnloadedEmbedder
 from .errors import ServiceError, StartupError
+from .faults import EMBEDDER_FIX
 from .models import resolve_embedding
 from .schema import parse_params
 from .sdnotify import ActivationError, inherited_listener, notify
@@ -399,7 +400,8 @@ async def run_server(
         except ModelMissing as exc:
             meta = read_store_meta(config.data_dir)
             if meta is None:  # nothing stored yet: nothing to serve without the model
-                raise StartupError(str(exc)) from None
+                text = str(exc)
+                raise StartupError(text if "omegad models fetch" in text else f"{text}; fix: {EMBEDDER_FIX}") from None
             # degraded: serve the store's memories (get, export...) and reload the model
             # once its files change (see Service._reload_embedder)
             embedder = UnloadedEmbedder(

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -34,7 +35,7 @@ from .faults import STORAGE, Faults, classify
 from .fsutil import fsync_tree
 from .indexer import build_in_subprocess
 from .lanceops import ChildOps
-from .models import embedding_dir, files_signature
+from .models import damaged_files, embedding_dir, files_signature
 from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
@@ -329,8 +330,8 @@ class Service:
             tg.start_soon(self._watch_data_dir)
             tg.start_soon(self._end_idle_maintenance_process)
             tg.start_soon(self._trim_heap_when_quiet)
-            if not self.embedder.loaded and self._load_embedder is not None:
-                tg.start_soon(self._reload_embedder)
+            if self._load_embedder is not None:
+                tg.start_soon(self._watch_embedder)
             if self.store.vector_index_outdated:  # (``index.vector_index`` changed)
                 self._maybe_build_vector_index({})
             task_status.started()
@@ -912,33 +913,62 @@ class Service:
             await anyio.sleep(WATCH_S)
             await anyio.to_thread.run_sync(self.faults.data_dir_ok, limiter=self.read_limiter)
 
-    async def _reload_embedder(self) -> None:
-        """Degraded without an embedding model: load it again whenever its files change
-        (``omegad models fetch``, a fixed ``embedding.model_dir``)."""
+    async def _watch_embedder(self) -> None:
+        """Watch the embedding model's files: reload the model once they change while it is
+        unavailable; report them damaged once they change under a loaded model (it keeps
+        serving from memory, but the next start would fail)."""
         assert self._load_embedder is not None
         directory = embedding_dir(self.config.embedding_model_dir, self.config.model_cache_dir)
-        tried = await anyio.to_thread.run_sync(files_signature, directory)
-        while not self.embedder.loaded:
+        seen = await anyio.to_thread.run_sync(files_signature, directory)
+        while True:
             await anyio.sleep(RELOAD_S)
             now = await anyio.to_thread.run_sync(files_signature, directory)
-            if now == tried:
+            if now == seen:
                 continue
-            tried = now
-            try:
-                embedder = await anyio.to_thread.run_sync(self._load_embedder, limiter=self.embed_limiter)
+            seen = now
+            if self.embedder.loaded:
+                await self._check_embedding_files(directory)
+            else:
+                await self._reload_embedder(directory)
+
+    async def _check_embedding_files(self, directory: Path) -> None:
+        """The loaded model's files changed: do they still load as the same model?"""
+        assert self._load_embedder is not None
+        damaged = await anyio.to_thread.run_sync(damaged_files, directory)
+        problem = f"{', '.join(damaged)} in {directory} fail their hash check" if damaged else None
+        if problem is None:
+            try:  # (no hashes recorded for a model dir of the user's own: loading is the check)
+                probe = await anyio.to_thread.run_sync(self._load_embedder, limiter=self.embed_limiter)
             except Exception as exc:
-                self.faults.report("embedder", short_error(exc))
-                continue
-            if (embedder.model_id, embedder.dim) != (self.embedder.model_id, self.embedder.dim):
-                self.faults.report(
-                    "embedder",
-                    f"{directory} holds {embedder.model_id} (dim {embedder.dim}), but the store was built "
-                    f"with {self.embedder.model_id} (dim {self.embedder.dim})",
-                )
-                continue
-            self.embedder = embedder
-            self.faults.clear("embedder")
-            log.info("embedder_ready", model=embedder.model_id, variant=embedder.files.variant)
+                problem = short_error(exc)
+            else:
+                if (probe.model_id, probe.dim) != (self.embedder.model_id, self.embedder.dim):
+                    problem = f"{directory} now holds {probe.model_id} (dim {probe.dim}), not {self.embedder.model_id}"
+                del probe
+        if problem is None:
+            self.faults.clear("model_damaged")
+        else:
+            self.faults.report("model_damaged", problem)
+
+    async def _reload_embedder(self, directory: Path) -> None:
+        """Degraded without an embedding model: its files changed (``omegad models fetch``, a
+        fixed ``embedding.model_dir``), so try loading it again."""
+        assert self._load_embedder is not None
+        try:
+            embedder = await anyio.to_thread.run_sync(self._load_embedder, limiter=self.embed_limiter)
+        except Exception as exc:
+            self.faults.report("embedder", short_error(exc))
+            return
+        if (embedder.model_id, embedder.dim) != (self.embedder.model_id, self.embedder.dim):
+            self.faults.report(
+                "embedder",
+                f"{directory} holds {embedder.model_id} (dim {embedder.dim}), but the store was built "
+                f"with {self.embedder.model_id} (dim {self.embedder.dim})",
+            )
+            return
+        self.embedder = embedder
+        self.faults.clear("embedder", "model_damaged")
+        log.info("embedder_ready", model=embedder.model_id, variant=embedder.files.variant)
 
     async def _maintenance_timer(self) -> None:
         """After a quiet ``maintenance.interval_s`` with writes since the last pass: compact
@@ -1329,7 +1359,16 @@ class Service:
             },
             "models": {
                 "embedding": {
-                    "state": "ready",
+                    # ready; unavailable (not loaded: stores and queries refused); damaged
+                    # (serving from memory, but its files on disk no longer load)
+                    "state": (
+                        "unavailable"
+                        if not self.embedder.loaded
+                        else "damaged"
+                        if self.faults.active("model_damaged")
+                        else "ready"
+                    ),
+                    "error": self.faults.detail("embedder") or self.faults.detail("model_damaged"),
                     "model": self.embedder.model_id,
                     "variant": self.embedder.files.variant,
                     "dim": self.embedder.dim,

@@ -202,6 +202,8 @@ def test_corrupt_embedding_model_degrades_and_reloads_when_fixed(daemon_factory,
     with d.client() as c:
         p = _problem(c.hello(), "embedder")
         assert "model.onnx" in p["detail"] and "omegad models fetch" in p["fix"]
+        embedding = c.stats()["models"]["embedding"]
+        assert embedding["state"] == "unavailable" and "model.onnx" in embedding["error"], embedding
         assert c.hello()["embedding"]["model"] == "sentence-transformers/all-MiniLM-L6-v2"
         for call in (lambda: c.store("x", namespace="n"), lambda: c.query("deploy pipeline", namespace="n")):
             with pytest.raises(Unavailable) as refused:
@@ -224,18 +226,60 @@ def test_corrupt_embedding_model_degrades_and_reloads_when_fixed(daemon_factory,
         while c.hello()["status"] != "ok" and time.monotonic() < deadline:
             time.sleep(0.2)
         assert c.hello()["status"] == "ok", c.hello()
+        assert c.stats()["models"]["embedding"]["state"] == "ready"
         ids.add(c.store("memory stored after the model came back", namespace="n"))
         assert {r["id"] for r in c.query("deploy pipeline", namespace="n", limit=10)} & ids
     assert d.stop() == 0, d.log()
     assert '"event": "embedder_ready"' in d.log()
 
 
-def test_corrupt_model_and_no_store_is_a_clear_startup_error(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+def test_corrupt_model_and_no_store_is_a_clear_startup_error(daemon_factory, tmp_path: Path, damage: str) -> None:  # type: ignore[no-untyped-def]
     model = _copy_model(tmp_path / "model")
-    (model / "model.onnx").write_bytes(b"not an onnx model")
+    good = (model / "model.onnx").read_bytes()
+    (model / "model.onnx").write_bytes(b"not an onnx model" if damage == "garbage" else good[: len(good) // 3])
     d: Daemon = daemon_factory(env={"OMEGAD_EMBEDDING_MODEL_DIR": str(model)})
     d.start(wait=False)
     assert d.proc is not None and d.proc.wait(60) == 1
     assert "cannot start" in d.log() and "model.onnx" in d.log()
+    assert "fix: run `omegad models fetch`" in d.log(), d.log()  # the fix, as for every other problem
     with pytest.raises(OmegadError):
         d.client(timeout=2).ping()
+
+
+def _wait_status(c: Any, status: str, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while (hello := c.hello())["status"] != status and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return hello  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("with_hashes", [True, False])
+def test_a_model_damaged_under_the_running_daemon_is_reported(daemon_factory, tmp_path: Path, with_hashes: bool) -> None:  # type: ignore[no-untyped-def]
+    """The daemon serves from the model it loaded, but would not start again: say so. With the
+    fetched model's recorded hashes, and for a model directory of the user's own (none)."""
+    model = _copy_model(tmp_path / "model")
+    if not with_hashes:
+        (model / "manifest.json").unlink(missing_ok=True)
+    good = (model / "model.onnx").read_bytes()
+    d: Daemon = daemon_factory(env={"OMEGAD_EMBEDDING_MODEL_DIR": str(model)}).start()
+    with d.client() as c:
+        c.store("stored while the model is whole", namespace="n")
+        (model / "model.onnx").write_bytes(good[: len(good) // 2])
+        p = _problem(_wait_status(c, "degraded"), "model_damaged")
+        assert "omegad models fetch" in p["fix"] and p["detail"], p
+        embedding = c.stats()["models"]["embedding"]
+        assert embedding["state"] == "damaged" and embedding["error"], embedding
+        # the loaded copy still serves
+        c.store("stored while the file on disk is damaged", namespace="n")
+        assert c.query("model damaged file", namespace="n")
+        code, checks, _ = _doctor(
+            d.base, "--socket", str(d.socket), "--data-dir", str(d.data_dir), OMEGAD_EMBEDDING_MODEL_DIR=str(model)
+        )
+        assert code == 1 and checks["daemon model_damaged"]["level"] == "error", checks
+        tmp = model / "model.onnx.new"
+        tmp.write_bytes(good)
+        tmp.replace(model / "model.onnx")
+        assert _wait_status(c, "ok")["status"] == "ok"
+        assert c.stats()["models"]["embedding"]["state"] == "ready"
+    assert d.stop() == 0, d.log()
