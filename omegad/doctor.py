@@ -103,9 +103,16 @@ def check_reranker(config: Config) -> Check:
     return Check("ok", "reranker", f"{files.model_id} ({files.quantization}), loads and scores in {ms:.0f} ms")
 
 
-def check_data_dir(config: Config) -> Check:
+def check_data_dir(config: Config, daemon_running: bool = False) -> Check:
     d = config.data_dir
     if not d.exists():
+        if daemon_running:
+            return Check(
+                "error",
+                "data directory",
+                f"{d} is gone, but the daemon on {config.socket_path} runs on it (deleted or moved under it?)",
+                f"restore {d} from a backup, then restart omegad (a restart without it starts an empty store)",
+            )
         return Check("warning", "data directory", f"{d} does not exist yet (created at the first start)")
     st = d.stat()
     if not stat.S_ISDIR(st.st_mode):
@@ -166,33 +173,56 @@ def check_daemon(config: Config) -> list[Check]:
         return [
             Check("error", "daemon", f"answers at {path} but fails: {exc}", "see its log (journalctl --user -u omegad)")
         ]
-    problems = hello.get("problems") or []
+    return daemon_checks(path, hello, stats)
+
+
+def _at(d: Any, *keys: str) -> Any:
+    """``d[k1][k2]…``, or None where a level is missing or not a map (a degraded daemon
+    reports what it cannot measure as null)."""
+    for k in keys:
+        if not isinstance(d, dict):
+            return None
+        d = d.get(k)
+    return d
+
+
+def _num(value: Any, fmt: str = "{}", scale: float = 1) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "?"
+    return fmt.format(value / scale if scale != 1 else value)
+
+
+def daemon_checks(path: Path, hello: Any, stats: Any) -> list[Check]:
+    """The daemon's lines from its ``hello`` and ``stats`` replies; any field may be missing
+    or null (degraded modes), and every line must still print."""
+    problems = [p for p in (_at(hello, "problems") or []) if isinstance(p, dict)]
+    codes = ", ".join(str(p.get("code", "?")) for p in problems)
     out = [
         Check(
             "ok" if not problems else "error",
             "daemon",
-            f"omegad {hello.get('daemon_version', '?')} at {path}, up {stats.get('uptime_s', 0):.0f} s"
-            + (f", degraded ({', '.join(p.get('code', '?') for p in problems)})" if problems else ""),
+            f"omegad {_at(hello, 'daemon_version') or '?'} at {path}, up {_num(_at(stats, 'uptime_s'), '{:.0f}')} s"
+            + (f", degraded ({codes})" if problems else ""),
         )
     ]
     for p in problems:
-        out.append(Check("error", f"daemon {p.get('code')}", f"{p.get('message')} ({p.get('detail')})", p.get("fix")))
-    store = stats.get("store", {})
-    maint = stats.get("maintenance", {})
+        detail = f" ({p['detail']})" if p.get("detail") else ""
+        out.append(Check("error", f"daemon {p.get('code', '?')}", f"{p.get('message', '?')}{detail}", p.get("fix")))
+    store = "store"
     detail = (
-        f"{stats.get('memories', 0)} memories, {store.get('fragments', '?')} fragments, "
-        f"{store.get('unindexed_rows', '?')} unindexed rows, {store.get('versions', '?')} versions, "
-        f"{store.get('disk_bytes', 0) / 2**20:.1f} MB"
+        f"{_num(_at(stats, 'memories'))} memories, {_num(_at(stats, store, 'fragments'))} fragments, "
+        f"{_num(_at(stats, store, 'unindexed_rows'))} unindexed rows, {_num(_at(stats, store, 'versions'))} versions, "
+        f"{_num(_at(stats, store, 'disk_bytes'), '{:.1f}', 2**20)} MB"
     )
-    due = maint.get("due")
+    due = _at(stats, "maintenance", "due")
     if due:
         out.append(Check("warning", "store", f"{detail}; maintenance due ({due})", "omegad maintain"))
     else:
         out.append(Check("ok", "store", detail))
-    models = stats.get("models", {}).get("reranker", {})
-    if models.get("state") == "failed":
+    reranker = _at(stats, "models", "reranker")
+    if _at(reranker, "state") == "failed":
         out.append(
-            Check("error", "daemon reranker", f"failed: {models.get('last_error')}", "omegad models fetch reranker")
+            Check("error", "daemon reranker", f"failed: {_at(reranker, 'last_error')}", "omegad models fetch reranker")
         )
     return out
 
@@ -217,8 +247,11 @@ def run_checks(config: Config, config_file: Path | None = None) -> list[Check]:
     checks: list[Check] = []
     checks += _guard("embedding model", lambda: check_embedding(config))
     checks += _guard("reranker", lambda: check_reranker(config))
-    checks += _guard("data directory", lambda: check_data_dir(config))
-    checks += _guard("daemon", lambda: check_daemon(config))
+    daemon = _guard("daemon", lambda: check_daemon(config))
+    # (the "daemon" line is a warning only when nothing answers on the socket)
+    running = not any(c.name == "daemon" and c.level == "warning" for c in daemon)
+    checks += _guard("data directory", lambda: check_data_dir(config, daemon_running=running))
+    checks += daemon
     checks += _guard("service", lambda: check_service(config, config_file))
     return checks
 

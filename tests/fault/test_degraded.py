@@ -152,7 +152,8 @@ def test_read_only_data_directory_serves_reads_and_recovers(daemon_factory, tmpf
 def test_data_directory_deleted_or_moved_under_the_daemon(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     d: Daemon = daemon_factory().start()
     with d.client() as c:
-        ids = {c.store(f"kept memory {i}", namespace="n") for i in range(5)}
+        # (more than a handful: the store's size is then measured, and unknown once it is gone)
+        ids = set(c.store_batch([{"text": f"kept memory {i}", "namespace": "n"} for i in range(60)]))
         moved = tmp_path / "moved-data"
         d.data_dir.rename(moved)  # (like a deletion, but the store stays inspectable)
         with pytest.raises(Unavailable) as refused:
@@ -166,6 +167,11 @@ def test_data_directory_deleted_or_moved_under_the_daemon(daemon_factory, tmp_pa
             with pytest.raises(Unavailable):
                 c.store("still nowhere", namespace="n")
         assert c.ping() == {}
+        code, checks, _ = _doctor(d.base, "--socket", str(d.socket), "--data-dir", str(d.data_dir))
+        assert code == 1 and checks["daemon data_dir_missing"]["level"] == "error", checks
+        assert "restart" in checks["daemon data_dir_missing"]["fix"], checks
+        assert checks["data directory"]["level"] == "error" and "is gone" in checks["data directory"]["detail"], checks
+        assert "? MB" in checks["store"]["detail"], checks  # (its size is unknown now)
     assert d.stop() == 0, d.log()
     assert not d.data_dir.exists(), "the daemon must not recreate a half store in the old place"
     # the moved store holds exactly what was acknowledged
@@ -255,7 +261,7 @@ def _wait_status(c: Any, status: str, timeout: float = 60) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("with_hashes", [True, False])
-def test_a_model_damaged_under_the_running_daemon_is_reported(daemon_factory, tmp_path: Path, with_hashes: bool) -> None:  # type: ignore[no-untyped-def]
+def test_a_model_damaged_under_the_daemon_is_reported(daemon_factory, tmp_path: Path, with_hashes: bool) -> None:  # type: ignore[no-untyped-def]
     """The daemon serves from the model it loaded, but would not start again: say so. With the
     fetched model's recorded hashes, and for a model directory of the user's own (none)."""
     model = _copy_model(tmp_path / "model")
