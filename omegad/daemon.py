@@ -15,7 +15,7 @@ from omegad_client import Client
 from . import heap
 from .config import Config
 from .errors import StartupError
-from .logs import setup_logging
+from .logs import capture_native_logs, setup_logging
 from .server import run_server
 from .service import Service
 
@@ -96,6 +96,9 @@ def run_demo(config: Config) -> None:
 def serve(config: Config, *, demo: bool = False, exit_after_demo: bool = False) -> int:
     heap.limit_arenas()
     log_writer = setup_logging(config.log_format, config.log_level)
+    # Lance's and ONNX Runtime's own lines as events too (before either is loaded: the levels
+    # are read then); `log_writer.close` gives the descriptors back
+    capture_native_logs(log_writer, config.log_level)
 
     async def on_ready(service: Service) -> None:
         if demo or exit_after_demo:
