@@ -355,6 +355,8 @@ def _import(client: Any, args: argparse.Namespace) -> int:
 
 
 def _fmt_maintenance(r: dict[str, Any]) -> str:
+    if r.get("cleanup_only"):
+        return _fmt_cleanup_only(r)
     b, a = r["before"], r["after"]
     lines = [
         f"maintenance done in {r['ms']:.0f} ms",
@@ -378,6 +380,25 @@ def _fmt_maintenance(r: dict[str, Any]) -> str:
         lines.append(
             f"  removed {c.get('versions_removed', 0)} old versions, {c.get('bytes_freed', 0) / 1e6:.1f} MB freed"
         )
+    return "\n".join(lines)
+
+
+def _fmt_cleanup_only(r: dict[str, Any]) -> str:
+    def mb(v: Any) -> str:
+        return f"{v / 2**20:.1f} MB" if isinstance(v, int) else "?"
+
+    c, d = r.get("cleanup", {}), r.get("durable", {})
+    lines = [
+        "the disk is full: only old versions were removed (compaction and indexing need free space)",
+        f"  free space     {mb(r.get('free_bytes_before'))} -> {mb(r.get('free_bytes_after'))}",
+        f"  checkpoint: {d.get('files_synced', 0)} files synced, {d.get('wal_segments_dropped', 0)} log segments dropped",
+    ]
+    if "skipped" in c:
+        lines.append(f"  old versions kept: {c['skipped']}")
+    else:
+        lines.append(f"  removed {c.get('versions_removed', 0)} old versions, {mb(c.get('bytes_freed', 0))} freed")
+    if r.get("full_pass_error"):
+        lines.append(f"  the full pass failed: {r['full_pass_error']}")
     return "\n".join(lines)
 
 

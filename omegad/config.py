@@ -80,6 +80,7 @@ class Config:
     index_cache_mb: int = 0  # 0: auto, sized by the indexes (`store.auto_index_cache_mb`)
     cache_rows: int = 20_000
     metadata_cache_mb: int = 32
+    disk_reserve_mb: float = 8.0
     # query pipeline
     fusion: str = "linear"  # "linear" (absolute scores) or "rrf" (ranks)
     rrf_k: float = 5.0
@@ -289,6 +290,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("store.index_cache_mb", "OMEGAD_INDEX_CACHE_MB", "index_cache_mb", _mb_or_auto),
     ("store.cache_rows", None, "cache_rows", _nonneg_int),
     ("store.metadata_cache_mb", None, "metadata_cache_mb", _int),
+    ("store.disk_reserve_mb", None, "disk_reserve_mb", _float),
     ("lifecycle.feedback_weight", None, "feedback_weight", _float),
     ("lifecycle.feedback_bound", None, "feedback_bound", _float),
     ("lifecycle.hide_below", None, "hide_below", _signed_float),

@@ -40,6 +40,7 @@ import structlog
 
 from .config import Config
 from .contradict import DETECTOR_VERSION, detect
+from .faults import error_text
 from .neighbours import NeighbourCache
 from .schema import RESOLUTIONS
 from .store import Filter, MemoryStore, Row, iso, sql_str
@@ -421,7 +422,7 @@ class Checker:
                     log.warning("contradiction_cursor_not_saved", error=f"{type(exc).__name__}: {exc}")
 
     async def _loop(self) -> None:
-        backoff = 0.5
+        backoff, failures = 0.5, 0
         while True:
             try:
                 if not self._queue and self._rescan:
@@ -449,11 +450,15 @@ class Checker:
                     self._queue.extendleft(reversed(batch))
                     raise
                 self._advance()
-                backoff = 0.5
+                if failures:
+                    log.info("contradiction_check_resumed", failures=failures)
+                failures, backoff = 0, 0.5
             except Exception as exc:  # keep the worker alive (a store error, a full disk...)
                 self.errors += 1
-                self.last_error = f"{type(exc).__name__}: {exc}"
-                log.error("contradiction_check_failed", error=self.last_error, retry_in_s=backoff)
+                failures += 1
+                self.last_error = error_text(exc)
+                if failures == 1:  # (one line per streak: a full disk fails every retry)
+                    log.error("contradiction_check_failed", error=self.last_error, retry_in_s=backoff)
                 await anyio.sleep(backoff)
                 backoff = min(backoff * 2, 30.0)
 

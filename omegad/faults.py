@@ -39,9 +39,10 @@ from typing import Any
 import structlog
 
 from .errors import Unavailable
+from .logs import clean_native_message
 from .store import iso
 
-__all__ = ["EMBEDDER_FIX", "STORAGE", "Faults", "Problem", "classify"]
+__all__ = ["EMBEDDER_FIX", "STORAGE", "Backoff", "Faults", "Problem", "classify", "error_text"]
 
 log = structlog.get_logger("omegad")
 
@@ -119,8 +120,11 @@ class Problem:
 class Faults:
     """The active problems (thread-safe: the writer thread reports, handlers read)."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, reserve_bytes: int = 0) -> None:
         self.data_dir = data_dir
+        #: Free space kept on the data directory's file system: writes are refused below it,
+        #: so a maintenance pass can still free space (docs/operations.md, "Degraded mode").
+        self.reserve = reserve_bytes
         self._lock = threading.Lock()
         self.problems: dict[str, Problem] = {}
         st = os.stat(data_dir)
@@ -201,6 +205,36 @@ class Faults:
         self.report(code, detail)
         return self.error(code, detail)
 
+    def free_bytes(self) -> int | None:
+        """Free space on the data directory's file system (None when it cannot be read)."""
+        try:
+            vfs = os.statvfs(self.data_dir)
+        except OSError:
+            return None
+        return vfs.f_bavail * vfs.f_frsize
+
+    def space_for_writes(self) -> Unavailable | None:
+        """Whether writes may be tried now (the writer, before each batch): the ``disk_full``
+        error when free space is below the reserve, or, once a full disk was reported, below
+        twice the reserve — a gap, so the state does not flap at the edge."""
+        if self.reserve <= 0:
+            return None
+        free = self.free_bytes()
+        if free is None:
+            return None
+        resume = 2 * self.reserve
+        if "disk_full" in self.problems:
+            if free >= resume:
+                return None  # try: a write that succeeds clears the problem
+        elif free >= self.reserve:
+            return None
+        detail = (
+            f"{free / 2**20:.1f} MB free; writes resume at {resume / 2**20:.0f} MB "
+            f"(store.disk_reserve_mb = {self.reserve / 2**20:g} is kept so maintenance can free space)"
+        )
+        self.report("disk_full", detail)
+        return self.error("disk_full", detail)
+
     def data_dir_ok(self) -> bool:
         """Whether the data directory is still the one the daemon opened (one stat; blocking,
         so called from worker threads). Once it is gone, it stays reported until a restart."""
@@ -221,6 +255,51 @@ class Faults:
         with self._lock:
             problems = [p.describe() for p in self.problems.values()]
         return {"status": "degraded" if problems else "ok", "problems": problems}
+
+
+def error_text(exc: BaseException, limit: int = 300) -> str:
+    """``Type: message`` on one line for logs and reports, without the source paths of the
+    machine Lance was built on."""
+    text = clean_native_message(f"{type(exc).__name__}: {exc}").replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Backoff:
+    """When automatic maintenance passes may run again after failures: the wait doubles
+    from `first_s` up to `max_s`. One that failed on a full disk may run as soon as the disk
+    has room again (the wait was for the space)."""
+
+    def __init__(self, first_s: float = 2.0, max_s: float = 300.0) -> None:
+        self.first_s, self.max_s = first_s, max_s
+        self.failures = 0
+        self.delay = 0.0
+        self._since = 0.0
+        self._next_at = 0.0
+        self._for_space = False
+
+    def ready(self, now: float, disk_full: bool) -> bool:
+        return self.failures == 0 or now >= self._next_at or (self._for_space and not disk_full)
+
+    def failed(self, now: float, disk_full: bool) -> bool:
+        """Count a failure; True when it starts a pause (the one to log)."""
+        self.failures += 1
+        self.delay = min(self.max_s, self.first_s * 2 ** (self.failures - 1))
+        self._next_at = now + self.delay
+        self._for_space = disk_full
+        if self.failures == 1:
+            self._since = now
+        return self.failures == 1
+
+    def succeeded(self, now: float | None = None) -> tuple[int, float] | None:
+        """Reset; (failures, seconds paused) when a pause ends."""
+        if self.failures == 0:
+            return None
+        out = (self.failures, (now if now is not None else time.monotonic()) - self._since)
+        self.failures, self.delay, self._for_space = 0, 0.0, False
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {"failures": self.failures, "retry_in_s": self.delay if self.failures else None}
 
 
 def _errno_text(exc: BaseException) -> str:

@@ -31,7 +31,7 @@ from .config import Config
 from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
 from .embed import Embedder, UnloadedEmbedder, short_error
 from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
-from .faults import STORAGE, Faults, classify
+from .faults import STORAGE, Backoff, Faults, classify, error_text
 from .fsutil import fsync_tree
 from .indexer import build_in_subprocess
 from .lanceops import ChildOps
@@ -142,6 +142,7 @@ class MaintainOp:
     force: bool = False
     reason: str = "due"
     checkpoint_only: bool = False
+    cleanup_only: bool = False  # only make the tables durable and remove old versions
     prepared: dict[str, Any] | None = None  # `MemoryStore.reorganize` done beside the writer
     counted: tuple[int, int] | None = None  # rows and commits since the last pass, at its start
 
@@ -233,7 +234,7 @@ class Service:
             after=self._after_commit,
         )
         self.jobs = JobQueue("background")
-        self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=f"{type(exc).__name__}: {exc}")
+        self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=error_text(exc))
         self.wal = WriteAheadLog(config.data_dir / "wal")
         # Log records of writes that committed to the tables but whose log append failed
         # (writer thread). Nothing that depends on them is acknowledged until they are in the
@@ -269,7 +270,8 @@ class Service:
         self.last_maintenance: dict[str, Any] = {}
         self.recovery: dict[str, Any] = {}
         self.write_errors = 0
-        self.faults = Faults(config.data_dir)
+        self.faults = Faults(config.data_dir, int(config.disk_reserve_mb * 2**20))
+        self.backoff = Backoff()  # automatic maintenance passes after failures
         self._load_embedder = load_embedder
         if not embedder.loaded:
             assert isinstance(embedder, UnloadedEmbedder)
@@ -383,10 +385,11 @@ class Service:
         assert self._signal_store is not None, "Service.run has not started"
         return self._signal_store
 
-    def _checkpoint(self) -> dict[str, Any]:
+    def _checkpoint(self, rotate: bool = True) -> dict[str, Any]:
         """Make everything committed so far durable in the tables, then drop the log segments
-        that held it (writer thread: nothing commits meanwhile)."""
-        closed = self.wal.rotate()
+        that held it (writer thread: nothing commits meanwhile). Without *rotate* the segment
+        being appended to stays (a new one needs space a full disk may not have)."""
+        closed = self.wal.rotate() if rotate else self.wal.newest_closed()
         files = fsync_tree(self.store.directory)
         self._unlogged = []  # durable in the tables now
         dropped = self.wal.drop_through(closed)
@@ -454,10 +457,11 @@ class Service:
         committed to the write-ahead log (one fdatasync) before anyone is told (writer thread)."""
         if not self.faults.data_dir_ok():  # a commit now would land nowhere durable
             return [self.faults.error("data_dir_missing")] * len(ops)
-        blocked = self._log_unlogged()
+        blocked = self.faults.space_for_writes() or self._log_unlogged()
         if blocked is not None:
-            # An earlier batch committed but is not durable yet: no write may commit (or answer
-            # "already stored" for it) until it is. Passes and snapshots change no memory.
+            # Below the disk reserve, or an earlier batch committed but is not durable yet (no
+            # write may commit, or answer "already stored" for it, until it is). Passes and
+            # snapshots change no memory: they still run.
             results: list[Any] = [blocked] * len(ops)
             free = [k for k, op in enumerate(ops) if isinstance(op, MaintainOp | SnapshotOp)]
             if free:
@@ -730,6 +734,8 @@ class Service:
         if op.checkpoint_only:
             saved = self._save_access_counts()
             return self._checkpoint() if (self.wal.bytes or saved) else {}
+        if op.cleanup_only:
+            return self._cleanup_only(op.reason)
         saved = self._save_access_counts()
         extra = [self.edges.table, self.signal_store.table]
         if op.prepared is not None:
@@ -751,7 +757,41 @@ class Service:
         log.info("maintenance", **report)
         return report
 
+    def _cleanup_only(self, reason: str) -> dict[str, Any]:
+        """The pass a full disk allows (writer thread): it writes nothing new, only makes the
+        tables durable and removes their old versions, which frees what those held."""
+        free = self.faults.free_bytes()
+        report: dict[str, Any] = {"cleanup_only": True, "reason": reason, "free_bytes_before": free}
+        report["durable"] = self._checkpoint(rotate=False)
+        report["cleanup"] = self.store.cleanup_versions(self.policy, [self.edges.table, self.signal_store.table])
+        report["free_bytes_after"] = self.faults.free_bytes()
+        self.last_maintenance_us = now_us()
+        self.last_maintenance = report
+        log.info("maintenance", **report)
+        return report
+
     async def run_maintenance(self, force: bool, reason: str) -> dict[str, Any]:
+        """A maintenance pass (see `full_pass`); on a full disk, or when a full pass fails
+        for lack of space, the pass that needs none (`_cleanup_only`) instead."""
+        if self.faults.active("disk_full"):
+            return await self._cleanup_pass(reason)
+        try:
+            return await self.full_pass(force, reason)
+        except Exception as exc:
+            if classify(exc) != "disk_full" or not self.faults.data_dir_ok():
+                raise
+            self.faults.report("disk_full", f"a maintenance pass failed: {error_text(exc)}")
+            report = await self._cleanup_pass(reason)
+            report["full_pass_error"] = error_text(exc)
+            return report
+
+    async def _cleanup_pass(self, reason: str) -> dict[str, Any]:
+        async with self._maintaining:
+            (report,) = await self.write([MaintainOp(reason=reason, cleanup_only=True)])
+            result: dict[str, Any] = report
+            return result
+
+    async def full_pass(self, force: bool, reason: str) -> dict[str, Any]:
         """One maintenance pass. Its long part — index folding and compaction, seconds at 1M
         memories — runs in a thread of its own while stores go on (Lance commits appends
         beside a compaction); only the checkpoint and the version cleanup wait for the writer.
@@ -844,11 +884,48 @@ class Service:
         reason = self.maintenance_due()
         if reason is not None:
             self.jobs.submit_nowait(lambda: self._maintenance_job(False, reason), key="maintenance")
+        elif self.faults.active("disk_full"):  # what a pass frees may be what writes need
+            self.jobs.submit_nowait(
+                lambda: self._maintenance_job(False, "disk_full", when_due=False), key="maintenance"
+            )
 
-    async def _maintenance_job(self, force: bool, reason: str) -> None:
-        if not force and self.maintenance_due() is None:  # a pass since it was queued did it
+    async def _maintenance_job(self, force: bool, reason: str, when_due: bool = True) -> None:
+        """An automatic pass. After a failure the next ones wait, longer each time (one log
+        line when passes stop and one when they work again); a full disk that clears, or a
+        requested pass that works, ends the wait at once."""
+        if when_due and not force and self.maintenance_due() is None:  # a pass since it was queued did it
             return
-        self._maybe_build_vector_index(await self.run_maintenance(force, reason))
+        if not self.backoff.ready(time.monotonic(), self.faults.active("disk_full")):
+            return
+        try:
+            report = await self.run_maintenance(force, reason)
+        except Exception as exc:
+            if self.backoff.failed(time.monotonic(), self.faults.active("disk_full")):
+                log.error(
+                    "maintenance_paused",
+                    error=error_text(exc),
+                    problem=classify(exc),
+                    retry_in_s=self.backoff.delay,
+                )
+            return
+        if report.get("cleanup_only"):
+            # a full disk: retried later (sooner once writes resume), a line only when it starts
+            if self.backoff.failed(time.monotonic(), True):
+                log.warning(
+                    "maintenance_paused",
+                    error="the disk is full: only old versions were removed",
+                    problem="disk_full",
+                    freed_bytes=report["cleanup"].get("bytes_freed"),
+                    retry_in_s=self.backoff.delay,
+                )
+            return
+        self._pass_worked()
+        self._maybe_build_vector_index(report)
+
+    def _pass_worked(self) -> None:
+        paused = self.backoff.succeeded()
+        if paused is not None:
+            log.info("maintenance_resumed", failures=paused[0], paused_s=round(paused[1], 1))
 
     def _maybe_build_vector_index(self, report: dict[str, Any]) -> None:
         rows = int(report.get("after", {}).get("rows", 0))
@@ -905,7 +982,7 @@ class Service:
         finally:
             self.store.index_build_running = False
         # a pass picks the index up (and what compaction was deferred meanwhile)
-        self.jobs.submit_nowait(lambda: self.run_maintenance(False, "vector_index"))
+        self.jobs.submit_nowait(lambda: self._maintenance_job(False, "vector_index", when_due=False))
 
     async def _watch_data_dir(self) -> None:
         """Notice a deleted or replaced data directory even while nothing is written."""
@@ -977,7 +1054,8 @@ class Service:
             await anyio.sleep(self.config.maintenance_interval_s)
             if self.faults.active("data_dir_missing"):
                 continue
-            if (self.commits_since_maintenance or self.wal.bytes) and self.writer.depth == 0:
+            wanted = self.commits_since_maintenance or self.wal.bytes or self.backoff.failures
+            if (wanted or self.faults.active("disk_full")) and self.writer.depth == 0:
                 self.jobs.submit_nowait(lambda: self._maintenance_job(True, "idle"), key="maintenance")
 
     async def _end_idle_maintenance_process(self) -> None:
@@ -1355,6 +1433,7 @@ class Service:
                 "process": self.store.ops.describe(),
                 "compact_shrink": self.store.compact_shrink,
                 "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
+                "backoff": self.backoff.describe(),
                 "last": self.last_maintenance,
             },
             "models": {
@@ -1503,7 +1582,9 @@ class Service:
     async def maintain(self, _: Any) -> dict[str, Any]:
         """Run a maintenance pass now (`omegad maintain`) and return its report."""
         report = await self.run_maintenance(True, "requested")
-        self._maybe_build_vector_index(report)
+        if not report.get("cleanup_only"):
+            self._pass_worked()
+            self._maybe_build_vector_index(report)
         return report
 
     async def flush(self, p: FlushParams) -> dict[str, Any]:

@@ -1817,6 +1817,30 @@ class MemoryStore:
             marker.unlink()
         return len(rowids)
 
+    def cleanup_versions(self, policy: MaintainPolicy, tables: Sequence[Any] = ()) -> dict[str, Any]:
+        """Remove the old versions of the memories table, its tombstones and *tables*:
+        serialised with writes, and only once the newest versions are durable. It writes
+        nothing, so it also runs on a full disk (and frees what old versions held)."""
+        # The handles move to the newest version first (a commit made on another handle — a
+        # compaction, the index build — leaves them behind): reads that start after the wait
+        # then read a version that cleanup keeps, never a removed manifest.
+        tables = [self._table, self._tombstones, *tables]
+        for table in tables:
+            table.checkout_latest()
+        started = time.perf_counter()
+        if not self.readers.wait_before(policy.reader_wait_s):
+            return {"skipped": "reads in flight"}
+        out: dict[str, Any] = {"versions_removed": 0, "bytes_freed": 0}
+        for table in tables:
+            if table is self._table and self.index_build_running:
+                out["deferred"] = "vector_index_build"
+                continue
+            st = self.ops.cleanup(table.name)
+            out["versions_removed"] += st["old_versions"]
+            out["bytes_freed"] += st["bytes_removed"]
+        out["ms"] = round((time.perf_counter() - started) * 1000, 1)  # (with the wait for reads)
+        return out
+
     def finish(
         self,
         policy: MaintainPolicy,
@@ -1827,35 +1851,11 @@ class MemoryStore:
     ) -> dict[str, Any]:
         """Steps 4–5 of `maintain`, serialised with writes; adds to *report* and returns it."""
         started = time.perf_counter()
-        tables = [self._table, self._tombstones, *extra_tables]
         if durable is not None:
             report["durable"] = durable()
             report["durable_ms"] = round((time.perf_counter() - started) * 1000, 1)
-        # old versions: only after the new ones are durable, and never under a running read.
-        # The handles move to the newest version first (a commit made on another handle — a
-        # compaction, the index build — leaves them behind): reads that start after the wait
-        # then read a version that cleanup keeps (a `stats` read the removed manifest of the
-        # version its handle was still on, in the suite: "Not found: ….manifest").
-        for table in tables:
-            table.checkout_latest()
-        t_cleanup = time.perf_counter()
-        if self.readers.wait_before(policy.reader_wait_s):
-            removed = 0
-            freed = 0
-            for table in tables:
-                if table is self._table and self.index_build_running:
-                    report["cleanup_deferred"] = "vector_index_build"
-                    continue
-                st = self.ops.cleanup(table.name)
-                removed += st["old_versions"]
-                freed += st["bytes_removed"]
-            report["cleanup"] = {
-                "versions_removed": removed,
-                "bytes_freed": freed,
-                "ms": round((time.perf_counter() - t_cleanup) * 1000, 1),  # (with the wait for reads)
-            }
-        else:
-            report["cleanup"] = {"skipped": "reads in flight"}
+        # old versions: only after the new ones are durable, and never under a running read
+        report["cleanup"] = self.cleanup_versions(policy, extra_tables)
         segments = self.index_segments()
         self._cache_bound_check(segments, report)
         replaced = _replaced_indexes(report.pop("_index_segments", {}), segments, policy.renew_cache_bytes)

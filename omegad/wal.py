@@ -176,6 +176,10 @@ class WriteAheadLog:
         self.open_segment()
         return closed
 
+    def newest_closed(self) -> int:
+        """The newest segment that takes no more appends (0: none)."""
+        return self.seq if self._fd is None else self.seq - 1
+
     def drop_through(self, seq: int) -> int:
         """Delete segments up to *seq* (their content is durable in the tables)."""
         n = 0

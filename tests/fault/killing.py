@@ -105,24 +105,25 @@ def trial(
     workdir: Path,
     acked: set[str],
     power_loss: bool,
-    log_fs: Path | None = None,
+    fill_fs: Path | None = None,
 ) -> TrialResult:
     """*daemon* is running; leaves it running (restarted) after the checks.
 
-    With *log_fs* (the write-ahead log's own small file system) that file system fills up and
-    frees again while the writers go on, retrying what is refused with the same ids."""
-    procs, files = run_writers(daemon.socket, f"t{n}", 3, workdir, retry=log_fs is not None)
+    With *fill_fs* (a small file system holding the data directory, or only its write-ahead
+    log) that file system fills up and frees again while the writers go on, retrying what is
+    refused with the same ids."""
+    procs, files = run_writers(daemon.socket, f"t{n}", 3, workdir, retry=fill_fs is not None)
     stop = threading.Event()
     filler = None
-    if log_fs is not None:
-        filler = threading.Thread(target=_fill_and_free, args=(log_fs, random.Random(rng.random()), stop))
+    if fill_fs is not None:
+        filler = threading.Thread(target=_fill_and_free, args=(fill_fs, random.Random(rng.random()), stop))
         filler.start()
     time.sleep(rng.uniform(0.4, 1.6))
     daemon.kill()
     stop.set()
     if filler is not None:
         filler.join()
-        free(log_fs)  # type: ignore[arg-type]
+        free(fill_fs)  # type: ignore[arg-type]
     for p in procs:
         p.wait(60)
     for f in files:
@@ -137,9 +138,9 @@ def trial(
     return TrialResult(len(acked), present, power_loss, dropped, restored)
 
 
-def _fill_and_free(log_fs: Path, rng: random.Random, stop: threading.Event) -> None:
+def _fill_and_free(fill_fs: Path, rng: random.Random, stop: threading.Event) -> None:
     while not stop.is_set():
-        fill(log_fs)
+        fill(fill_fs)
         stop.wait(rng.uniform(0.05, 0.3))
-        free(log_fs)
+        free(fill_fs)
         stop.wait(rng.uniform(0.05, 0.3))

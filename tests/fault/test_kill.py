@@ -37,11 +37,12 @@ def test_a_log_that_fills_up_and_frees_loses_no_acknowledged_memory(daemon_facto
     append. Kill -9 and power losses must still lose nothing acknowledged."""
     rng = random.Random(20261203)
     try:
-        with tmpfs_at(tmp_path / "data" / "wal", "4m") as log_fs:
+        with tmpfs_at(tmp_path / "data" / "wal", "4m") as fill_fs:
             d: Daemon = daemon_factory(config=CONFIG, data_dir=tmp_path / "data").start()
             acked: set[str] = set()
             results = [
-                trial(d, rng, n, tmp_path, acked, power_loss=n % 2 == 1, log_fs=log_fs) for n in range(LOG_FULL_TRIALS)
+                trial(d, rng, n, tmp_path, acked, power_loss=n % 2 == 1, fill_fs=fill_fs)
+                for n in range(LOG_FULL_TRIALS)
             ]
             assert d.stop() == 0
     except MountRefused as exc:
