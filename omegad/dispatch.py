@@ -65,6 +65,8 @@ class Dispatcher:
             "feedback": service.feedback,
             "export": service.export,
             "import": service.import_,
+            "list": service.list_memories,
+            "namespaces": service.namespaces,
         }
 
     def envelope(self, message: Any) -> Envelope:
@@ -91,14 +93,14 @@ class Dispatcher:
     async def authorize(self, method: str, p: Any, peer: Peer) -> None:
         """Raise Forbidden unless *peer* may call *method* with params *p* (see `omegad.access`):
         the namespace a request names, or for a request by id the namespace of that memory."""
-        if self.access.is_owner(peer) or method in OPEN:
+        if self.access.is_owner(peer) or method in OPEN or method == "namespaces":  # (filtered: `call`)
             return
         if method in OWNER_ONLY:
             raise Forbidden(f"{method} spans every namespace: only the daemon's owner may call it")
         write = method in ("store", "store_batch", "update", "delete", "feedback", "resolve", "unresolve")
         if method == "store_batch":
             namespaces = {item.namespace for item in p.items}
-        elif method in ("store", "query"):
+        elif method in ("store", "query", "list"):
             namespaces = {p.namespace}
         elif method == "contradictions" and p.id is None:
             if p.namespace is None:
@@ -127,6 +129,8 @@ class Dispatcher:
             params = parse_params(method, {} if raw_params is None else raw_params, self.config)
             await self.authorize(method, params, peer or Peer(uid=self.access.owner_uid, gid=-1))
             result = await self.handlers[method](params)
+            if method == "namespaces" and peer is not None and not self.access.is_owner(peer):
+                result["namespaces"] = [n for n in result["namespaces"] if self.access.may(peer, n["name"], False)]
             reply = ok_reply(request_id, result)
         except ServiceError as exc:
             outcome = exc.code

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from .config import Config
+from .schema import QueryContext
 from .store import Row
 
 __all__ = ["Candidate", "Trace", "dedup", "fuse", "heuristic", "recall_size"]
@@ -61,6 +62,8 @@ class Candidate:
     demoted: float | None = None  # the contradiction demotion factor, when applied
     feedback: float = 1.0  # lifecycle factors (see omegad.signals)
     access: float = 1.0
+    context: float = 1.0  # the caller's context (file, project, ...) matched: `context_factor`
+    context_match: tuple[str, ...] = ()
     score: float = 0.0
 
     def signals(self) -> dict[str, Any]:
@@ -77,6 +80,9 @@ class Candidate:
             out["feedback"] = _round(self.feedback)
         if self.access != 1.0:
             out["access"] = _round(self.access)
+        if self.context != 1.0:
+            out["context"] = _round(self.context)
+            out["context_match"] = list(self.context_match)
         if self.demoted is not None:
             out["contradiction_demotion"] = self.demoted
         if self.rerank is not None:
@@ -133,14 +139,62 @@ def fuse(
     return sorted(by_id.values(), key=lambda c: (-c.fused, c.row.id))
 
 
+#: Boost per matched key of the caller's context, and the cap on their product (scoring.md).
+CONTEXT_BOOSTS = {"file": 0.12, "symbol": 0.06, "project": 0.04, "language": 0.02}
+CONTEXT_CAP = 1.25
+
+
+def _path_key(path: str) -> str:
+    p = path.strip().replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    return p.rstrip("/")
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Equal paths, or one is the other's tail (a workspace-relative path and an absolute one)."""
+    a, b = _path_key(a), _path_key(b)
+    if not a or not b:
+        return False
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def context_factor(row: Row, ctx: QueryContext) -> tuple[float, tuple[str, ...]]:
+    """How much the caller's context favours *row*: a bounded boost per key its metadata (the
+    keys editor plugins write) or tags match. Nothing is ever lowered, so a wrong context can
+    only lift memories of another file, and only within the cap."""
+    meta = row.metadata or {}
+    tags = {t.lower() for t in row.tags}
+
+    def text(key: str) -> str | None:
+        v = meta.get(key)
+        return v.strip().lower() if isinstance(v, str) and v.strip() else None
+
+    matched: list[str] = []
+    if ctx.file and isinstance(meta.get("file"), str) and _same_file(meta["file"], ctx.file):
+        matched.append("file")
+    symbols = {s.lower() for s in ctx.symbols}
+    if symbols and (text("symbol") in symbols or tags & symbols):
+        matched.append("symbol")
+    if ctx.project and (text("project") == ctx.project.lower() or ctx.project.lower() in tags):
+        matched.append("project")
+    if ctx.language and (text("language") == ctx.language.lower() or ctx.language.lower() in tags):
+        matched.append("language")
+    factor = 1.0
+    for key in matched:
+        factor *= 1.0 + CONTEXT_BOOSTS[key]
+    return min(factor, CONTEXT_CAP), tuple(matched)
+
+
 def heuristic(
     candidates: list[Candidate],
     config: Config,
     now_us: int,
     lifecycle: Callable[[str], tuple[float, float]] | None = None,
+    context: QueryContext | None = None,
 ) -> list[Candidate]:
-    """Apply type weights, per-type recency decay and the lifecycle factors (feedback, access
-    frequency: *lifecycle* maps an id to both); sort by score."""
+    """Apply type weights, per-type recency decay, the lifecycle factors (feedback, access
+    frequency: *lifecycle* maps an id to both) and the caller's *context*; sort by score."""
     floor = min(max(config.decay_floor, 0.0), 1.0)
     for c in candidates:
         c.type_weight = float(config.type_weights.get(c.row.type, 1.0))
@@ -150,7 +204,9 @@ def heuristic(
         c.recency = floor + (1.0 - floor) * decay
         if lifecycle is not None:
             c.feedback, c.access = lifecycle(c.row.id)
-        c.score = c.fused * c.type_weight * c.recency * c.feedback * c.access
+        if context is not None:
+            c.context, c.context_match = context_factor(c.row, context)
+        c.score = c.fused * c.type_weight * c.recency * c.feedback * c.access * c.context
     candidates.sort(key=lambda c: (-c.score, c.row.id))
     return candidates
 

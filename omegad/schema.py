@@ -38,6 +38,12 @@ __all__ = [
 DEFAULT_NAMESPACE = "default"
 DEFAULT_TYPE = "memory"
 DEFAULT_QUERY_LIMIT = 5
+DEFAULT_LIST_LIMIT = 50
+MAX_LIST_LIMIT = 500
+MAX_CONTEXT_CHARS = 512
+MAX_CONTEXT_SYMBOLS = 32
+#: What `subscribe` can ask for (docs/protocol.md, "subscribe / unsubscribe").
+EVENT_TOPICS = ("contradiction", "stored", "updated", "deleted")
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 MAX_METADATA_DEPTH = 8
@@ -90,6 +96,41 @@ class QueryParams:
     rerank: bool = True
     explain: bool = False
     include_hidden: bool = False
+    context: QueryContext | None = None
+
+
+@dataclass(frozen=True)
+class QueryContext:
+    """Where the caller works (an editor's file, an agent's project): boosts, never filters."""
+
+    project: str | None = None
+    file: str | None = None
+    language: str | None = None
+    symbols: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ListParams:
+    namespace: str = DEFAULT_NAMESPACE
+    types: tuple[str, ...] | None = None
+    tags: tuple[str, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    newest_first: bool = True
+    after: tuple[int, str] | None = None  # the cursor: (created_at µs, id) of the last one listed
+    limit: int = DEFAULT_LIST_LIMIT
+    include_hidden: bool = False
+
+
+@dataclass(frozen=True)
+class SubscribeParams:
+    topics: tuple[str, ...]
+    namespace: str | None = None
+
+
+@dataclass(frozen=True)
+class UnsubscribeParams:
+    subscription: int
 
 
 @dataclass(frozen=True)
@@ -481,10 +522,104 @@ def _params_map(value: Any, where: str) -> Mapping[str, Any]:
     return value
 
 
+def _short_text(r: _Reader, key: str, value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise r._fail(where, f"expected str, got {_kind(value)}")
+    if not value.strip() or len(value) > MAX_CONTEXT_CHARS or "\x00" in value:
+        raise r._fail(where, f"must be 1-{MAX_CONTEXT_CHARS} characters, not blank, no NUL")
+    return value
+
+
+def _context(r: _Reader) -> QueryContext | None:
+    value = r.take("context")
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise r._fail("context", f"expected map, got {_kind(value)}")
+    c = _Reader(value, r.config, f"{r.where}.context")
+    fields = {k: c.take(k) for k in ("project", "file", "language")}
+    symbols = c.take("symbols")
+    c.done()
+    out = {k: _short_text(c, k, v, k) for k, v in fields.items() if v is not None}
+    syms: tuple[str, ...] = ()
+    if symbols is not None:
+        if not isinstance(symbols, list):
+            raise c._fail("symbols", f"expected array of str, got {_kind(symbols)}")
+        if len(symbols) > MAX_CONTEXT_SYMBOLS:
+            raise c._fail("symbols", f"at most {MAX_CONTEXT_SYMBOLS} symbols, got {len(symbols)}")
+        syms = tuple(dict.fromkeys(_short_text(c, "symbols", v, f"symbols[{i}]") for i, v in enumerate(symbols)))
+    return QueryContext(out.get("project"), out.get("file"), out.get("language"), syms)
+
+
+def _list(r: _Reader, config: Config) -> ListParams:
+    order = r.take("order")
+    if order is not None and order not in ("newest", "oldest"):
+        raise r._fail(
+            "order",
+            f"expected 'newest' or 'oldest', got {_kind(order) if not isinstance(order, str) else repr(order[:40])}",
+        )
+    newest = order != "oldest"
+    cursor = r.take("cursor")
+    after = None
+    if cursor is not None:
+        after = decode_cursor(cursor, newest, lambda msg: r._fail("cursor", msg))
+    p = ListParams(
+        namespace=r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace") or DEFAULT_NAMESPACE,
+        types=r.type_list("types"),
+        tags=r.tags("tags") or None,
+        since=r.time("since"),
+        until=r.time("until"),
+        newest_first=newest,
+        after=after,
+        limit=r.integer("limit", DEFAULT_LIST_LIMIT, 1, MAX_LIST_LIMIT),
+        include_hidden=r.boolean("include_hidden", False),
+    )
+    r.done()
+    if p.since and p.until and p.since > p.until:
+        raise InvalidParams("params.since is after params.until", {"param": "params.since"})
+    return p
+
+
+def encode_cursor(created_at_us: int, memory_id: str, newest_first: bool) -> str:
+    """An opaque `list` cursor: the order, then the position of the last memory listed."""
+    raw = f"{'n' if newest_first else 'o'}:{created_at_us}:{memory_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(value: Any, newest_first: bool, fail: Any) -> tuple[int, str]:
+    if not isinstance(value, str) or not 1 <= len(value) <= 400:
+        raise fail("not a cursor from list")
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode()
+        order, stamp, memory_id = raw.split(":", 2)
+        created = int(stamp)
+    except (ValueError, UnicodeDecodeError):
+        raise fail("not a cursor from list") from None
+    if order not in ("n", "o") or not ID_RE.fullmatch(memory_id) or not 0 <= created < 2**63:
+        raise fail("not a cursor from list")
+    if (order == "n") != newest_first:
+        raise fail(f"this cursor pages {'newest' if order == 'n' else 'oldest'} first: pass the same order")
+    return created, memory_id
+
+
+def _subscribe(r: _Reader) -> SubscribeParams:
+    topics = r.take("topics")
+    namespace = r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace")
+    r.done()
+    if not isinstance(topics, list) or not topics:
+        raise r._fail("topics", f"expected a non-empty array of {', '.join(EVENT_TOPICS)}")
+    if len(topics) > len(EVENT_TOPICS) or len(set(map(repr, topics))) != len(topics):
+        raise r._fail("topics", "each topic at most once")
+    for i, t in enumerate(topics):
+        if t not in EVENT_TOPICS:
+            raise r._fail(f"topics[{i}]", f"unknown topic {t!r:.40}; one of: {', '.join(EVENT_TOPICS)}")
+    return SubscribeParams(tuple(topics), namespace)
+
+
 def parse_params(method: str, raw: Any, config: Config) -> Any:
     """Parse the params of *method*; raises InvalidParams / TooLarge."""
     r = _Reader(_params_map(raw, "params"), config)
-    if method in ("hello", "ping", "stats", "maintain"):
+    if method in ("hello", "ping", "stats", "maintain", "namespaces"):
         r.done()
         return NoParams()
     if method == "store":
@@ -537,11 +672,22 @@ def parse_params(method: str, raw: Any, config: Config) -> Any:
             rerank=r.boolean("rerank", True),
             explain=r.boolean("explain", False),
             include_hidden=r.boolean("include_hidden", False),
+            context=_context(r),
         )
         r.done()
         if query.since and query.until and query.since > query.until:
             raise InvalidParams("params.since is after params.until", {"param": "params.since"})
         return query
+    if method == "list":
+        return _list(r, config)
+    if method == "subscribe":
+        return _subscribe(r)
+    if method == "unsubscribe":
+        sub = r.integer("subscription", -1, 1, 2**63 - 1)
+        r.done()
+        if sub == -1:
+            raise InvalidParams("params.subscription is required", {"param": "params.subscription"})
+        return UnsubscribeParams(sub)
     if method == "contradictions":
         cparams = ContradictionsParams(
             namespace=r.ident("namespace", required=False, pattern=NAMESPACE_RE, what="namespace"),

@@ -24,6 +24,7 @@ import os
 import signal
 import socket
 import stat
+import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -40,10 +41,11 @@ from .config import Config
 from .contradictions import EdgeStore
 from .dispatch import Dispatcher
 from .embed import Embedder, ModelMissing, UnloadedEmbedder
-from .errors import ServiceError, StartupError
+from .errors import Forbidden, NotFound, ServiceError, StartupError, TooLarge
+from .events import MAX_SUBSCRIPTIONS, Subscriber
 from .faults import EMBEDDER_FIX
 from .models import resolve_embedding
-from .schema import parse_params
+from .schema import SubscribeParams, UnsubscribeParams, parse_params
 from .sdnotify import ActivationError, inherited_listener, notify
 from .service import Service
 from .store import MemoryStore, StoreMismatch, read_store_meta
@@ -144,6 +146,24 @@ class Connection:
         self.inflight: dict[int, anyio.CancelScope] = {}
         self.slots = anyio.Semaphore(self.config.max_inflight_per_connection)
         self.closed = False
+        self.subscriber: Subscriber | None = None  # once it subscribes
+        self._events_scope = anyio.CancelScope()  # the subscriber's sender task
+
+    async def send_event(self, frame: dict[str, Any]) -> None:
+        """Write one event frame. Unlike a reply it may wait as long as the peer does not read:
+        events pile up (and are dropped) in the subscriber's queue meanwhile, not here."""
+        try:
+            data = encode_frame(frame, self.config.max_frame_bytes)
+        except FrameError:
+            log.warning("event_too_large", conn=self.id, event=frame.get("event"))
+            return
+        async with self.send_lock:
+            if self.closed:
+                return
+            try:
+                await self.stream.send(data)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                self.closed = True
 
     async def send(self, message: dict[str, Any]) -> None:
         try:
@@ -215,7 +235,11 @@ class Connection:
                         break
                     buf += chunk
                 # Peer closed its side: let its in-flight requests finish and reply.
+                self._events_scope.cancel()
         finally:
+            self._events_scope.cancel()
+            if self.subscriber is not None:
+                self.server.service.events.remove(self.subscriber)
             self.closed = True
             with anyio.CancelScope(shield=True):
                 await self.stream.aclose()
@@ -240,6 +264,9 @@ class Connection:
         if method == "cancel":
             await self.send(self.cancel(request_id, params))
             return
+        if method in ("subscribe", "unsubscribe"):
+            await self.subscription(request_id, method, params, tg)
+            return
         if request_id in self.inflight:
             await self.send(error_reply(request_id, "bad_request", f"request id {request_id} is already in flight"))
             return
@@ -248,6 +275,62 @@ class Connection:
         self.inflight[request_id] = scope
         self.server.inflight += 1
         tg.start_soon(self.run_request, request_id, method, params, scope)
+
+    async def subscription(self, request_id: int, method: str, params: Any, tg: anyio.abc.TaskGroup) -> None:
+        """`subscribe` / `unsubscribe`: they belong to this connection, not to the service."""
+        started = time.perf_counter()
+        outcome = "ok"
+        try:
+            p = parse_params(method, params, self.config)
+            if isinstance(p, UnsubscribeParams):
+                if self.subscriber is None or not self.server.service.events.unsubscribe(
+                    self.subscriber, p.subscription
+                ):
+                    raise NotFound(
+                        f"no subscription {p.subscription} on this connection", {"subscription": p.subscription}
+                    )
+                await self.send(ok_reply(request_id, {"unsubscribed": True}))
+            else:
+                assert isinstance(p, SubscribeParams)
+                await self._subscribe(request_id, p, tg)
+        except ServiceError as exc:
+            outcome = exc.code
+            await self.send(error_reply(request_id, exc.code, exc.message, exc.data))
+        finally:
+            ms = round((time.perf_counter() - started) * 1000, 3)
+            log.info("request", method=method, ms=ms, outcome=outcome, conn=self.id)
+
+    async def _subscribe(self, request_id: int, p: SubscribeParams, tg: anyio.abc.TaskGroup) -> None:
+        access, hub, peer = self.server.access, self.server.service.events, self.peer
+        if p.namespace is not None and not access.may(peer, p.namespace, False):
+            raise Forbidden(
+                f"{peer.describe()} may not read namespace {p.namespace!r}",
+                {"namespace": p.namespace, "access": "read"},
+            )
+        if self.subscriber is not None and len(self.subscriber.subscriptions) >= MAX_SUBSCRIPTIONS:
+            raise TooLarge(f"at most {MAX_SUBSCRIPTIONS} subscriptions per connection", {"limit": MAX_SUBSCRIPTIONS})
+        if self.subscriber is None:
+            self.subscriber = Subscriber(self.send_event, lambda ns: access.may(peer, ns, False))
+            tg.start_soon(self._send_events, self.subscriber)
+        # registered and answered under the send lock: no event of it goes out before the
+        # reply that names it
+        async with self.send_lock:
+            sub = hub.subscribe(self.subscriber, p.topics, p.namespace)
+            result = {"subscription": sub.id, "topics": list(p.topics), "namespace": p.namespace}
+            await self._write_locked(ok_reply(request_id, result))
+
+    async def _send_events(self, subscriber: Subscriber) -> None:
+        with self._events_scope:
+            await subscriber.run()
+
+    async def _write_locked(self, message: dict[str, Any]) -> None:
+        """Write a reply while holding `send_lock` (a small one: no timeout handling needed)."""
+        if self.closed:
+            return
+        try:
+            await self.stream.send(encode_frame(message, self.config.max_frame_bytes))
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            self.closed = True
 
     def cancel(self, request_id: int, params: Any) -> dict[str, Any]:
         try:

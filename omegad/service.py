@@ -31,6 +31,7 @@ from .config import Config
 from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
 from .embed import Embedder, UnloadedEmbedder, short_error
 from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
+from .events import EventHub
 from .faults import STORAGE, Backoff, Faults, classify, error_text
 from .fsutil import fsync_tree
 from .indexer import build_in_subprocess
@@ -47,12 +48,14 @@ from .schema import (
     IdParams,
     ImportEdge,
     ImportParams,
+    ListParams,
     QueryParams,
     ResolveParams,
     StoreBatchParams,
     StoreParams,
     TraverseParams,
     UpdateParams,
+    encode_cursor,
 )
 from .signals import TABLE as SIGNALS_TABLE
 from .signals import Signal, Signals, SignalStore
@@ -108,6 +111,7 @@ class UpdateOp:
 class DeleteOp:
     id: str
     has_edges: bool = True
+    namespace: str | None = None  # when known (for the `deleted` event)
 
 
 @dataclass
@@ -272,6 +276,9 @@ class Service:
         self.write_errors = 0
         self.faults = Faults(config.data_dir, int(config.disk_reserve_mb * 2**20))
         self.backoff = Backoff()  # automatic maintenance passes after failures
+        self.events = EventHub()
+        # the last store, update or delete per namespace (µs), as this daemon saw them
+        self.namespace_writes: dict[str, int] = {}
         self._load_embedder = load_embedder
         if not embedder.loaded:
             assert isinstance(embedder, UnloadedEmbedder)
@@ -855,25 +862,38 @@ class Service:
         rows: list[Row] = []
         changed: list[Row] = []  # metadata-only updates
         deleted: list[str] = []
+        events = self.events
+        found: list[Edge] = []  # contradictions new to the graph
         for op, result in zip(ops, results, strict=True):
             if isinstance(op, InsertOp) and result is True:
                 committed.append((op.row.id, op.row.updated_at))
                 rows.append(op.row)
+                self.namespace_writes[op.row.namespace] = op.row.updated_at
+                events.publish("stored", op.row.namespace, op.row.public())
             elif isinstance(op, UpdateOp) and isinstance(result, Row):
                 if op.vector is not None:  # a new text: checked again
                     committed.append((result.id, result.updated_at))
                     rows.append(result)
                 else:
                     changed.append(result)
+                self.namespace_writes[result.namespace] = result.updated_at
+                events.publish("updated", result.namespace, result.public())
             elif isinstance(op, DeleteOp) and result is True:
                 deleted.append(op.id)
                 for edge in self.graph.of(op.id):
                     self.graph.remove(edge.id)
+                if op.namespace is not None:
+                    self.namespace_writes[op.namespace] = now_us()
+                    events.publish("deleted", op.namespace, {"id": op.id, "namespace": op.namespace})
+            elif isinstance(op, EdgeOp) and isinstance(result, list):
+                found.extend(e for e in result if e.resolution is None and e.id not in self.graph.edges)
             elif isinstance(op, ImportOp) and isinstance(result, ImportResult):
                 committed.extend((r.id, r.updated_at) for r in result.written)
                 rows.extend(result.written)
                 for edge in result.edges:
                     self.graph.add(edge)
+        if found and events.wants("contradiction"):
+            self.jobs.submit_nowait(lambda: self._publish_contradictions(found))
         self.neighbours.upserted([*rows, *changed])
         self.neighbours.deleted(deleted)
         self.checker.notify(committed, rows)
@@ -1186,8 +1206,50 @@ class Service:
         return public
 
     async def delete(self, p: IdParams) -> dict[str, Any]:
-        (deleted,) = await self.write([DeleteOp(p.id, has_edges=bool(self.graph.of(p.id)))])
+        namespace = (await self.namespaces_of([p.id])).get(p.id)  # (for the event and `namespaces`)
+        (deleted,) = await self.write([DeleteOp(p.id, has_edges=bool(self.graph.of(p.id)), namespace=namespace)])
         return {"deleted": bool(deleted)}
+
+    async def list_memories(self, p: ListParams) -> dict[str, Any]:
+        """A page of one namespace in ``created_at`` order (docs/protocol.md, "list")."""
+        flt = Filter(
+            namespace=p.namespace,
+            types=p.types,
+            tags=p.tags,
+            since_us=to_micros(p.since) if p.since else None,
+            until_us=to_micros(p.until) if p.until else None,
+            exclude_ids=() if p.include_hidden else self.signals.hidden_in(p.namespace),
+        )
+        rows = await anyio.to_thread.run_sync(
+            self.store.list_page, flt, p.newest_first, p.after, p.limit + 1, limiter=self.read_limiter
+        )
+        more = len(rows) > p.limit
+        rows = rows[: p.limit]
+        last = rows[-1] if rows and more else None
+        return {
+            "memories": [self._annotated(r.public()) for r in rows],
+            "next": encode_cursor(last.created_at, last.id, p.newest_first) if last is not None else None,
+        }
+
+    async def namespaces(self, _: Any) -> dict[str, Any]:
+        """Every namespace with memories: how many, and when it was last written."""
+        summary = await anyio.to_thread.run_sync(self.store.namespace_summary, limiter=self.read_limiter)
+        out = []
+        for name in sorted(summary):
+            count, newest = summary[name]
+            last = max(newest, self.namespace_writes.get(name, 0))
+            out.append({"name": name, "memories": count, "last_write": iso(last) if last else None})
+        return {"namespaces": out}
+
+    async def _publish_contradictions(self, edges: list[Edge]) -> None:
+        ids = {m for e in edges for m in (e.source, e.target)}
+        rows = await anyio.to_thread.run_sync(self.store.get_many, ids, limiter=self.read_limiter)
+        for e in edges:
+            new, old = rows.get(e.source), rows.get(e.target)
+            if new is not None and old is not None:
+                self.events.publish(
+                    "contradiction", e.namespace, {**e.public(), "new": _brief(new), "old": _brief(old)}
+                )
 
     async def query(self, p: QueryParams) -> dict[str, Any]:
         trace = Trace()
@@ -1236,7 +1298,7 @@ class Service:
         trace.mark(
             "recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql(), **took
         )
-        candidates = heuristic(candidates, self.config, now_us(), self.signals.factors)
+        candidates = heuristic(candidates, self.config, now_us(), self.signals.factors, p.context)
         demote = self.config.contradiction_demote_older
         if demote != 1.0 and self.graph.edges:
             for c in candidates:
@@ -1403,6 +1465,7 @@ class Service:
                 },
             },
             "contradictions": self.checker.stats(),
+            "events": self.events.stats()._asdict(),
             "store": {
                 **data["health"],
                 "disk_bytes": data["disk_bytes"],

@@ -1059,6 +1059,46 @@ class MemoryStore:
         return _rows(tbl, self.dim)[:limit]
 
     @_reader
+    def list_page(self, flt: Filter, newest_first: bool, after: tuple[int, str] | None, limit: int) -> list[Row]:
+        """Up to *limit* live rows matching *flt* in (``created_at``, ``id``) order, newest or
+        oldest first, strictly after the position *after* in that order (keyset paging: a write
+        between pages cannot shift a page the way an offset would)."""
+        where = flt.sql()
+        if after is not None:
+            op = "<" if newest_first else ">"
+            at, last = after
+            where += f" AND (created_at {op} {int(at)} OR (created_at = {int(at)} AND id {op} {sql_str(last)}))"
+        q = self._table.search().where(where).select(["id", "created_at", "updated_at", "_rowid"])
+        tbl = self.dead.drop(q.limit(None).to_arrow())
+        if tbl.num_rows == 0:
+            return []
+        order = "descending" if newest_first else "ascending"
+        keys = [("created_at", order), ("id", order)]
+        # (an id can have two rows for a moment, between an update's commits: see `upsert`)
+        k = min(tbl.num_rows, 2 * limit + 8)
+        top = tbl.take(pa.compute.select_k_unstable(tbl, k=k, sort_keys=keys)).sort_by(keys)
+        ids = list(dict.fromkeys(top.column("id").to_pylist()))[:limit]
+        rows = self.get_many(ids)
+        return [rows[i] for i in ids if i in rows]
+
+    @_reader
+    def namespace_summary(self) -> dict[str, tuple[int, int]]:
+        """Per namespace: live memories and the newest commit stamp among them."""
+        tbl = self.dead.drop(self._table.search().select(["namespace", "updated_at", "_rowid"]).limit(None).to_arrow())
+        if tbl.num_rows == 0:
+            return {}
+        g = tbl.group_by("namespace").aggregate([([], "count_all"), ("updated_at", "max")])
+        return {
+            ns: (int(n), int(u))
+            for ns, n, u in zip(
+                g.column("namespace").to_pylist(),
+                g.column("count_all").to_pylist(),
+                g.column("updated_at_max").to_pylist(),
+                strict=True,
+            )
+        }
+
+    @_reader
     def existing_ids(self, ids: Iterable[str]) -> set[str]:
         found: set[str] = set()
         for tbl in self._by_ids(ids, ["id", "_rowid"]):

@@ -6,6 +6,7 @@ raises ImportError, the rest of the package works with msgpack alone.
 
 from __future__ import annotations
 
+import builtins
 import itertools
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -45,8 +46,8 @@ class AsyncClient:
     """``async with AsyncClient() as c: await c.store(...)`` — same surface as `Client`.
 
     Calls may run concurrently from many tasks; a cancelled call sends ``cancel`` for its
-    request. Event frames pushed by the daemon are delivered on `events` (bounded; the
-    oldest are dropped when nobody reads them).
+    request. Event frames pushed by the daemon reach the `events` stream of their
+    subscription (bounded: when nobody reads them, new ones are dropped).
     """
 
     def __init__(
@@ -66,9 +67,9 @@ class AsyncClient:
         self._send_lock = anyio.Lock()
         self._tg: anyio.abc.TaskGroup | None = None
         self._broken: OmegadError | None = None
-        send, receive = anyio.create_memory_object_stream[dict[str, Any]](100)
-        self._event_send: MemoryObjectSendStream[dict[str, Any]] = send
-        self.events: MemoryObjectReceiveStream[dict[str, Any]] = receive
+        self._subscriptions: dict[int, MemoryObjectSendStream[dict[str, Any]]] = {}
+        # events that arrived between a subscribe reply and its stream's registration
+        self._early_events: dict[int, builtins.list[dict[str, Any]]] = {}
 
     async def __aenter__(self) -> AsyncClient:
         if self.state is not ClientState.UNOPENED:
@@ -105,7 +106,9 @@ class AsyncClient:
             await self._stream.aclose()
             self._stream = None
         self._fail_all(ClientClosed("the client was closed"))
-        self._event_send.close()
+        for send in self._subscriptions.values():
+            send.close()
+        self._subscriptions.clear()
 
     # -- transport -------------------------------------------------------------------------
 
@@ -144,10 +147,17 @@ class AsyncClient:
         if not isinstance(message, dict):
             raise ProtocolError(f"daemon sent a non-map frame: {message!r}")
         if "event" in message and "id" not in message:
-            try:
-                self._event_send.send_nowait(message)
-            except anyio.WouldBlock:
-                pass  # nobody reads events; drop rather than stall replies
+            sub = message.get("subscription")
+            send = self._subscriptions.get(sub) if isinstance(sub, int) else None
+            if send is not None:
+                try:
+                    send.send_nowait(message)
+                except (anyio.WouldBlock, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    pass  # nobody reads them; drop rather than stall replies
+            elif isinstance(sub, int) and (sub in self._early_events or len(self._early_events) < 16):
+                early = self._early_events.setdefault(sub, [])
+                if len(early) < 1000:
+                    early.append(message)
             return
         request_id = message.get("id")
         pending = self._pending.get(request_id) if isinstance(request_id, int) else None
@@ -295,6 +305,7 @@ class AsyncClient:
         rerank: bool | None = None,
         explain: bool = False,
         include_hidden: bool = False,
+        context: Mapping[str, Any] | None = None,
     ) -> Any:
         result: dict[str, Any] = await self.call(
             "query",
@@ -309,6 +320,7 @@ class AsyncClient:
                 rerank=rerank,
                 explain=explain or None,
                 include_hidden=include_hidden or None,
+                context=dict(context) if context else None,
             ),
         )
         return result if explain else result["results"]
@@ -317,12 +329,53 @@ class AsyncClient:
         result: dict[str, Any] = await self.call("stats")
         return result
 
+    async def list(
+        self,
+        *,
+        namespace: str | None = None,
+        types: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        since: str | datetime | None = None,
+        until: str | datetime | None = None,
+        order: str | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+        include_hidden: bool = False,
+    ) -> dict[str, Any]:
+        """One page of a namespace (see `Client.list`)."""
+        result: dict[str, Any] = await self.call(
+            "list",
+            params(
+                namespace=namespace,
+                types=types,
+                tags=tags,
+                since=since,
+                until=until,
+                order=order,
+                cursor=cursor,
+                limit=limit,
+                include_hidden=include_hidden or None,
+            ),
+        )
+        return result
+
+    async def namespaces(self) -> builtins.list[dict[str, Any]]:
+        result = await self.call("namespaces")
+        names: builtins.list[dict[str, Any]] = result["namespaces"]
+        return names
+
+    def events(
+        self, topics: Sequence[str] = protocol.EVENT_TOPICS, *, namespace: str | None = None
+    ) -> AsyncEventStream:
+        """``async with c.events(["stored"]) as ev: async for e in ev: ...`` (see `Client.events`)."""
+        return AsyncEventStream(self, tuple(topics), namespace)
+
     async def contradictions(
         self, *, namespace: str | None = None, id: str | None = None, limit: int | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> builtins.list[dict[str, Any]]:
         """Flagged contradictions (newest first) of a namespace or of one memory, with both texts."""
         result = await self.call("contradictions", params(namespace=namespace, id=id, limit=limit))
-        edges: list[dict[str, Any]] = result["contradictions"]
+        edges: builtins.list[dict[str, Any]] = result["contradictions"]
         return edges
 
     async def traverse(
@@ -392,3 +445,47 @@ class AsyncClient:
     async def flush(self, timeout: float | None = None) -> dict[str, Any]:
         result: dict[str, Any] = await self.call("flush", params(timeout=timeout))
         return result
+
+
+class AsyncEventStream:
+    """The events of one subscription of an `AsyncClient` (see `AsyncClient.events`)."""
+
+    def __init__(self, client: AsyncClient, topics: tuple[str, ...], namespace: str | None) -> None:
+        self.client = client
+        self.topics = topics
+        self.namespace = namespace
+        self.subscription: int | None = None
+        self._receive: MemoryObjectReceiveStream[dict[str, Any]] | None = None
+
+    async def __aenter__(self) -> AsyncEventStream:
+        result = await self.client.call("subscribe", params(topics=list(self.topics), namespace=self.namespace))
+        self.subscription = int(result["subscription"])
+        send, self._receive = anyio.create_memory_object_stream[dict[str, Any]](1000)
+        for message in self.client._early_events.pop(self.subscription, []):
+            send.send_nowait(message)  # (the daemon sends them only after the reply)
+        self.client._subscriptions[self.subscription] = send
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.subscription is None:
+            return
+        send = self.client._subscriptions.pop(self.subscription, None)
+        if send is not None:
+            send.close()
+        self.client._early_events.pop(self.subscription, None)
+        with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+            try:
+                await self.client.call("unsubscribe", {"subscription": self.subscription})
+            except OmegadError:
+                pass  # the connection is gone: so is the subscription
+
+    def __aiter__(self) -> AsyncEventStream:
+        return self
+
+    async def __anext__(self) -> dict[str, Any]:
+        if self._receive is None:
+            raise ClientClosed("use `async with client.events(...) as stream:`")
+        try:
+            return await self._receive.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None

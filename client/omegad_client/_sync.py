@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import enum
 import itertools
 import socket
@@ -57,7 +58,8 @@ class Client:
         self.timeout = timeout
         self.max_frame = max_frame
         self.state = ClientState.UNOPENED
-        self.events: deque[dict[str, Any]] = deque(maxlen=1000)
+        # event frames read while waiting for a reply, by subscription (others under None)
+        self._events: dict[int | None, deque[dict[str, Any]]] = {}
         self._sock: socket.socket | None = None
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -142,7 +144,7 @@ class Client:
                 while True:
                     message = self._read_message(sock)
                     if "event" in message and "id" not in message:
-                        self.events.append(message)
+                        self._keep_event(message)
                         continue
                     if message.get("id") == request_id:
                         break
@@ -163,6 +165,46 @@ class Client:
         if message.get("ok") is True:
             return message.get("result")
         raise error_from_reply(message.get("error"))
+
+    def _keep_event(self, message: dict[str, Any]) -> None:
+        sub = message.get("subscription")
+        key = sub if isinstance(sub, int) and sub in self._events else None
+        self._events.setdefault(key, deque(maxlen=1000)).append(message)
+
+    def _next_event(self, subscription: int, timeout: float | None) -> dict[str, Any] | None:
+        """The next event frame of *subscription*, waiting up to *timeout* s (None: forever);
+        None when none came in time."""
+        with self._lock:
+            queue = self._events.setdefault(subscription, deque(maxlen=1000))
+            if queue:
+                return queue.popleft()
+            sock = self._connect()
+            try:
+                while True:
+                    # Only the wait for a frame's first bytes may time out: a frame, once
+                    # started, is read whole (else the stream would be misread).
+                    sock.settimeout(timeout)
+                    try:
+                        head = sock.recv(protocol.HEADER.size, socket.MSG_PEEK)
+                    except TimeoutError:
+                        return None
+                    if not head:
+                        raise ConnectionLost("the daemon closed the connection")
+                    sock.settimeout(self.timeout)
+                    message = self._read_message(sock)
+                    if "event" in message and "id" not in message:
+                        self._keep_event(message)
+                        if queue:
+                            return queue.popleft()
+            except OmegadError:
+                self._drop()
+                raise
+            except OSError as exc:
+                self._drop()
+                raise ConnectionLost(f"connection to the daemon failed: {exc}") from None
+            finally:
+                if self._sock is not None:
+                    self._sock.settimeout(self.timeout)
 
     # -- methods ---------------------------------------------------------------------------
 
@@ -261,6 +303,7 @@ class Client:
         rerank: bool | None = None,
         explain: bool = False,
         include_hidden: bool = False,
+        context: Mapping[str, Any] | None = None,
     ) -> Any:
         """Recall memories. Returns the list of results, or the whole reply with ``explain``."""
         result: dict[str, Any] = self.call(
@@ -276,6 +319,7 @@ class Client:
                 rerank=rerank,
                 explain=explain or None,
                 include_hidden=include_hidden or None,
+                context=dict(context) if context else None,
             ),
         )
         return result if explain else result["results"]
@@ -284,12 +328,66 @@ class Client:
         result: dict[str, Any] = self.call("stats")
         return result
 
+    def list(
+        self,
+        *,
+        namespace: str | None = None,
+        types: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        since: str | datetime | None = None,
+        until: str | datetime | None = None,
+        order: str | None = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+        include_hidden: bool = False,
+    ) -> dict[str, Any]:
+        """One page of a namespace, newest first (or ``order="oldest"``): ``{"memories",
+        "next"}``; pass ``next`` back as *cursor* for the following page."""
+        result: dict[str, Any] = self.call(
+            "list",
+            params(
+                namespace=namespace,
+                types=types,
+                tags=tags,
+                since=since,
+                until=until,
+                order=order,
+                cursor=cursor,
+                limit=limit,
+                include_hidden=include_hidden or None,
+            ),
+        )
+        return result
+
+    def list_all(self, *, namespace: str | None = None, page: int = 200, **filters: Any) -> Iterator[dict[str, Any]]:
+        """Every memory of a namespace (filters as for `list`), page by page."""
+        cursor = None
+        while True:
+            result = self.list(namespace=namespace, cursor=cursor, limit=page, **filters)
+            yield from result["memories"]
+            cursor = result["next"]
+            if cursor is None:
+                return
+
+    def namespaces(self) -> builtins.list[dict[str, Any]]:
+        """The namespaces you may read: ``[{"name", "memories", "last_write"}]``."""
+        result = self.call("namespaces")
+        names: builtins.list[dict[str, Any]] = result["namespaces"]
+        return names
+
+    def events(self, topics: Sequence[str] = protocol.EVENT_TOPICS, *, namespace: str | None = None) -> EventStream:
+        """Subscribe to events on this connection: ``with c.events(["stored"]) as ev: for e
+        in ev: ...``. Each event is ``{"event", "data", "subscription"}``, plus ``dropped``
+        when the daemon had to drop some for this connection (it was not read fast enough)."""
+        result = self.call("subscribe", params(topics=list(topics), namespace=namespace))
+        return EventStream(self, int(result["subscription"]))
+
     def contradictions(
         self, *, namespace: str | None = None, id: str | None = None, limit: int | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> builtins.list[dict[str, Any]]:
         """Flagged contradictions (newest first) of a namespace or of one memory, with both texts."""
         result = self.call("contradictions", params(namespace=namespace, id=id, limit=limit))
-        edges: list[dict[str, Any]] = result["contradictions"]
+        edges: builtins.list[dict[str, Any]] = result["contradictions"]
         return edges
 
     def traverse(self, id: str, *, kinds: Sequence[str] | None = None, depth: int | None = None) -> dict[str, Any]:
@@ -355,3 +453,42 @@ class Client:
         """Wait until every background job queued before this call has finished."""
         result: dict[str, Any] = self.call("flush", params(timeout=timeout))
         return result
+
+
+class EventStream:
+    """The events of one subscription (see `Client.events`). Iterating waits for the next
+    event without end; `get` waits at most *timeout* s. `close` (or leaving the ``with``
+    block) unsubscribes."""
+
+    def __init__(self, client: Client, subscription: int) -> None:
+        self.client = client
+        self.subscription = subscription
+        self.closed = False
+
+    def get(self, timeout: float | None = None) -> dict[str, Any] | None:
+        if self.closed:
+            raise ClientClosed("this event stream was closed")
+        return self.client._next_event(self.subscription, timeout)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        while not self.closed:
+            event = self.get(None)
+            if event is not None:
+                yield event
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.client._events.pop(self.subscription, None)
+        if self.client.state is ClientState.OPENED and self.client._sock is not None:
+            try:
+                self.client.call("unsubscribe", {"subscription": self.subscription})
+            except OmegadError:
+                pass  # the connection is gone: so is the subscription
+
+    def __enter__(self) -> EventStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

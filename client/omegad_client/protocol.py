@@ -25,6 +25,7 @@ import msgpack
 __all__ = [
     "DEFAULT_MAX_FRAME",
     "ERROR_CODES",
+    "EVENT_TOPICS",
     "HEADER",
     "MEMORY_TYPES",
     "METHODS",
@@ -82,7 +83,14 @@ METHODS: Final = (
     "feedback",
     "export",
     "import",
+    "list",
+    "namespaces",
+    "subscribe",
+    "unsubscribe",
 )
+
+#: Event topics a connection may `subscribe` to.
+EVENT_TOPICS: Final = ("contradiction", "stored", "updated", "deleted")
 
 #: Memory types the daemon accepts; "memory" is the default.
 MEMORY_TYPES: Final = (

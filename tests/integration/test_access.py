@@ -116,6 +116,12 @@ def test_another_user_is_refused_then_granted_read_then_write(tmp_path: Path) ->
                 ("export", {"namespace": "shared"}),
                 ("contradictions", {}),
                 ("contradictions", {"namespace": "shared"}),
+                ("list", {"namespace": "shared"}),
+                ("list", {"namespace": "private"}),
+                ("namespaces", {}),
+                ("subscribe", {"topics": ["stored"], "namespace": "private"}),
+                ("subscribe", {"topics": ["stored"], "namespace": "shared"}),
+                ("subscribe", {"topics": ["stored", "deleted"]}),  # (what it may read, checked per event)
             ],
         )
         assert outcome == [
@@ -131,6 +137,12 @@ def test_another_user_is_refused_then_granted_read_then_write(tmp_path: Path) ->
             "forbidden",
             "forbidden",
             "forbidden",
+            "ok",
+            "ok",
+            "forbidden",
+            "ok",
+            "forbidden",
+            "ok",
             "ok",
         ], outcome
         with d.client() as c:  # nothing changed; the owner still sees and does everything

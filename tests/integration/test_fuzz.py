@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from omegad_client import Client
-from omegad_client.protocol import ERROR_CODES, MEMORY_TYPES, METHODS
+from omegad_client.protocol import ERROR_CODES, EVENT_TOPICS, MEMORY_TYPES, METHODS
 
 from ..helpers import Daemon, raw_socket, recv_frame
 
@@ -50,7 +50,8 @@ VALUES = st.recursive(
 KEYS = st.sampled_from(
     ["text", "namespace", "type", "tags", "metadata", "id", "ids", "items", "limit", "score", "since", "until",
      "rerank", "explain", "source", "target", "resolution", "depth", "kinds", "snapshot", "offset", "memories",
-     "edges", "model", "timeout", "request_id", "include_hidden", "created_at", "unknown_field"]
+     "edges", "model", "timeout", "request_id", "include_hidden", "created_at", "unknown_field", "order", "cursor",
+     "topics", "subscription", "context"]
 )  # fmt: skip
 PARAMS = st.one_of(st.dictionaries(KEYS, VALUES, max_size=6), VALUES)
 
@@ -62,6 +63,7 @@ class Wire:
         self.path = path
         self.sock: socket.socket | None = None
         self.next_id = 1
+        self.events = 0  # event frames skipped
 
     def conn(self) -> socket.socket:
         if self.sock is None:
@@ -73,11 +75,19 @@ class Wire:
             self.sock.close()
         self.sock = None
 
+    def _reply(self, s: socket.socket) -> Any:
+        """The next frame that is not an event (the fuzzer subscribes this connection too)."""
+        while True:
+            frame = recv_frame(s)
+            if not (isinstance(frame, dict) and "event" in frame and "id" not in frame):
+                return frame
+            self.events += 1
+
     def body(self, body: bytes) -> Any:
         s = self.conn()
         try:
             s.sendall(struct.pack(">I", len(body)) + body)
-            reply = recv_frame(s)
+            reply = self._reply(s)
         except OSError:
             reply = None
         if reply is None:
@@ -106,7 +116,7 @@ class Wire:
         reply = None
         if self.sock is not None:
             try:
-                reply = recv_frame(self.sock)
+                reply = self._reply(self.sock)
             except OSError:
                 reply = None
         if reply is None:
@@ -164,7 +174,23 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "get": ("id",),
     "update": ("id", "text", "type", "tags", "metadata"),
     "delete": ("id",),
-    "query": ("text", "limit", "namespace", "types", "tags", "since", "until", "rerank", "explain", "include_hidden"),
+    "query": (
+        "text",
+        "limit",
+        "namespace",
+        "types",
+        "tags",
+        "since",
+        "until",
+        "rerank",
+        "explain",
+        "include_hidden",
+        "context",
+    ),
+    "list": ("namespace", "types", "tags", "since", "until", "order", "cursor", "limit", "include_hidden"),
+    "namespaces": (),
+    "subscribe": ("topics", "namespace"),
+    "unsubscribe": ("subscription",),
     "flush": ("timeout",),
     "cancel": ("request_id",),
     "contradictions": ("namespace", "id", "limit"),
@@ -359,7 +385,23 @@ def _values(method: str, field: str) -> st.SearchStrategy[Any]:
     if field in ("created_at", "updated_at", "since", "until", "resolved_at"):
         return TIME_EDGE
     if field == "limit":
-        return _int(1, {"query": 100, "contradictions": 1000, "export": 2000}.get(method, 100))
+        return _int(1, {"query": 100, "contradictions": 1000, "export": 2000, "list": 500}.get(method, 100))
+    if field == "order":
+        return _one("newest", "oldest", "Newest", "", None, 1, ["newest"], "random")
+    if field == "cursor":
+        return st.one_of(st.just(Live("cursor")), _one("", "x", "bjox", "=" * 8, "bjoxOm0w", "bzoxOm0w", "x" * 401, 5,
+                         ["c"], "bjotMTpt", "bjo5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk6bQ"))  # fmt: skip
+    if field == "topics":
+        return st.one_of(st.lists(_one(*EVENT_TOPICS), min_size=1, max_size=4, unique=True),
+                         _one([], ["stored", "stored"], ["bogus"], "stored", [None], [["stored"]], list(EVENT_TOPICS) * 2))  # fmt: skip
+    if field == "subscription":
+        return st.one_of(st.just(Live("subscription")), _int(1, 2**63 - 1))
+    if field == "context":
+        return st.one_of(
+            st.fixed_dictionaries({}, optional={"project": TEXT_EDGE, "file": TEXT_EDGE, "language": TEXT_EDGE,
+                                                "symbols": st.one_of(st.lists(TEXT_EDGE, max_size=3), SWAP)}),
+            _one({}, {"file": "x" * 513}, {"symbols": ["s"] * 33}, {"bogus": "x"}, "src/app.py", [], None),
+        )  # fmt: skip
     if field == "offset":
         return st.one_of(_int(0, 2**40), st.just(Live("next")))
     if field == "depth":
@@ -509,6 +551,26 @@ def _valid(draw: st.DrawFn, method: str, keep: bool) -> dict[str, Any]:
         _maybe(draw, p, "until", _one("2100-01-01T00:00:00Z", "2099-12-31T23:59:59+01:00"))
         for flag in ("rerank", "explain", "include_hidden"):
             _maybe(draw, p, flag, st.booleans())
+        _maybe(draw, p, "context", st.fixed_dictionaries({}, optional={
+            "project": _one("omegad", "webapp"), "file": _one("src/app.py", "/abs/src/app.py", "README.md"),
+            "language": _one("python", "rust"), "symbols": st.lists(_one("Client", "main", "store"), max_size=3)}))  # fmt: skip
+    elif method == "list":
+        _maybe(draw, p, "namespace", st.one_of(_one(FUZZ_NS, KEEP_NS), NS_OK))
+        _maybe(draw, p, "types", st.lists(TYPE_OK, min_size=1, max_size=3))
+        _maybe(draw, p, "tags", TAGS_OK.filter(bool))
+        _maybe(draw, p, "since", _one("2020-01-01T00:00:00Z", "1970-01-01"))
+        _maybe(draw, p, "until", _one("2100-01-01T00:00:00Z", "2099-12-31T23:59:59+01:00"))
+        _maybe(draw, p, "limit", st.integers(1, 500))
+        _maybe(draw, p, "include_hidden", st.booleans())
+        if draw(st.booleans()):  # the next page of the last listing
+            p["cursor"], p["order"] = Live("cursor"), Live("cursor_order")
+        else:
+            _maybe(draw, p, "order", _one("newest", "oldest"))
+    elif method == "subscribe":
+        p = {"topics": draw(st.lists(_one(*EVENT_TOPICS), min_size=1, max_size=4, unique=True))}
+        _maybe(draw, p, "namespace", st.one_of(_one(FUZZ_NS, KEEP_NS), NS_OK))
+    elif method == "unsubscribe":
+        p = {"subscription": draw(st.one_of(st.just(Live("subscription")), st.integers(1, 2**40)))}
     elif method == "flush":
         _maybe(draw, p, "timeout", st.floats(0, 30))
     elif method == "cancel":
@@ -621,6 +683,9 @@ class NearValidRunner:
         self.sent = 0
         #: The id of the request sent before the current case (`Case.before`).
         self.before_id = 0
+        #: The last `list` cursor (with its order) and the subscriptions open on the wire.
+        self.cursor: tuple[str, str] | None = None
+        self.subscriptions: list[int] = []
 
     def fill(self, value: Any) -> Any:
         if isinstance(value, Live):
@@ -637,6 +702,12 @@ class NearValidRunner:
                 return lease[1][1] if lease else 0
             if value.name == "before":
                 return self.before_id
+            if value.name == "cursor":
+                return self.cursor[0] if self.cursor else _ABSENT
+            if value.name == "cursor_order":
+                return self.cursor[1] if self.cursor else _ABSENT
+            if value.name == "subscription":
+                return self.subscriptions[-1] if self.subscriptions else 1
             raise AssertionError(value)
         if isinstance(value, dict):
             return {k: v for k, v in ((k, self.fill(v)) for k, v in value.items()) if v is not _ABSENT}
@@ -711,6 +782,13 @@ class NearValidRunner:
     def note(self, method: Any, params: Any, reply: Any) -> None:
         """Keep track of the exports in progress (from any well-formed reply on the wire), so
         that near-valid `export` calls can ask for their next pages and finish them."""
+        if method == "list" and reply["ok"] and isinstance(params, dict):
+            after = reply["result"]["next"]
+            self.cursor = (after, params.get("order", "newest")) if after is not None else None
+        if method == "subscribe" and reply["ok"]:
+            self.subscriptions.append(reply["result"]["subscription"])
+        if method == "unsubscribe" and reply["ok"] and params.get("subscription") in self.subscriptions:
+            self.subscriptions.remove(params["subscription"])
         if method == "export" and reply["ok"] and isinstance(params, dict):
             snapshot, after = reply["result"]["snapshot"], reply["result"]["next"]
             self.exports.pop(snapshot, None)
@@ -819,6 +897,7 @@ NEAR_VALID_CASES = {
     "hello": 40, "ping": 40, "stats": 40, "maintain": 30, "flush": 80, "cancel": 80, "store": 160,
     "store_batch": 120, "get": 100, "update": 120, "delete": 100, "query": 160, "contradictions": 100,
     "traverse": 100, "resolve": 100, "unresolve": 80, "feedback": 100, "export": 120, "import": 150,
+    "list": 120, "namespaces": 30, "subscribe": 60, "unsubscribe": 60,
 }  # fmt: skip
 
 
@@ -844,7 +923,7 @@ def test_near_valid_params(fuzzed: tuple[Daemon, dict[str, dict[str, Any]]], met
     assert total >= NEAR_VALID_CASES[method] * 0.9, outcomes
     assert reached >= 0.5 * total, f"only {reached} of {total} cases reached {method}'s params checks: {outcomes}"
     # a cancel or an unresolve succeeds only when it finds a request in flight, a resolved edge
-    least = 1 if method in ("cancel", "resolve", "unresolve") else 0.1 * total
+    least = 1 if method in ("cancel", "resolve", "unresolve", "unsubscribe") else 0.1 * total
     assert outcomes["ok"] >= least, f"too few valid {method} requests: {outcomes}"
 
 
