@@ -15,6 +15,7 @@ with ``store_batch`` and runs every query of ``queries.jsonl`` in its namespace.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import statistics
@@ -54,9 +55,44 @@ def mrr_at(ranked: list[str], grades: dict[str, int], k: int) -> float:
     return 0.0
 
 
-def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True) -> dict[str, Any]:
+#: Languages the context variant gives each namespace's files (by a stable hash of its name).
+LANGUAGES = (("python", "py"), ("typescript", "ts"), ("go", "go"), ("rust", "rs"), ("java", "java"))
+
+
+def _stable(text: str) -> int:
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
+
+
+def editor_metadata(m: dict[str, Any]) -> dict[str, Any]:
+    """What an editor plugin would have recorded with *m*: its project (the namespace), a file
+    named after its first tags (memories on one topic share a file), a line and a language."""
+    language, ext = LANGUAGES[_stable(m["namespace"]) % len(LANGUAGES)]
+    tags = [t.replace(" ", "-") for t in m.get("tags") or []] or ["notes"]
+    file = f"src/{tags[0]}/{tags[1] if len(tags) > 1 else 'index'}.{ext}"
+    return {"project": m["namespace"], "file": file, "line": 1 + _stable(m["id"]) % 400, "language": language}
+
+
+def query_context(q: dict[str, Any], meta: dict[str, dict[str, Any]], mode: str) -> dict[str, Any] | None:
+    """The editor's context for *q*: ``right`` — the file of its best answer is open (and the
+    project and language are the namespace's); ``wrong`` — a file of the same project that
+    holds none of its relevant memories; ``none``."""
+    if mode == "none":
+        return None
+    best = max(q["relevant"], key=lambda mid: (q["relevant"][mid], mid))
+    file = meta[best]["file"]
+    if mode == "wrong":
+        relevant_files = {meta[mid]["file"] for mid in q["relevant"] if mid in meta}
+        others = sorted({v["file"] for v in meta.values() if v["project"] == q["namespace"]} - relevant_files)
+        file = others[_stable(q["qid"]) % len(others)]
+    return {"project": q["namespace"], "file": file, "language": meta[best]["language"]}
+
+
+def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True, context: str | None = None) -> dict[str, Any]:
+    """*context*: None (memories without metadata, queries without context), or ``none`` /
+    ``right`` / ``wrong``: memories with editor metadata, queries with that context."""
     corpus = load(set_dir / "corpus.jsonl")
     queries = load(set_dir / "queries.jsonl")
+    meta = {m["id"]: editor_metadata(m) for m in corpus} if context is not None else {}
     ns_of = {m["id"]: m["namespace"] for m in corpus}
     per_kind: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
     leaks = 0
@@ -67,6 +103,7 @@ def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True) -> dic
             c.store_batch(
                 [
                     {k: m[k] for k in ("id", "text", "type", "tags", "namespace", "created_at")}
+                    | ({"metadata": meta[m["id"]]} if meta else {})
                     for m in corpus[start : start + 200]
                 ]
             )
@@ -78,7 +115,8 @@ def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True) -> dic
         reranker = c.hello()["reranker"]
         for q in queries:
             t0 = time.perf_counter()
-            results = c.query(q["text"], namespace=q["namespace"], limit=10, rerank=rerank)
+            ctx = query_context(q, meta, context) if context is not None else None
+            results = c.query(q["text"], namespace=q["namespace"], limit=10, rerank=rerank, context=ctx)
             latencies.append((time.perf_counter() - t0) * 1000)
             ranked = [r["id"] for r in results]
             leaks += sum(1 for mid in ranked if ns_of.get(mid) != q["namespace"])
@@ -131,12 +169,19 @@ def main() -> int:
     ap.add_argument("--reranker", type=Path, help="cross-encoder model directory (sets reranker.model_dir)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--failures", action="store_true", help="list queries whose best answer is not first")
+    ap.add_argument(
+        "--context",
+        action="store_true",
+        help="the editor-context variant: memories with editor metadata, nDCG@5 with the right context, a wrong one, none",
+    )
     args = ap.parse_args()
     set_dir = Path(args.set) if Path(args.set).is_dir() else DATA / args.set
     config_text = args.config.read_text() if args.config else None
     if args.reranker:
         config_text = (config_text or "") + f'\n[reranker]\nmodel_dir = "{args.reranker.resolve()}"\n'
 
+    if args.context:
+        return context_report(set_dir, config_text, rerank=not args.no_rerank, as_json=args.json)
     summary = evaluate(set_dir, config_text, rerank=not args.no_rerank)
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -154,6 +199,31 @@ def main() -> int:
         for f in summary["failures"]:
             print(json.dumps(f))
     return 1 if summary["leaks"] else 0
+
+
+def context_report(set_dir: Path, config_text: str | None, rerank: bool, as_json: bool) -> int:
+    """The three contexts, each on a fresh daemon (queries count accesses, which feed scores)."""
+    runs = {mode: evaluate(set_dir, config_text, rerank=rerank, context=mode) for mode in ("none", "right", "wrong")}
+    if as_json:
+        print(json.dumps({mode: {k: v for k, v in r.items() if k != "failures"} for mode, r in runs.items()}, indent=2))
+    else:
+        print(f"set {set_dir.name} with editor metadata: nDCG@5 / Recall@5 / MRR@10 by the query's context")
+        print(f"{'kind':<12} {'n':>3} {'no context':>22} {'right file':>22} {'wrong file':>22}")
+        kinds = [*runs["none"]["kinds"], "overall"]
+        for kind in kinds:
+            cells = []
+            for mode in ("none", "right", "wrong"):
+                m = runs[mode]["overall"] if kind == "overall" else runs[mode]["kinds"][kind]
+                cells.append(f"{m['ndcg@5']:.4f}/{m['recall@5']:.4f}/{m['mrr@10']:.4f}")
+            n = (runs["none"]["overall"] if kind == "overall" else runs["none"]["kinds"][kind])["n"]
+            print(f"{kind:<12} {n:>3} {cells[0]:>22} {cells[1]:>22} {cells[2]:>22}")
+        base = runs["none"]["overall"]["ndcg@5"]
+        print(
+            f"nDCG@5 change: right context {runs['right']['overall']['ndcg@5'] - base:+.4f}, "
+            f"wrong context {runs['wrong']['overall']['ndcg@5'] - base:+.4f} (must not fall below -0.01)"
+        )
+    leaks = sum(r["leaks"] for r in runs.values())
+    return 1 if leaks else 0
 
 
 if __name__ == "__main__":
