@@ -1,6 +1,7 @@
-"""``omegad`` command line: the daemon (``serve``), model set-up (``models fetch``) and a few
-client commands (``status``, ``store``, ``query``, ``contradictions``, ``stats``) that talk to a
-running daemon through `omegad_client`."""
+"""``omegad`` command line: the daemon (``serve``), model set-up (``models fetch``), service and
+agent set-up (``service install``, ``mcp install``: the MCP bridge in an agent's configuration),
+and client commands (``status``, ``store``, ``query``, ``contradictions``, ``stats``…) that talk
+to a running daemon through `omegad_client`."""
 
 from __future__ import annotations
 
@@ -89,6 +90,22 @@ def _parser() -> argparse.ArgumentParser:
             sp.add_argument(
                 "--no-enable", action="store_true", help="only write / remove the files; run no service manager"
             )
+    from omegad_mcp import install as mcp_install
+
+    mc = sub.add_parser("mcp", help="connect AI agents (Claude Code, Cursor, VS Code, Codex) through the MCP bridge")
+    mcsub = mc.add_subparsers(dest="mcp_command", required=True, metavar="SUBCOMMAND")
+    mi = mcsub.add_parser("install", help="add the omegad-mcp server to an agent's MCP configuration (docs/mcp.md)")
+    mi.add_argument("--client", required=True, choices=mcp_install.CLIENTS)
+    mi.add_argument(
+        "--scope", choices=mcp_install.SCOPES, default="project", help="this project's file (default) or the user's own"
+    )
+    mi.add_argument(
+        "--print", action="store_true", dest="print_only", help="print the entry and its file; write nothing"
+    )
+    mi.add_argument("--socket", type=Path, help="daemon socket for the bridge (written as OMEGAD_SOCKET)")
+    mi.add_argument(
+        "--namespace", help="one namespace for every project (written as OMEGAD_NAMESPACE; default: the project's)"
+    )
     dr = sub.add_parser("doctor", help="check models, socket, data directory, store and service; print fixes")
     dr.add_argument("--socket", type=Path, help="daemon socket (default: $OMEGAD_SOCKET or XDG runtime dir)")
     dr.add_argument("--data-dir", type=Path, help="data directory (default: $XDG_DATA_HOME/omegad)")
@@ -464,6 +481,16 @@ def main(argv: list[str] | None = None) -> int:
             return _fetch_models(args)
         if args.command == "service":
             return _service(args)
+        if args.command == "mcp":
+            from omegad_mcp import install as mcp_install
+
+            try:
+                return mcp_install.install(
+                    args.client, args.scope, print_only=args.print_only, socket=args.socket, namespace=args.namespace
+                )
+            except mcp_install.InstallError as exc:
+                print(f"omegad: {exc}", file=sys.stderr)
+                return 1
         if args.command == "doctor":
             from . import doctor
 
