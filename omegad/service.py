@@ -396,10 +396,15 @@ class Service:
         """Make everything committed so far durable in the tables, then drop the log segments
         that held it (writer thread: nothing commits meanwhile). Without *rotate* the segment
         being appended to stays (a new one needs space a full disk may not have)."""
+        started = now_us()
         closed = self.wal.rotate() if rotate else self.wal.newest_closed()
         files = fsync_tree(self.store.directory)
         self._unlogged = []  # durable in the tables now
         dropped = self.wal.drop_through(closed)
+        if not rotate:
+            # the live segment's header must say so before old versions may go (else the
+            # log claims less is durable than the versions left on disk can show)
+            self.wal.mark_durable_through(started)
         return {"files_synced": files, "wal_segments_dropped": dropped}
 
     async def checkpoint(self) -> None:

@@ -46,7 +46,9 @@ __all__ = ["WriteAheadLog", "final_state", "replay"]
 log = structlog.get_logger("omegad")
 
 MAGIC = b"OMEGAD-WAL 1\n"
-OPENED = struct.Struct("<q")  # after the magic: when the segment was opened (µs since epoch)
+# After the magic: when the segment was opened (µs since epoch); everything committed before
+# it is durable in the tables (a checkpoint without a new segment moves it: `mark_durable_through`).
+OPENED = struct.Struct("<q")
 HEADER = len(MAGIC) + OPENED.size
 FRAME = struct.Struct("<II")  # payload length, crc32 of the payload
 MAX_RECORD = 64 << 20
@@ -175,6 +177,21 @@ class WriteAheadLog:
         closed = self.seq
         self.open_segment()
         return closed
+
+    def mark_durable_through(self, us: int) -> None:
+        """Record, in the live segment's header, that everything committed before *us* is
+        durable in the tables (a checkpoint that could not start a new segment: the disk is
+        full). It rewrites bytes the file already has, so it needs no new space."""
+        live = self.segments()
+        if not live:
+            return
+        fd = os.open(self._path(live[0]), os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.pwrite(fd, OPENED.pack(us), len(MAGIC))
+            if self.sync:
+                os.fdatasync(fd)
+        finally:
+            os.close(fd)
 
     def newest_closed(self) -> int:
         """The newest segment that takes no more appends (0: none)."""

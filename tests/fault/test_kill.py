@@ -16,6 +16,7 @@ from .mounts import MountRefused, tmpfs_at
 
 TRIALS = 20
 LOG_FULL_TRIALS = 8
+DISK_FULL_TRIALS = 8
 
 
 def test_sigkill_and_power_loss_lose_no_acknowledged_memory(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -51,3 +52,24 @@ def test_a_log_that_fills_up_and_frees_loses_no_acknowledged_memory(daemon_facto
     assert sum(r.manifests_dropped for r in results) > 0
     # the log really was full at times: the daemon refused writes for it
     assert '"event": "wal_append_failed"' in d.log(), "the log never filled up: the test proves nothing"
+
+
+def test_a_data_disk_that_fills_up_and_frees_loses_no_acknowledged_memory(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The whole data directory on a small file system that fills up and frees again: passes
+    that can only remove old versions run while it is full, and kill -9 plus power losses
+    still lose nothing acknowledged."""
+    rng = random.Random(20261204)
+    try:
+        with tmpfs_at(tmp_path / "data", "64m") as fill_fs:
+            d: Daemon = daemon_factory(config=CONFIG, data_dir=fill_fs).start()
+            acked: set[str] = set()
+            results = [
+                trial(d, rng, n, tmp_path, acked, power_loss=n % 2 == 1, fill_fs=fill_fs)
+                for n in range(DISK_FULL_TRIALS)
+            ]
+            assert d.stop() == 0
+            assert check_store(d.data_dir, acked) >= len(acked) > 0
+    except MountRefused as exc:
+        pytest.skip(str(exc))
+    assert sum(r.manifests_dropped for r in results) > 0
+    assert '"cleanup_only": true' in d.log(), "no pass ran on a full disk: the test proves nothing"

@@ -167,3 +167,19 @@ def test_failed_append_ends_its_segment_and_later_appends_survive(tmp_path: Path
     got = WriteAheadLog(tmp_path / "wal").read()
     assert [r["id"] for r in got.records] == ["a", "c"]
     assert got.torn == 1 and got.corrupt == 0 and got.segments == 2
+
+
+def test_a_checkpoint_without_a_new_segment_moves_the_durable_mark(tmp_path: Path) -> None:
+    wal = WriteAheadLog(tmp_path / "wal")
+    wal.open_segment()
+    wal.append([{"t": "del", "id": "a", "u": 1}])
+    opened = wal.durable_through_us()
+    assert opened is not None
+    wal.mark_durable_through(opened + 5_000_000)
+    assert wal.durable_through_us() == opened + 5_000_000
+    wal.append([{"t": "del", "id": "b", "u": 2}])  # appends go on after the mark
+    assert [r["id"] for r in wal.read().records] == ["a", "b"]
+    wal.close()
+    assert wal.drop_through(wal.newest_closed()) == 1
+    wal.mark_durable_through(1)  # no live segment: nothing to mark
+    assert wal.durable_through_us() is None
