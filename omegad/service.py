@@ -1215,9 +1215,9 @@ class Service:
         (deleted,) = await self.write([DeleteOp(p.id, has_edges=bool(self.graph.of(p.id)), namespace=namespace)])
         return {"deleted": bool(deleted)}
 
-    async def list_memories(self, p: ListParams) -> dict[str, Any]:
-        """A page of one namespace in ``created_at`` order (docs/protocol.md, "list")."""
-        flt = Filter(
+    def _filter(self, p: QueryParams | ListParams) -> Filter:
+        """What a query or a listing may see, evaluated inside the storage query."""
+        return Filter(
             namespace=p.namespace,
             types=p.types,
             tags=p.tags,
@@ -1225,6 +1225,10 @@ class Service:
             until_us=to_micros(p.until) if p.until else None,
             exclude_ids=() if p.include_hidden else self.signals.hidden_in(p.namespace),
         )
+
+    async def list_memories(self, p: ListParams) -> dict[str, Any]:
+        """A page of one namespace in ``created_at`` order (docs/protocol.md, "list")."""
+        flt = self._filter(p)
         rows = await anyio.to_thread.run_sync(
             self.store.list_page, flt, p.newest_first, p.after, p.limit + 1, limiter=self.read_limiter
         )
@@ -1258,14 +1262,7 @@ class Service:
 
     async def query(self, p: QueryParams) -> dict[str, Any]:
         trace = Trace()
-        flt = Filter(
-            namespace=p.namespace,
-            types=p.types,
-            tags=p.tags,
-            since_us=to_micros(p.since) if p.since else None,
-            until_us=to_micros(p.until) if p.until else None,
-            exclude_ids=() if p.include_hidden else self.signals.hidden_in(p.namespace),
-        )
+        flt = self._filter(p)
         net = recall_size(p.limit)
         vector_hits: list[tuple[Row, float]] = []
         text_hits: list[tuple[Row, float]] = []
