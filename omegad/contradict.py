@@ -1319,6 +1319,18 @@ _CLOCK_PARTS = {"morning": 0, "am": 0, "afternoon": 12, "pm": 12, "evening": 12,
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
+def _span(lo: float, hi: float, approx: bool, bound: int) -> tuple[float, float]:
+    """The values a quantity allows: ±15% when approximate ("about an hour"), open below an
+    upper bound ("under 5 minutes", *bound* −1) or above a lower one ("at least", +1)."""
+    if approx:
+        lo, hi = lo * 0.85, hi * 1.15
+    if bound == -1:
+        lo = 0.0
+    elif bound == 1:
+        hi = float("inf")
+    return lo, hi
+
+
 def _quantities(toks: list[_Tok], phrases: set[int]) -> tuple[list[_Qty], set[int], set[int]]:
     """The quantities of a clause, with their units normalised; the tokens they use; and the
     numbers that name rather than measure ("the v1 API", "the 2022 dataset")."""
@@ -1482,13 +1494,7 @@ def _quantities(toks: list[_Tok], phrases: set[int]) -> tuple[list[_Qty], set[in
                 hour = value % 12 + factor
                 v = hv = hour * 60
                 dim = "clock"
-            lo, hi = (v, hv)
-            if approx:
-                lo, hi = lo * 0.85, hi * 1.15
-            if bound == -1:
-                lo = 0.0
-            elif bound == 1:
-                hi = float("inf")
+            lo, hi = _span(v, hv, approx, bound)
             out.append(
                 _Qty(dim, lo, hi, bound == 0, bound, " ".join(t.low for t in toks[start:end]), start, unit, version)
             )
@@ -1527,13 +1533,7 @@ def _quantities(toks: list[_Tok], phrases: set[int]) -> tuple[list[_Qty], set[in
             end = j + 2
         else:
             dim = "num"
-        lo, hi = value, hi_value
-        if approx:
-            lo, hi = lo * 0.85, hi * 1.15
-        if bound == -1:
-            lo = 0.0
-        elif bound == 1:
-            hi = float("inf")
+        lo, hi = _span(value, hi_value, approx, bound)
         if prev in ("port",) or prevkey == "port":
             dim = "port"
         out.append(_Qty(dim, lo, hi, bound == 0, bound, " ".join(t.low for t in toks[start:end]), start, unit, version))
