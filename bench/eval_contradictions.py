@@ -87,8 +87,9 @@ def _times(detect: Callable[[str, str], Any], pairs: list[dict[str, Any]]) -> li
 
 def _baseline(path: Path) -> Callable[[str, str], Any]:
     """The ``detect`` of another copy of the detector module (it is loaded under its own name,
-    so it keeps its own caches)."""
-    spec = importlib.util.spec_from_file_location("contradict_baseline", path)
+    so it keeps its own caches; inside the ``omegad`` package, so a version that imports the
+    lexicon loader relatively finds it: that version then reads the current lexicon)."""
+    spec = importlib.util.spec_from_file_location("omegad._contradict_baseline", path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)

@@ -53,7 +53,7 @@ __all__ = ["ANTONYMS", "DETECTOR_VERSION", "Detection", "Signal", "detect"]
 
 #: Bumped whenever the detectors change meaning (edge ids include it). Version 2 compares
 #: claims (clauses, lexicon, quantities); edges written by version 1 are kept as they are.
-DETECTOR_VERSION = 2
+DETECTOR_VERSION = 3
 
 #: Words of a text the detectors look at: memories are short, and a long text's first words
 #: name its subject.
@@ -215,15 +215,15 @@ def _chunk_tokens(chunk: str, out: list[tuple[str, str]]) -> None:
     elif m := _NUMBER_UNIT.match(chunk):
         out.append((m.group(1), "n"))
         out.append((m.group(2), "w"))
+    elif (m := _RATE.match(low)) and not _single(low):
+        _chunk_tokens(m.group(1), out)  # "req/min", "5k/s": a rate before two names
+        out.append(("per", "w"))
+        out.append((m.group(2), "w"))
     elif "/" in low and not _single(low) and all(_single(p) for p in low.split("/")):
         for k, part in enumerate(chunk.split("/")):
             if k:
                 out.append(("and", "w"))
             _chunk_tokens(part, out)  # "Prometheus/Grafana": two names
-    elif (m := _RATE.match(low)) and not _single(low):
-        _chunk_tokens(m.group(1), out)
-        out.append(("per", "w"))
-        out.append((m.group(2), "w"))
     elif (
         "-" in low
         and "--" not in low
@@ -232,7 +232,10 @@ def _chunk_tokens(chunk: str, out: list[tuple[str, str]]) -> None:
             or (_NUMBER.match(low.split("-")[0]) and all(p.isalpha() for p in low.split("-")[1:] if p))
         )
     ):
-        for part in chunk.split("-"):
+        parts = chunk.split("-")
+        if len(parts) == 2 and parts[0].lower() == "re" and len(parts[1]) > 3:
+            parts = parts[1:]  # "re-enable" states what "enable" states
+        for part in parts:
             _chunk_tokens(part, out)  # "read-only", "15-minute", "one-gibibyte"
     elif (m := _LETTERS_DIGITS.match(low)) and not _single(low) and _product(m.group(1)):
         out.append((chunk[: len(m.group(1))], "w"))
@@ -287,11 +290,13 @@ def _tokens(text: str) -> list[_Tok]:
             continue
         lead = 0
         while lead < len(chunk) and chunk[lead] in _LEADING:
+            if chunk[lead] == "(":
+                raw.append(("(", "p"))
             lead += 1
         end = len(chunk)
         tail: list[str] = []
         while end > lead and (chunk[end - 1] in _TRAILING or chunk[end - 1] in _BOUNDARY):
-            if chunk[end - 1] in _BOUNDARY:
+            if chunk[end - 1] in _BOUNDARY or chunk[end - 1] == ")":
                 tail.append(chunk[end - 1])
             end -= 1
         core = chunk[lead:end]
@@ -594,6 +599,8 @@ def _prefix(text: str) -> tuple[str, str | None]:
                 speaker = "user" if name in ("user", "users") else name
                 channel = re.search(r"#([\w-]+)", m.group(2) or "")
                 t = f"{channel.group(1)} {_LABEL} {rest}" if channel else rest
+        elif _lexicon().lookup((_stem(name),)) is None and len(rest.split()) >= 2:
+            t = rest  # "leo: flag sdk has zero local caching": who reports it, not what it is about
     return t, speaker
 
 
@@ -623,19 +630,33 @@ def _split_clauses(toks: list[_Tok]) -> list[list[_Tok]]:
     clauses: list[list[_Tok]] = []
     cur: list[_Tok] = []
 
+    asides: list[list[_Tok]] = []  # parentheses, placed after the clause they interrupt
+    outer: list[_Tok] | None = None  # the clause a parenthesis interrupts
+
     def close() -> None:
         nonlocal cur
         while cur and cur[-1].kind == "p" and cur[-1].low != "'s":
             cur.pop()
         if any(t.kind != "p" for t in cur):
             clauses.append(cur)
+        if outer is None:
+            clauses.extend(asides)
+            asides.clear()
         cur = []
 
     i = 0
     n = len(toks)
     while i < n:
         tok = toks[i]
-        if tok.kind == "p" and tok.low in ".;!?":
+        if tok.kind == "p" and tok.low == "(":
+            if outer is None:
+                outer, cur = cur, []  # "(dupes fixed via an idempotency key)": an aside of its own
+        elif tok.kind == "p" and tok.low == ")":
+            if outer is not None:
+                if any(t.kind != "p" for t in cur):
+                    asides.append(cur)
+                cur, outer = outer, None
+        elif tok.kind == "p" and tok.low in ".;!?":
             close()
         elif tok.kind == "p" and tok.low == ":":
             # "key: value" stays one clause; a colon after a whole statement starts another
@@ -646,7 +667,8 @@ def _split_clauses(toks: list[_Tok]) -> list[list[_Tok]]:
                 cur.append(tok)
         elif tok.kind == "p" and tok.low == ",":
             nxt = toks[i + 1] if i + 1 < n else None
-            if nxt is not None and nxt.kind == "w" and nxt.key in lex.clause_openers and len(cur) >= 2:
+            opener = nxt is not None and nxt.kind == "w" and nxt.key in lex.clause_openers and len(cur) >= 2
+            if opener or _new_statement(cur, toks, i + 1):
                 close()
             else:
                 cur.append(tok)
@@ -665,8 +687,44 @@ def _split_clauses(toks: list[_Tok]) -> list[list[_Tok]]:
                 close()
             cur.append(tok)
         i += 1
+    if outer is not None:  # a parenthesis left open: its words end the text
+        aside, cur, outer = cur, outer, None
+        if any(t.kind != "p" for t in aside):
+            asides.append(aside)
     close()
     return clauses
+
+
+#: Verbs that, a few words after a comma, show a new subject with its own predicate.
+_FINITE_AUX = _words("is are was were has have had isn't aren't wasn't weren't hasn't haven't")
+#: A clause opening with these is a place or purpose put first ("In the docs-site repo, …"); a
+#: time ("since the fix, …", "as of May …") opens a statement and may end in one.
+_FRONTED = _words("in on at for with during from under per by to of within across inside throughout")
+
+
+def _new_statement(cur: list[_Tok], toks: list[_Tok], k: int) -> bool:
+    """Whether the words after a comma are a statement of their own ("the app runs on Fly.io,
+    Heroku dynos are scaled to 0"): a short subject and a finite verb, after a clause that
+    already has its verb. A list ("Redis, Postgres and Kafka are used") has none before it."""
+    words = [t for t in cur if t.kind != "p"]
+    if len(words) < 3 or words[0].low in _FRONTED or not any(_verbish(t) for t in words):
+        return False  # "In the docs-site repo, pnpm is used": a fronted phrase, not a clause
+    for j in range(k + 1, min(k + 5, len(toks))):
+        tok = toks[j]
+        if tok.kind == "p" and tok.low != "'s":
+            return False
+        if tok.low in _FINITE_AUX:
+            return not any(t.low in ("and", "or") for t in toks[k:j])
+    return False
+
+
+def _verbish(tok: _Tok) -> bool:
+    if tok.kind != "w":
+        return False
+    if tok.low in _PREDICATE_WORDS or (len(tok.low) >= 5 and tok.low.endswith("ed")):
+        return True
+    entry = _word(tok)
+    return entry is not None and (entry.verb or entry.negating_verb or entry.changing or entry.replacing)
 
 
 def _predicative(tok: _Tok) -> bool:
@@ -1630,6 +1688,8 @@ def _qty_consistent(a: _Qty, b: _Qty) -> bool:
         ref_a = a.hi if a.bound == -1 else a.lo
         ref_b = b.hi if b.bound == -1 else b.lo
         return abs(ref_a - ref_b) <= 0.03 * max(abs(ref_a), abs(ref_b), 1e-9)  # a setting, not a range
+    if a.exact and b.exact and {a.dim, b.dim} <= {"port", "num", "count"} and a.lo == a.hi and b.lo == b.hi:
+        return a.lo == b.lo  # a port or a plain count is a name, not a measurement: 8080 is not 8000
     tol = 0.03 * max(abs(a.lo), abs(b.lo), abs(a.hi) if a.hi != float("inf") else 0, 1e-9)
     return a.lo <= b.hi + tol and b.lo <= a.hi + tol
 
@@ -1702,9 +1762,15 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
             shared_weight += t.weight
     _mark(n.terms, matched_n, lambda t: bool(t.names & o_cats))
 
-    if o.idents and n.idents and not (o.idents & n.idents):
-        return _Outcome([], f"identifier: {'/'.join(sorted(o.idents))} vs {'/'.join(sorted(n.idents))}", 0.0)
     moved: list[str] = []
+    if o.idents and n.idents and not (o.idents & n.idents):
+        versions = [t for c in (o, n) for t in c.terms if t.ident and t.key in c.idents]
+        if not all(t.text[:1] == "v" and not t.subject for t in versions):
+            return _Outcome([], f"identifier: {'/'.join(sorted(o.idents))} vs {'/'.join(sorted(n.idents))}", 0.0)
+        # "calls the v2 API" / "talks to v3 only": the version used, the claim's value
+        moved.append(f"{_terms_text(t for t in o.terms if t.ident)} → {_terms_text(t for t in n.terms if t.ident)}")
+        _mark(o.terms, matched_o, lambda t: t.ident)
+        _mark(n.terms, matched_n, lambda t: t.ident)
     value_axes = _known().value_axes
     for axis, values in o.scopes.items():
         other = n.scopes.get(axis)
@@ -1881,6 +1947,7 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
             and _nominal(o, t.modifier)
             and _nominal(n, u.modifier)
             and not _alternatives(t.modifier, u.modifier)
+            and not (t.modifier.startswith("#") and u.modifier.startswith("#") and moved)
         ):
             if t.modifier.split("|")[0] not in n.keys and u.modifier.split("|")[0] not in o.keys:
                 return _Outcome([], f"modifier: {_bare(t.modifier)} {t.text} vs {_bare(u.modifier)} {u.text}", 0.0)

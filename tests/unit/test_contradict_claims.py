@@ -25,8 +25,8 @@ def kinds(new: str, old: str) -> set[str]:
     return {s.kind for s in d.signals}
 
 
-def test_detector_version_is_2() -> None:
-    assert DETECTOR_VERSION == 2
+def test_detector_version_is_3() -> None:
+    assert DETECTOR_VERSION == 3
 
 
 # -- clauses ------------------------------------------------------------------------------------
@@ -257,3 +257,51 @@ def test_deterministic_across_calls_and_cold_caches() -> None:
         assert [(d.confidence, d.signals, d.reason) for d in again] == [
             (d.confidence, d.signals, d.reason) for d in first
         ]
+
+
+# -- round 2: shapes of commit and chat notes (made-up pairs) -------------------------------------
+
+
+def test_a_comma_before_a_new_subject_and_verb_starts_a_clause() -> None:
+    # the second statement names the old choice as gone: it must not hide the swap
+    assert clauses("since the cutover the site runs on Render, heroku dynos are scaled to 0") == [
+        "since the cutover the site runs on render",
+        "heroku dynos are scaled to 0",
+    ]
+    # a list before a verb, and a place put first, stay one clause
+    assert len(clauses("Redis, Postgres and Kafka are used by the worker")) == 1
+    assert len(clauses("In the docs repo, pnpm is used.")) == 1
+
+
+def test_a_parenthesis_is_an_aside_of_its_own() -> None:
+    assert clauses("root login is forbidden on the bastion (PermitRootLogin no), checked today") == [
+        "root login is forbidden on the bastion , checked today",
+        "permitrootlogin no",
+    ]
+    assert kinds(
+        "root login is forbidden on the bastion (PermitRootLogin no)", "root login is allowed on the bastion"
+    ) == {"antonym"}
+
+
+def test_a_rate_written_with_a_slash() -> None:
+    assert [(d, lo) for d, lo, _ in quantities("limit is 60 req/min")] == [("rate:count", 1.0)]
+    assert "value_change" in kinds(
+        "chore: lower the per-key limit to 60 req/min", "The per-key limit is 100 requests per minute."
+    )
+
+
+def test_ports_and_plain_counts_compare_exactly() -> None:
+    assert kinds("web port: 8000", "web port 8080") == {"value_change"}
+    assert not detect("web port is 8080", "web port 8080").flagged(THRESHOLD)
+
+
+def test_a_version_used_is_a_value_a_versioned_subject_is_another_thing() -> None:
+    assert kinds("The checkout calls the Acme v3 API.", "The checkout calls the Acme v2 API.") == {"value_change"}
+    assert detect("The v2 API returns JSON.", "The v1 API returns XML.").stage == "identifier"
+
+
+def test_a_chat_reporter_is_not_the_subject() -> None:
+    # who posted the line is not what it is about; interjections and "re-" say nothing more
+    assert "negation" in kinds("leo: the sdk does not cache flags locally", "dana: the sdk caches flags locally")
+    assert "antonym" in kinds("uh oh the exports bucket is public", "the exports bucket is private")
+    assert "antonym" in kinds("revert: re-enable retries on upload", "fix(upload): disable retries on upload")
