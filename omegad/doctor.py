@@ -195,7 +195,8 @@ def _num(value: Any, fmt: str = "{}", scale: float = 1) -> str:
 def daemon_checks(path: Path, hello: Any, stats: Any) -> list[Check]:
     """The daemon's lines from its ``hello`` and ``stats`` replies; any field may be missing
     or null (degraded modes), and every line must still print."""
-    problems = [p for p in (_at(hello, "problems") or []) if isinstance(p, dict)]
+    listed = _at(hello, "problems")
+    problems = [p for p in listed if isinstance(p, dict)] if isinstance(listed, list) else []
     codes = ", ".join(str(p.get("code", "?")) for p in problems)
     out = [
         Check(
