@@ -33,10 +33,10 @@ import msgpack  # noqa: E402
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from omegad_client.protocol import METHODS  # noqa: E402
 from tests.helpers import Daemon  # noqa: E402
 from tests.integration.test_fuzz import (  # noqa: E402
     ENVELOPE_CODES,
+    METHODS,
     PARAMS,
     VALUES,
     Case,

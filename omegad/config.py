@@ -68,7 +68,7 @@ class Config:
     max_connections: int = 256
     max_inflight_per_connection: int = 64
     socket_mode: int = 0o600
-    access_grants: tuple[Any, ...] = ()  # omegad.access.Grant
+    access_grants: tuple[Any, ...] = ()  # omegad.rpc.access.Grant
     frame_timeout_s: float = 30.0
     shutdown_timeout_s: float = 10.0
     # workers
@@ -256,7 +256,7 @@ def _socket_mode(v: Any) -> int:
 
 
 def _grants(v: Any) -> tuple[Any, ...]:
-    from .access import GrantError, parse_grants
+    from .rpc.access import GrantError, parse_grants
 
     try:
         return parse_grants(v)

@@ -42,7 +42,7 @@ from .config import Config
 from .contradict import DETECTOR_VERSION, detect
 from .faults import error_text
 from .neighbours import NeighbourCache
-from .schema import RESOLUTIONS
+from .rpc.params import RESOLUTIONS
 from .store import Filter, MemoryStore, Row, iso, sql_str
 
 __all__ = ["RESOLUTIONS", "Checker", "Edge", "EdgeIndex", "EdgeStore", "edge_id"]

@@ -30,7 +30,6 @@ from .backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, 
 from .config import Config
 from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
 from .embed import Embedder, UnloadedEmbedder, short_error
-from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
 from .events import EventHub
 from .faults import STORAGE, Backoff, Faults, classify, error_text
 from .fsutil import fsync_tree
@@ -40,7 +39,9 @@ from .models import damaged_files, embedding_dir, files_signature
 from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
-from .schema import (
+from .rpc.errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
+from .rpc.fields import encode_cursor
+from .rpc.params import (
     ContradictionsParams,
     ExportParams,
     FeedbackParams,
@@ -55,7 +56,6 @@ from .schema import (
     StoreParams,
     TraverseParams,
     UpdateParams,
-    encode_cursor,
 )
 from .signals import TABLE as SIGNALS_TABLE
 from .signals import Signal, Signals, SignalStore

@@ -25,8 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from omegad.rpc.registry import REGISTRY
 from omegad_client import Client
-from omegad_client.protocol import ERROR_CODES, EVENT_TOPICS, MEMORY_TYPES, METHODS
+from omegad_client.protocol import ERROR_CODES, EVENT_TOPICS, MEMORY_TYPES
 
 from ..helpers import Daemon, raw_socket, recv_frame
 
@@ -163,44 +164,9 @@ REPLENISH_EVERY = 20
 MAX_TEXT = 16_000
 MAX_META = 16_384
 
-#: The params each method takes (docs/protocol.md).
-FIELDS: dict[str, tuple[str, ...]] = {
-    "hello": (),
-    "ping": (),
-    "stats": (),
-    "maintain": (),
-    "store": ("text", "type", "tags", "namespace", "metadata", "created_at", "id"),
-    "store_batch": ("items",),
-    "get": ("id",),
-    "update": ("id", "text", "type", "tags", "metadata"),
-    "delete": ("id",),
-    "query": (
-        "text",
-        "limit",
-        "namespace",
-        "types",
-        "tags",
-        "since",
-        "until",
-        "rerank",
-        "explain",
-        "include_hidden",
-        "context",
-    ),
-    "list": ("namespace", "types", "tags", "since", "until", "order", "cursor", "limit", "include_hidden"),
-    "namespaces": (),
-    "subscribe": ("topics", "namespace"),
-    "unsubscribe": ("subscription",),
-    "flush": ("timeout",),
-    "cancel": ("request_id",),
-    "contradictions": ("namespace", "id", "limit"),
-    "traverse": ("id", "kinds", "depth"),
-    "resolve": ("source", "target", "resolution"),
-    "unresolve": ("source", "target"),
-    "feedback": ("id", "score"),
-    "export": ("namespace", "snapshot", "offset", "limit"),
-    "import": ("records", "model"),
-}
+#: The methods, and the params each takes (their registry rows).
+METHODS = tuple(REGISTRY)
+FIELDS: dict[str, tuple[str, ...]] = {name: method.params for name, method in REGISTRY.items()}
 MEMORY_RECORD = ("record", "id", "text", "type", "tags", "namespace", "metadata", "created_at", "updated_at",
                  "version", "vector", "feedback", "ratings", "accesses")  # fmt: skip
 EDGE_RECORD = ("record", "kind", "source", "target", "confidence", "signals", "created_at", "resolution",
@@ -892,7 +858,7 @@ def test_deep_nesting_and_invalid_utf8(fuzzed: tuple[Daemon, dict[str, dict[str,
 
 
 #: Near-valid cases per method (1,820 in all; bench/fuzz.py runs many more). A method added to
-#: METHODS fails `test_near_valid_params` until it has an entry here and in FIELDS and `_valid`.
+#: the registry fails `test_near_valid_params` until it has an entry here and in `_valid`.
 NEAR_VALID_CASES = {
     "hello": 40, "ping": 40, "stats": 40, "maintain": 30, "flush": 80, "cancel": 80, "store": 160,
     "store_batch": 120, "get": 100, "update": 120, "delete": 100, "query": 160, "contradictions": 100,

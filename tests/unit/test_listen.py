@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from omegad.server import StartupError, listen_unix
+from omegad.rpc.errors import StartupError
+from omegad.rpc.server import listen_unix
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ def test_every_log_event_and_error_code_is_documented() -> None:
 
     ops = (REPO / "docs" / "operations.md").read_text()
     events: set[str] = set()
-    for path in (REPO / "omegad").glob("*.py"):
+    for path in (REPO / "omegad").rglob("*.py"):
         # log.info("name", ...) and the multi-line form log.info(\n "name", ...)
         events |= set(re.findall(r"\blog\.(?:debug|info|warning|error|exception)\(\s*\"([a-z_]+)\"", path.read_text()))
     assert len(events) > 30

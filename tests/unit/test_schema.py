@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omegad.config import Config
-from omegad.errors import InvalidParams, TooLarge
-from omegad.schema import QueryParams, StoreParams, parse_params
-from omegad_client.protocol import METHODS
+from omegad.rpc.errors import InvalidParams, TooLarge
+from omegad.rpc.params import QueryParams, StoreParams
+from omegad.rpc.registry import REGISTRY, parse_params
 
 CFG = Config()
 
@@ -111,7 +111,7 @@ param_keys = st.sampled_from(
 
 @settings(max_examples=1500, deadline=None)
 @given(
-    method=st.sampled_from([m for m in METHODS]),
+    method=st.sampled_from(list(REGISTRY)),
     params=st.dictionaries(param_keys, wire_values, max_size=6) | wire_values,
 )
 def test_any_input_is_parsed_or_rejected_with_a_typed_error(method: str, params: Any) -> None:

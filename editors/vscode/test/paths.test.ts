@@ -109,7 +109,7 @@ describe("namespace", () => {
     const names = ["ok", "My-Project-2", "a:b@c/d.e_f-g", "_x", "-x", "a b", "x".repeat(128), "x".repeat(129), ""];
     const script = [
       "import json, sys",
-      "from omegad.schema import NAMESPACE_RE",
+      "from omegad.rpc.fields import NAMESPACE_RE",
       "print(json.dumps([bool(NAMESPACE_RE.fullmatch(n)) for n in json.load(sys.stdin)]))",
     ].join("\n");
     const daemon = JSON.parse(python(script, JSON.stringify(names))) as boolean[];

@@ -2,8 +2,9 @@
 
 `Dispatcher.envelope` checks a decoded frame is a request of this protocol version and
 returns its id, method and raw params; `Dispatcher.call` parses the params into their typed
-form (`omegad.schema`), runs the handler and returns a reply map — never raises, except
-for cancellation of the calling task.
+form, checks the caller may make the call, runs the handler (all three from the method's row
+in `omegad.rpc.registry`) and returns a reply map — never raises, except for cancellation of
+the calling task.
 """
 
 from __future__ import annotations
@@ -15,19 +16,21 @@ from typing import Any
 import anyio
 import structlog
 
-from omegad_client.protocol import METHODS, PROTOCOL_VERSION, error_reply, ok_reply
+from omegad_client.protocol import PROTOCOL_VERSION, error_reply, ok_reply
 
+from ..config import Config
+from ..service import Service
 from .access import Access, Peer
-from .config import Config
 from .errors import BadRequest, Forbidden, ServiceError
-from .schema import parse_params
-from .service import Service
+from .registry import REGISTRY, Method, Rule
 
-__all__ = ["Dispatcher", "Envelope"]
+__all__ = ["Answer", "Dispatcher", "Envelope"]
 
 log = structlog.get_logger("omegad")
 
 Envelope = tuple[int, str, Any]
+#: Answers a method of the connection's own (see `Dispatcher.call`).
+Answer = Callable[[Any], Awaitable[dict[str, Any] | None]]
 
 
 def _short(value: Any) -> str:
@@ -35,39 +38,11 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-#: Methods every connected peer may call: they read or change nothing of anyone's memories.
-OPEN = frozenset({"hello", "ping", "flush", "cancel"})
-#: Methods that span every namespace: the daemon owner's alone.
-OWNER_ONLY = frozenset({"stats", "maintain", "import", "export"})
-
-
 class Dispatcher:
     def __init__(self, service: Service, config: Config, access: Access | None = None) -> None:
         self.service = service
         self.config = config
         self.access = access if access is not None else Access(config.access_grants)
-        self.handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
-            "hello": service.hello,
-            "ping": service.ping,
-            "store": service.store_one,
-            "store_batch": service.store_batch,
-            "get": service.get,
-            "update": service.update,
-            "delete": service.delete,
-            "query": service.query,
-            "stats": service.stats,
-            "flush": service.flush,
-            "contradictions": service.contradictions,
-            "traverse": service.traverse,
-            "resolve": service.resolve,
-            "unresolve": service.resolve,
-            "maintain": service.maintain,
-            "feedback": service.feedback,
-            "export": service.export,
-            "import": service.import_,
-            "list": service.list_memories,
-            "namespaces": service.namespaces,
-        }
 
     def envelope(self, message: Any) -> Envelope:
         """Validate the request envelope; raises BadRequest (with the id when it is known)."""
@@ -90,25 +65,20 @@ class Dispatcher:
             raise BadRequest(f"unknown request key(s): {', '.join(_short(k) for k in extra[:10])}", {"id": request_id})
         return request_id, method, message.get("params", {})
 
-    async def authorize(self, method: str, p: Any, peer: Peer) -> None:
-        """Raise Forbidden unless *peer* may call *method* with params *p* (see `omegad.access`):
-        the namespace a request names, or for a request by id the namespace of that memory."""
-        if self.access.is_owner(peer) or method in OPEN or method == "namespaces":  # (filtered: `call`)
+    async def authorize(self, method: Method[Any], p: Any, peer: Peer) -> None:
+        """Raise Forbidden unless *peer* may make this call (see `omegad.rpc.access`): its rule,
+        checked against what the call touches (the namespaces it names, or for a call by id the
+        namespace of that memory)."""
+        if self.access.is_owner(peer) or method.rule is Rule.OPEN:
             return
-        if method in OWNER_ONLY:
-            raise Forbidden(f"{method} spans every namespace: only the daemon's owner may call it")
-        write = method in ("store", "store_batch", "update", "delete", "feedback", "resolve", "unresolve")
-        if method == "store_batch":
-            namespaces = {item.namespace for item in p.items}
-        elif method in ("store", "query", "list"):
-            namespaces = {p.namespace}
-        elif method == "contradictions" and p.id is None:
-            if p.namespace is None:
-                raise Forbidden("listing contradictions of every namespace is the owner's; name a namespace")
-            namespaces = {p.namespace}
-        else:
-            ids = [p.source, p.target] if method in ("resolve", "unresolve") else [p.id]
-            namespaces = set((await self.service.namespaces_of(ids)).values())
+        if method.rule is Rule.OWNER:
+            raise Forbidden(f"{method.name} spans every namespace: only the daemon's owner may call it")
+        assert method.scope is not None  # (READ and WRITE have one: `Method.__post_init__`)
+        write = method.rule is Rule.WRITE
+        scope = method.scope(p)
+        namespaces = set(scope.namespaces)
+        if scope.ids:
+            namespaces |= set((await self.service.namespaces_of(list(scope.ids))).values())
         for namespace in sorted(namespaces):
             if not self.access.may(peer, namespace, write):
                 raise Forbidden(
@@ -117,21 +87,39 @@ class Dispatcher:
                 )
 
     async def call(
-        self, request_id: int, method: str, raw_params: Any, conn_id: int, peer: Peer | None = None
-    ) -> dict[str, Any]:
+        self,
+        request_id: int,
+        method: str,
+        raw_params: Any,
+        conn_id: int,
+        peer: Peer | None = None,
+        answer: Answer | None = None,
+    ) -> dict[str, Any] | None:
+        """Answer one request: its reply map. *answer* answers the methods a connection answers
+        itself (a row without a handler); it returns their result, or None once it has written
+        the reply itself, and then so does this."""
         started = time.perf_counter()
         outcome = "ok"
+        reply: dict[str, Any] | None
         try:
-            if method not in METHODS or (method not in self.handlers and method != "cancel"):
+            row = REGISTRY.get(method)
+            handler = row.handler if row is not None else None
+            if row is None or (handler is None) == (answer is None):
                 raise ServiceError(
-                    f"unknown method {_short(method)}; known: {', '.join(METHODS)}", code="unknown_method"
+                    f"unknown method {_short(method)}; known: {', '.join(REGISTRY)}", code="unknown_method"
                 )
-            params = parse_params(method, {} if raw_params is None else raw_params, self.config)
-            await self.authorize(method, params, peer or Peer(uid=self.access.owner_uid, gid=-1))
-            result = await self.handlers[method](params)
-            if method == "namespaces" and peer is not None and not self.access.is_owner(peer):
-                result["namespaces"] = [n for n in result["namespaces"] if self.access.may(peer, n["name"], False)]
-            reply = ok_reply(request_id, result)
+            params = row.read({} if raw_params is None else raw_params, self.config)
+            caller = peer or Peer(uid=self.access.owner_uid, gid=-1)
+            await self.authorize(row, params, caller)
+            result: dict[str, Any] | None
+            if handler is not None:
+                result = await handler(self.service, params)
+            else:
+                assert answer is not None
+                result = await answer(params)
+            if result is not None and row.redact is not None and not self.access.is_owner(caller):
+                result = row.redact(result, lambda namespace: self.access.may(caller, namespace, False))
+            reply = ok_reply(request_id, result) if result is not None else None
         except ServiceError as exc:
             outcome = exc.code
             reply = error_reply(request_id, exc.code, exc.message, exc.data)
@@ -151,6 +139,6 @@ class Dispatcher:
             self.service.calls += 1
             ms = (time.perf_counter() - started) * 1000
             log.info(
-                "request", method=method if method in METHODS else "?", ms=round(ms, 3), outcome=outcome, conn=conn_id
+                "request", method=method if method in REGISTRY else "?", ms=round(ms, 3), outcome=outcome, conn=conn_id
             )
         return reply

@@ -18,7 +18,8 @@ of its read-write grants; every request is checked against the namespace it name
 request by id, the namespace of that memory, before the request runs — so the index, the
 reranker and the reply only ever see what the caller may read. What spans every namespace
 (stats, maintain, import, export, a contradictions listing without a namespace) is the
-owner's.
+owner's. Each method's rule is its row in `omegad.rpc.registry`; `omegad.rpc.dispatch`
+applies it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
-"""Errors raised inside the daemon. Each carries a stable wire code; `dispatch` is the one
-place that turns them (and anything unexpected, as ``internal``) into error replies."""
+"""Errors raised inside the daemon. Each `ServiceError` carries a stable wire code;
+`omegad.rpc.dispatch` is the one place that turns them (and anything unexpected, as
+``internal``) into error replies. `StartupError` never reaches the wire: the daemon exits with
+its message."""
 
 from __future__ import annotations
 

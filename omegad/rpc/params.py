@@ -1,0 +1,209 @@
+"""Typed request parameters: what each method's handler receives once its params map has
+been read (`omegad.rpc.schema`). Frozen, so a handler cannot change what the caller sent.
+
+A leaf module: it imports nothing from omegad, and any layer may import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+__all__ = [
+    "DEFAULT_LIST_LIMIT",
+    "DEFAULT_NAMESPACE",
+    "DEFAULT_QUERY_LIMIT",
+    "DEFAULT_TYPE",
+    "EDGE_KINDS",
+    "RESOLUTIONS",
+    "CancelParams",
+    "ContradictionsParams",
+    "ExportParams",
+    "FeedbackParams",
+    "FlushParams",
+    "IdParams",
+    "ImportEdge",
+    "ImportMemory",
+    "ImportParams",
+    "ListParams",
+    "NoParams",
+    "QueryContext",
+    "QueryParams",
+    "ResolveParams",
+    "StoreBatchParams",
+    "StoreParams",
+    "SubscribeParams",
+    "TraverseParams",
+    "UnsubscribeParams",
+    "UpdateParams",
+]
+
+#: Kinds of graph edges (``traverse`` filters on them).
+EDGE_KINDS = ("contradicts",)
+#: Decisions about a contradiction (``resolve``).
+RESOLUTIONS = ("keep_new", "keep_old", "both_valid")
+
+DEFAULT_NAMESPACE = "default"
+DEFAULT_TYPE = "memory"
+DEFAULT_QUERY_LIMIT = 5
+DEFAULT_LIST_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class StoreParams:
+    text: str
+    type: str = DEFAULT_TYPE
+    tags: tuple[str, ...] = ()
+    namespace: str = DEFAULT_NAMESPACE
+    metadata: Mapping[str, Any] | None = None
+    created_at: datetime | None = None
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class StoreBatchParams:
+    items: tuple[StoreParams, ...]
+
+
+@dataclass(frozen=True)
+class IdParams:
+    id: str
+
+
+@dataclass(frozen=True)
+class UpdateParams:
+    id: str
+    text: str | None = None
+    type: str | None = None
+    tags: tuple[str, ...] | None = None
+    metadata: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class QueryParams:
+    text: str
+    limit: int = DEFAULT_QUERY_LIMIT
+    namespace: str = DEFAULT_NAMESPACE
+    types: tuple[str, ...] | None = None
+    tags: tuple[str, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    rerank: bool = True
+    explain: bool = False
+    include_hidden: bool = False
+    context: QueryContext | None = None
+
+
+@dataclass(frozen=True)
+class QueryContext:
+    """Where the caller works (an editor's file, an agent's project): boosts, never filters."""
+
+    project: str | None = None
+    file: str | None = None
+    language: str | None = None
+    symbols: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ListParams:
+    namespace: str = DEFAULT_NAMESPACE
+    types: tuple[str, ...] | None = None
+    tags: tuple[str, ...] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    newest_first: bool = True
+    after: tuple[int, str] | None = None  # the cursor: (created_at µs, id) of the last one listed
+    limit: int = DEFAULT_LIST_LIMIT
+    include_hidden: bool = False
+
+
+@dataclass(frozen=True)
+class SubscribeParams:
+    topics: tuple[str, ...]
+    namespace: str | None = None
+
+
+@dataclass(frozen=True)
+class UnsubscribeParams:
+    subscription: int
+
+
+@dataclass(frozen=True)
+class ExportParams:
+    namespace: str | None
+    snapshot: str | None
+    offset: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class ImportMemory:
+    memory: StoreParams  # with its id
+    version: int
+    vector: bytes | None  # float32 little-endian, as exported
+    feedback: float | None
+    ratings: int
+    accesses: int
+
+
+@dataclass(frozen=True)
+class ImportEdge:
+    kind: str
+    source: str
+    target: str
+    confidence: float
+    signals: tuple[dict[str, Any], ...]
+    created_at: datetime | None
+    resolution: str | None
+    resolved_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ImportParams:
+    model: str | None
+    memories: tuple[ImportMemory, ...]
+    edges: tuple[ImportEdge, ...]
+
+
+@dataclass(frozen=True)
+class FeedbackParams:
+    id: str
+    score: float
+
+
+@dataclass(frozen=True)
+class ContradictionsParams:
+    namespace: str | None = None
+    id: str | None = None
+    limit: int = 50
+
+
+@dataclass(frozen=True)
+class TraverseParams:
+    id: str
+    kinds: tuple[str, ...] | None = None
+    depth: int = 1
+
+
+@dataclass(frozen=True)
+class ResolveParams:
+    source: str
+    target: str
+    resolution: str | None  # None: unresolve
+
+
+@dataclass(frozen=True)
+class FlushParams:
+    timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class CancelParams:
+    request_id: int
+
+
+@dataclass(frozen=True)
+class NoParams:
+    pass
