@@ -38,7 +38,7 @@ def log(msg: str) -> None:
 
 
 def detector_cost() -> dict[str, Any]:
-    from omegad.contradict import detect
+    from omegad.contradictions.detect import detect
 
     pairs = [json.loads(line) for f in ("dev.jsonl", "holdout.jsonl") for line in (DATA / f).read_text().splitlines()]
     times: list[float] = []

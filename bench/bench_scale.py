@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _daemon import BenchDaemon, pct
 
 from omegad.config import load_config
-from omegad.contradictions import EdgeStore
+from omegad.contradictions.edges import EdgeStore
 from omegad.server import load_embedder
 from omegad.store import MaintainPolicy, MemoryStore, Row
 

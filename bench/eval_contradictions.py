@@ -14,8 +14,8 @@ gate (embedding cosine of the two texts, all-MiniLM-L6-v2 as the daemon runs it,
 
 ``--set`` takes a set of ``bench/data/contradictions`` by name (``dev2`` is ``dev2a`` and
 ``dev2b`` together), several names joined by commas, or a file. ``--baseline FILE`` times a
-second detector module (for instance ``git show HEAD~1:omegad/contradict.py``) on the same
-pairs in the same run and prints the ratio of the median times. Tune on the dev sets only;
+second detector module (a copy of an older single-file ``omegad/contradict.py``: version 3 on
+is the ``omegad/contradictions`` package, which ``--baseline`` cannot load) on the same pairs in the same run and prints the ratio of the median times. Tune on the dev sets only;
 report holdout once.
 """
 
@@ -102,7 +102,7 @@ def _baseline(path: Path) -> Callable[[str, str], Any]:
 def evaluate(
     pairs: list[dict[str, Any]], threshold: float, gate: float, baseline: Path | None = None
 ) -> dict[str, Any]:
-    from omegad.contradict import detect
+    from omegad.contradictions.detect import detect
 
     cos = cosines(pairs)
     base_times = _times(_baseline(baseline), pairs) if baseline else None
@@ -204,7 +204,7 @@ def evaluate_daemon(pairs: list[dict[str, Any]], threshold: float, gate: float) 
     sys.path.insert(0, str(REPO / "bench"))
     from _daemon import BenchDaemon
 
-    from omegad.contradict import detect
+    from omegad.contradictions.detect import detect
 
     config = (
         f'[contradiction]\nthreshold = {threshold}\ngate_cosine = {gate}\ngate_model = "cosine"\n'

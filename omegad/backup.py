@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .contradictions import Edge
+from .contradictions.edges import Edge
 from .signals import Signal
 from .store import NO_DEAD, Dead, Row, iso
 

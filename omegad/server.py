@@ -25,7 +25,7 @@ import anyio.abc
 import structlog
 
 from .config import Config
-from .contradictions import EdgeStore
+from .contradictions.edges import EdgeStore
 from .embed import Embedder, ModelMissing, UnloadedEmbedder
 from .faults import EMBEDDER_FIX
 from .models import resolve_embedding

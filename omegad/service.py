@@ -28,7 +28,8 @@ from omegad_client.protocol import PROTOCOL_VERSION
 from . import __version__, heap
 from .backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, memory_line, vector_from
 from .config import Config
-from .contradictions import EDGES_TABLE, KIND, Checker, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
+from .contradictions.checker import Checker
+from .contradictions.edges import EDGES_TABLE, KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
 from .embed import Embedder, UnloadedEmbedder, short_error
 from .events import EventHub
 from .faults import STORAGE, Backoff, Faults, classify, error_text

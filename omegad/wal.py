@@ -36,7 +36,7 @@ import msgpack
 import numpy as np
 import structlog
 
-from .contradictions import Edge, EdgeStore, edge_from
+from .contradictions.edges import Edge, EdgeStore, edge_from
 from .fsutil import fsync_dir
 from .signals import Signal, SignalStore, signal_from
 from .store import MemoryStore, Row

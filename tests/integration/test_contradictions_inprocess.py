@@ -105,7 +105,7 @@ def test_an_edge_to_a_memory_deleted_during_its_check_is_not_written(
 async def _two_memories_and_their_edge(service: Service) -> tuple[str, Any, dict[str, int]]:
     """An older and a newer memory, checked, and an edge from the newer to the older (not yet
     written); returns the older one's id, the edge and the commit stamps it was decided on."""
-    from omegad.contradictions import KIND, Edge, edge_id
+    from omegad.contradictions.edges import KIND, Edge, edge_id
 
     old = await service.store_one(StoreParams(text="The deploy runs from main", namespace="d"))
     new = await service.store_one(StoreParams(text="The deploy no longer runs from main", namespace="d"))
@@ -131,7 +131,7 @@ def test_a_delete_decided_before_the_graph_knew_of_an_edge_still_removes_it(tmp_
     on the event loop before the graph learned of the edge (`has_edges` False): the writer
     removes the edge anyway, so no edge to a deleted memory is kept or exported (seen once in
     a soak: 'export: edge … has a side that is not live')."""
-    from omegad.contradictions import EdgeOp
+    from omegad.contradictions.edges import EdgeOp
     from omegad.service import DeleteOp
 
     async def body(service: Service) -> None:
@@ -151,7 +151,7 @@ def test_an_edge_written_in_the_batch_that_deletes_its_memory_is_not_reported_wr
     (the checker, `resolve`) adds what the write reports to the in-memory graph, so the report
     must leave the edge out; otherwise a query annotated a live memory as contradicting a
     deleted one until the daemon restarted."""
-    from omegad.contradictions import EdgeOp
+    from omegad.contradictions.edges import EdgeOp
     from omegad.service import DeleteOp
 
     async def body(service: Service) -> None:

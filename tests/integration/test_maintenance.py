@@ -288,7 +288,7 @@ def test_a_rabitq_index_built_small_is_rebuilt_once_the_store_has_grown(daemon_f
 
     import numpy as np
 
-    from omegad.contradictions import EdgeStore
+    from omegad.contradictions.edges import EdgeStore
     from omegad.store import (
         VECTOR_INDEX_PARTITION_ROWS,
         VECTOR_INDEX_REBUILD_GROWTH,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from omegad.contradict import ANTONYMS, detect
+from omegad.contradictions.detect import detect
+from omegad.contradictions.known import ANTONYMS
 
 THRESHOLD = 0.4
 

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import pytest
 
-from omegad import contradict
-from omegad.contradict import DETECTOR_VERSION, detect
+from omegad.contradictions import clauses as reader
+from omegad.contradictions import model
+from omegad.contradictions.detect import detect
+from omegad.contradictions.model import DETECTOR_VERSION
 
 THRESHOLD = 0.4
 
 
 def clauses(text: str) -> list[str]:
-    return [c.text for c in contradict._analyse(text).clauses]
+    return [c.text for c in reader._analyse(text).clauses]
 
 
 def quantities(text: str) -> list[tuple[str, float, float]]:
-    return [(q.dim, q.lo, q.hi) for c in contradict._analyse(text).clauses for q in c.quantities]
+    return [(q.dim, q.lo, q.hi) for c in reader._analyse(text).clauses for q in c.quantities]
 
 
 def kinds(new: str, old: str) -> set[str]:
@@ -65,9 +67,9 @@ def test_clause_splitting(text: str, expected: list[str]) -> None:
 
 def test_commit_and_chat_prefixes() -> None:
     # a commit's type goes, its scope stays (as a label); a chat line's speaker is found
-    c = contradict._analyse("fix(search): drop the stemming filter")
+    c = reader._analyse("fix(search): drop the stemming filter")
     assert c.clauses[0].text.startswith("search :: drop")
-    chat = contradict._analyse("ravi: I moved my notes to Logseq")
+    chat = reader._analyse("ravi: I moved my notes to Logseq")
     assert chat.speaker == "ravi"
 
 
@@ -251,7 +253,7 @@ def test_deterministic_across_calls_and_cold_caches() -> None:
         ("Noor prefers light themes.", "Omar prefers dark themes."),
     ]
     first = [detect(new, old) for old, new in pairs]
-    contradict._clear_caches()
+    model._clear_caches()
     for _ in range(3):
         again = [detect(new, old) for old, new in pairs]
         assert [(d.confidence, d.signals, d.reason) for d in again] == [

@@ -8,27 +8,28 @@ from importlib import resources
 
 import pytest
 
-from omegad import contradict
-from omegad.contradict_lexicon import MAX_PHRASE, LexiconError, iter_entries, load_lexicon
+from omegad.contradictions import known, tokens
+from omegad.contradictions.lexicon import MAX_PHRASE, LexiconError, iter_entries, load_lexicon
+from omegad.contradictions.words import _stem
 
 
 def _lex(text: str | None = None):  # type: ignore[no-untyped-def]
-    return load_lexicon(contradict._split_entry, contradict._stem, text)
+    return load_lexicon(tokens._split_entry, _stem, text)
 
 
 def _entry(words: str):  # type: ignore[no-untyped-def]
-    lex = contradict._lexicon()
-    key = tuple(contradict._stem(lex.forms.get(w, w)) for w in contradict._split_entry(words))
+    lex = known._lexicon()
+    key = tuple(_stem(lex.forms.get(w, w)) for w in tokens._split_entry(words))
     return lex.lookup(key)
 
 
 def test_the_packaged_lexicon_loads_and_is_large() -> None:
-    data = tomllib.loads(resources.files("omegad").joinpath("contradict_lexicon.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(resources.files("omegad.contradictions").joinpath("lexicon.toml").read_text(encoding="utf-8"))
     assert len(data["synonyms"]["groups"]) >= 150
     assert len(data["antonyms"]["axes"]) >= 50
     assert len(data["alternatives"]) >= 100
     assert len(data["scopes"]) >= 10
-    lex = contradict._lexicon()
+    lex = known._lexicon()
     assert lex.version == data["version"]
     assert sum(1 for _ in iter_entries(lex)) > 2000
 
@@ -75,7 +76,7 @@ def test_scopes_and_their_spellings() -> None:
 
 def test_function_words_match_as_written() -> None:
     """A stop word is not found through a stem: "same" must not swallow the name "Sam"."""
-    lex = contradict._lexicon()
+    lex = known._lexicon()
     assert "same" in lex.function_words
     assert "sam" not in lex.function_words
     assert lex.lookup(("sam",)) is None
@@ -87,7 +88,7 @@ def test_capitalised_only_entries() -> None:
 
 
 def test_units_and_numbers() -> None:
-    lex = contradict._lexicon()
+    lex = known._lexicon()
     assert lex.units["hour"] == ("time", 3600.0)
     assert lex.units["gib"][0] == "size" and lex.units["mb"][1] * 1024 == lex.units["gb"][1]
     assert lex.number_words["twelve"] == 12 and lex.multipliers["thousand"] == 1000
@@ -95,7 +96,7 @@ def test_units_and_numbers() -> None:
 
 
 def test_no_phrase_is_longer_than_the_matcher_looks() -> None:
-    lex = contradict._lexicon()
+    lex = known._lexicon()
     assert all(len(p) <= MAX_PHRASE for items in lex.phrases.values() for p, _ in items)
 
 
@@ -124,7 +125,7 @@ def test_a_small_lexicon_is_enough_to_run() -> None:
         '[[scopes]]\naxis = "environment"\nmembers = [["prod", "production"], ["staging"]]\n'
     )
     assert lex.version == 7
-    keep, store = lex.lookup((contradict._stem("keep"),)), lex.lookup((contradict._stem("store"),))
+    keep, store = lex.lookup((_stem("keep"),)), lex.lookup((_stem("store"),))
     assert keep is not None and store is not None and keep.concept == store.concept
     assert lex.antonyms["enabled"] == {"disabled"}
     z = lex.lookup(("z", "shell"))

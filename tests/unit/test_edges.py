@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from omegad.contradictions import KIND, Edge, EdgeStore, edge_id
+from omegad.contradictions.edges import KIND, Edge, EdgeStore, edge_id
 from omegad.store import MemoryStore
 
 

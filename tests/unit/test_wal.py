@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from omegad.contradictions import Edge, EdgeStore
+from omegad.contradictions.edges import Edge, EdgeStore
 from omegad.store import MemoryStore, Row
 from omegad.wal import (
     HEADER,

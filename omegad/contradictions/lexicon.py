@@ -1,9 +1,9 @@
-"""The contradiction detectors' lexicon: loads ``contradict_lexicon.toml`` into look-up tables.
+"""The contradiction detectors' lexicon: loads ``lexicon.toml`` into look-up tables.
 
 The data file is the place to extend what the detectors know (synonyms, antonyms, products
 that fill the same role, scopes, units, number words); docs/contradictions.md ("The lexicon")
 describes each section. This module only indexes it: every entry is split and stemmed by the
-same functions as the texts (passed in by `omegad.contradict`), so an entry matches every
+same functions as the texts (passed in by `omegad.contradictions.known`), so an entry matches every
 inflection of its words, and a phrase is found by its first word.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 __all__ = ["Entry", "Lexicon", "LexiconError", "load_lexicon"]
 
-DATA_FILE = "contradict_lexicon.toml"
+DATA_FILE = "lexicon.toml"
 #: Longest phrase (in words) the lexicon may hold; the matcher looks no further ahead.
 MAX_PHRASE = 6
 
@@ -127,7 +127,7 @@ def load_lexicon(
     """Index the lexicon (the packaged file unless *text* is given). *split* cuts an entry
     into words as the texts are cut; *stem* reduces a word as the texts' words are reduced."""
     if text is None:
-        text = resources.files(__package__ or "omegad").joinpath(DATA_FILE).read_text(encoding="utf-8")
+        text = resources.files(__package__ or "omegad.contradictions").joinpath(DATA_FILE).read_text(encoding="utf-8")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -9,7 +9,7 @@ works through them in order in the background (writers never wait), and for each
 2. keeps real neighbours: cosine ≥ ``contradiction.gate_cosine`` (calibrated on
    bench/data/contradictions/dev), or, when the reranker is ready, the cross-encoder's
    sigmoid ≥ ``contradiction.gate`` (``gate_model = cross_encoder`` uses only the latter);
-3. runs the deterministic detectors (`omegad.contradict.detect`, newer text against older);
+3. runs the deterministic detectors (`omegad.contradictions.detect.detect`, newer text against older);
 4. writes an edge ``newer --contradicts--> older`` for each flagged pair, through the writer,
    together with the new *cursor*: the commit stamp up to which every memory is checked.
 
@@ -23,35 +23,27 @@ idempotent and never duplicates an edge.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import os
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import anyio
-import pyarrow as pa
 import structlog
 
-from .config import Config
-from .contradict import DETECTOR_VERSION, detect
-from .faults import error_text
-from .neighbours import NeighbourCache
-from .rpc.params import RESOLUTIONS
-from .store import Filter, MemoryStore, Row, iso, sql_str
+from ..config import Config
+from ..faults import error_text
+from ..neighbours import NeighbourCache
+from ..store import Filter, MemoryStore, Row, iso
+from .detect import detect
+from .edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
 
-__all__ = ["RESOLUTIONS", "Checker", "Edge", "EdgeIndex", "EdgeStore", "edge_id"]
+__all__ = ["Checker"]
 
 log = structlog.get_logger("omegad")
 
-EDGES_TABLE = "edges"
-CURSOR_FILE = "contradictions.json"
-KIND = "contradicts"
+
 NEIGHBOURS = 10
 #: Longest a queued check is put off while the daemon is busy with stores and queries.
 MAX_DEFER_S = 1.0
@@ -59,248 +51,6 @@ MAX_DEFER_S = 1.0
 MAX_QUEUE = 50_000
 #: The saved cursor trails the checks by at most this long (see `Checker._save_cursor`).
 CURSOR_SAVE_INTERVAL_S = 1.0
-
-
-def edge_id(kind: str, source: str, target: str) -> str:
-    return hashlib.sha1(f"{kind}|{source}|{target}|v{DETECTOR_VERSION}".encode(), usedforsecurity=False).hexdigest()
-
-
-def edge_from(r: dict[str, Any]) -> Edge:
-    """An edge from a row of the edges table or a write-ahead-log record (same field names;
-    ``signals`` as JSON text in the table, a list in the log)."""
-    signals = r["signals"]
-    return Edge(
-        id=r["id"],
-        kind=r["kind"],
-        source=r["source"],
-        target=r["target"],
-        namespace=r["namespace"],
-        confidence=float(r["confidence"]),
-        signals=tuple(json.loads(signals) if isinstance(signals, str) else signals),
-        source_version=int(r["source_version"]),
-        target_version=int(r["target_version"]),
-        created_at=int(r["created_at"]),
-        resolution=r["resolution"],
-        resolved_at=r["resolved_at"],
-    )
-
-
-@dataclass(frozen=True)
-class Edge:
-    id: str
-    kind: str
-    source: str  # the newer memory
-    target: str  # the older memory it contradicts
-    namespace: str
-    confidence: float
-    signals: tuple[dict[str, Any], ...]
-    source_version: int
-    target_version: int
-    created_at: int
-    resolution: str | None = None
-    resolved_at: int | None = None
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "source": self.source,
-            "target": self.target,
-            "namespace": self.namespace,
-            "confidence": round(self.confidence, 4),
-            "signals": list(self.signals),
-            "created_at": iso(self.created_at),
-            "resolution": self.resolution,
-            "resolved_at": iso(self.resolved_at) if self.resolved_at else None,
-        }
-
-
-def _edge_schema() -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("id", pa.string(), nullable=False, metadata={"lance-schema:unenforced-primary-key": "true"}),
-            pa.field("kind", pa.string(), nullable=False),
-            pa.field("source", pa.string(), nullable=False),
-            pa.field("target", pa.string(), nullable=False),
-            pa.field("namespace", pa.string(), nullable=False),
-            pa.field("confidence", pa.float64(), nullable=False),
-            pa.field("signals", pa.string(), nullable=False),
-            pa.field("source_version", pa.int32(), nullable=False),
-            pa.field("target_version", pa.int32(), nullable=False),
-            pa.field("created_at", pa.int64(), nullable=False),
-            pa.field("resolution", pa.string()),
-            pa.field("resolved_at", pa.int64()),
-        ]
-    )
-
-
-class EdgeStore:
-    """The ``edges`` table and the checker's cursor file. Blocking; writer thread only for
-    writes."""
-
-    def __init__(self, table: Any, cursor_path: Path) -> None:
-        self._table = table
-        self.cursor_path = cursor_path
-        self._ids: dict[str, tuple[str, str]] | None = None  # edge id → (source, target)
-
-    def _ledger(self) -> dict[str, tuple[str, str]]:
-        """The ids of the table's edges (read once, then kept by the writes): a new edge is
-        appended (~11 ms) instead of merged (~17–22 ms, a join with the table)."""
-        if self._ids is None:
-            tbl = self._table.search().select(["id", "source", "target"]).limit(None).to_arrow()
-            cols = (tbl.column(c).to_pylist() for c in ("id", "source", "target"))
-            self._ids = {i: (src, dst) for i, src, dst in zip(*cols, strict=True)}
-        return self._ids
-
-    @classmethod
-    def open(cls, store: MemoryStore, data_dir: Path) -> EdgeStore:
-        db = store.side_db
-        try:
-            table = db.open_table(EDGES_TABLE)
-        except ValueError:
-            table = db.create_table(EDGES_TABLE, schema=_edge_schema())
-        return cls(table, data_dir / CURSOR_FILE)
-
-    def load(self, table: Any | None = None) -> list[Edge]:
-        """Every edge (of *table*, a pinned snapshot of the edges table, when given)."""
-        tbl = (table or self._table).search().limit(None).to_arrow()
-        return [edge_from(r) for r in tbl.to_pylist()]
-
-    @property
-    def table(self) -> Any:
-        return self._table
-
-    def upsert(self, edges: Sequence[Edge]) -> None:
-        if not edges:
-            return
-        ids = self._ledger()
-        unique = list({e.id: e for e in edges}.values())
-        new = [e for e in unique if e.id not in ids]
-        known = [e for e in unique if e.id in ids]
-        if new:
-            self._table.add(self._arrow(new))
-        if known:
-            self._table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(
-                self._arrow(known)
-            )
-        ids.update((e.id, (e.source, e.target)) for e in unique)
-
-    @staticmethod
-    def _arrow(edges: Sequence[Edge]) -> pa.Table:
-        rows = [
-            {
-                "id": e.id,
-                "kind": e.kind,
-                "source": e.source,
-                "target": e.target,
-                "namespace": e.namespace,
-                "confidence": e.confidence,
-                "signals": json.dumps(list(e.signals), separators=(",", ":")),
-                "source_version": e.source_version,
-                "target_version": e.target_version,
-                "created_at": e.created_at,
-                "resolution": e.resolution,
-                "resolved_at": e.resolved_at,
-            }
-            for e in edges
-        ]
-        return pa.Table.from_pylist(rows, schema=_edge_schema())
-
-    def delete(self, ids: Sequence[str]) -> None:
-        if ids:
-            self._table.delete(f"id IN ({', '.join(sql_str(i) for i in ids)})")
-            ledger = self._ledger()
-            for i in ids:
-                ledger.pop(i, None)
-
-    def delete_touching(self, memory_id: str) -> None:
-        q = sql_str(memory_id)
-        self._table.delete(f"source = {q} OR target = {q}")
-        ledger = self._ledger()
-        for i in [i for i, ends in ledger.items() if memory_id in ends]:
-            del ledger[i]
-
-    def read_cursor(self) -> int:
-        try:
-            return int(json.loads(self.cursor_path.read_text(encoding="utf-8"))["checked_through_us"])
-        except FileNotFoundError:
-            return 0
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.warning("contradiction_cursor_unreadable", path=str(self.cursor_path), error=str(exc))
-            return 0  # re-check everything: idempotent
-
-    def write_cursor(self, us: int) -> None:
-        tmp = self.cursor_path.with_suffix(".tmp")
-        with tmp.open("w", encoding="utf-8") as f:
-            json.dump({"checked_through_us": us, "detector_version": DETECTOR_VERSION}, f)
-        os.replace(tmp, self.cursor_path)
-
-
-@dataclass
-class EdgeIndex:
-    """All edges in memory (the table is small: contradictions are rare), by id and by memory."""
-
-    edges: dict[str, Edge] = field(default_factory=dict)
-    by_memory: dict[str, set[str]] = field(default_factory=dict)
-
-    def add(self, edge: Edge) -> None:
-        self.remove(edge.id)
-        self.edges[edge.id] = edge
-        self.by_memory.setdefault(edge.source, set()).add(edge.id)
-        self.by_memory.setdefault(edge.target, set()).add(edge.id)
-
-    def remove(self, eid: str) -> None:
-        old = self.edges.pop(eid, None)
-        if old is None:
-            return
-        for mid in (old.source, old.target):
-            ids = self.by_memory.get(mid)
-            if ids is not None:
-                ids.discard(eid)
-                if not ids:
-                    del self.by_memory[mid]
-
-    def of(self, memory_id: str) -> list[Edge]:
-        return [self.edges[e] for e in sorted(self.by_memory.get(memory_id, ()))]
-
-    def between(self, a: str, b: str) -> Edge | None:
-        for e in self.of(a):
-            if {e.source, e.target} == {a, b}:
-                return e
-        return None
-
-    def annotations(self, memory_id: str) -> dict[str, list[dict[str, Any]]]:
-        """``contradicts`` / ``contradicted_by`` of a memory (unresolved edges only)."""
-        out: dict[str, list[dict[str, Any]]] = {}
-        for e in self.of(memory_id):
-            if e.resolution is not None:
-                continue
-            other, key = (e.target, "contradicts") if e.source == memory_id else (e.source, "contradicted_by")
-            out.setdefault(key, []).append(
-                {"id": other, "confidence": round(e.confidence, 4), "signals": list(e.signals), "at": iso(e.created_at)}
-            )
-        return out
-
-    def demoted(self, memory_id: str) -> bool:
-        """The memory is the losing side of a contradiction: contradicted by a newer memory
-        (unresolved or resolved keep_new), or the newer side of a pair resolved keep_old."""
-        for e in self.of(memory_id):
-            if e.target == memory_id and e.resolution in (None, "keep_new"):
-                return True
-            if e.source == memory_id and e.resolution == "keep_old":
-                return True
-        return False
-
-
-@dataclass
-class EdgeOp:
-    """Writer operation: edges to write and delete. *seen*: the commit stamp (``updated_at``)
-    of each memory as the checker read it, so the writer can tell a memory deleted since
-    without a storage query."""
-
-    upsert: list[Edge]
-    delete: list[str]
-    seen: dict[str, int] = field(default_factory=dict)
 
 
 def _stated_at(row: Row) -> int:
@@ -683,7 +433,3 @@ class Checker:
             "errors": self.errors,
             "last_error": self.last_error,
         }
-
-
-def resolved(edge: Edge, resolution: str | None) -> Edge:
-    return replace(edge, resolution=resolution, resolved_at=(time.time_ns() // 1000) if resolution else None)

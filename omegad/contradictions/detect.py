@@ -1,0 +1,92 @@
+"""Contradiction detectors: deterministic heuristics over a (newer, older) pair of memories.
+
+No model, no randomness: the same two texts always give the same signals and confidence. The
+detectors compare what the two texts *claim*, not their word sequences
+(docs/contradictions.md has the design and its measurements):
+
+1. **Read each text** into clauses (split at ``;``, sentence ends, dashes, a colon after a
+   statement, a comma before a new predicate, and at "because / since / so / but / which…").
+   Each clause becomes a set of *terms*: words and phrases looked up in the lexicon
+   (`omegad/contradictions/lexicon.toml`), so synonyms share one concept, a state word knows its
+   antonym axis and pole, a product knows the role it fills ("pnpm": a package manager), a
+   scope word its axis (staging / production). Each term carries its polarity (a clause
+   negation, a negating verb such as "stopped", or a rejected alternative such as "instead
+   of X"). Quantities are normalised with their units (durations, sizes, ratios, counts,
+   times of day, versions, ports); persons, identifiers and code-like values are kept apart.
+2. **Align** every clause of the older text with every clause of the newer one, word order
+   aside: terms match by concept, by antonym axis, by role (two products of one kind, a
+   role's name and one of its products), by quantity dimension.
+3. **Guards** silence a clause pair whose core arguments differ: another scope, another
+   person, another identifier, another modifier of the same head ("orders table" /
+   "customers table"), another circumstance ("for transactional data" / "for analytics"),
+   or too little of the older claim found in the newer clause. A clause that only says more
+   is never silenced for it.
+4. **Detectors**, each with a ceiling from the product design: negation ≤ 0.8 (one side
+   denies what the other asserts), antonym ≤ 0.9 (a state moves to its opposite pole),
+   preference change ≤ 0.8 (another product or choice in the same role, or the old one
+   rejected), temporal override ≤ 0.6 (the newer text says things changed, and something
+   did), value change ≤ 0.7 (a quantity, a value such as a path or a host, or the single
+   holder of a role such as an owner). A score is its ceiling × how much of the older claim
+   the newer clause covers. Two independent changes at once ("X on" / "Y off") silence the
+   pair: the texts are about different objects.
+5. **Combine**: ``confidence = 1 − Π(1 − score)`` over the signals of the best clause pair (a
+   noisy-or); a pair is a contradiction when the confidence reaches
+   ``contradiction.threshold`` (0.4).
+
+False negatives are preferred to false positives: any doubt about the subject silences the
+pair, and the reason (``Detection.reason``, its first word in ``Detection.stage``) says which
+guard did; ``Detection.extra`` names the clause pair that decided.
+"""
+
+from __future__ import annotations
+
+from .clauses import _analyse
+from .compare import _compare, _Outcome
+from .model import Detection, Signal, _Clause
+
+__all__ = ["detect"]
+
+
+def detect(new: str, old: str) -> Detection:
+    """Score how strongly *new* (the newer memory) contradicts *old*."""
+    a, b = _analyse(old), _analyse(new)
+    if not a.clauses or not b.clauses:
+        return Detection(0.0, reason="no shared subject")
+    if a.historical and not b.historical:
+        return Detection(0.0, reason="historical: the older text describes the past")
+    best: tuple[float, _Outcome, _Clause, _Clause] | None = None
+    silent: tuple[_Outcome, _Clause, _Clause] | None = None
+    for o in a.clauses:
+        for n in b.clauses:
+            out = _compare(o, n, a, b)
+            if out.signals:
+                conf = _combine(out.signals)
+                if best is None or conf > best[0]:
+                    best = (conf, out, o, n)
+            elif (
+                silent is None
+                or out.coverage > silent[0].coverage
+                or (not silent[0].coverage and _rank(out) > _rank(silent[0]))
+            ):
+                silent = (out, o, n)
+    if best is not None:
+        conf, out, o, n = best
+        return Detection(
+            conf, tuple(out.signals), overlap=round(out.coverage, 4), extra={"older": o.text, "newer": n.text}
+        )
+    assert silent is not None
+    out, o, n = silent
+    return Detection(0.0, reason=out.reason, overlap=round(out.coverage, 4), extra={"older": o.text, "newer": n.text})
+
+
+def _rank(out: _Outcome) -> int:
+    """Which silence to report when no clause pair aligned: a guard over "no shared subject"."""
+    return 0 if out.reason == "no shared subject" else 1
+
+
+def _combine(signals: tuple[Signal, ...] | list[Signal]) -> float:
+    """Noisy-or of the signals' scores: independent evidence adds up, and stays below 1."""
+    keep = 1.0
+    for s in signals:
+        keep *= 1.0 - s.score
+    return round(1.0 - keep, 4)
