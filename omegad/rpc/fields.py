@@ -69,7 +69,8 @@ class Reader:
     def take(self, key: str) -> Any:
         return self.params.pop(key, None)
 
-    def text(self, key: str, *, required: bool) -> str | None:
+    def string(self, key: str, *, required: bool) -> str | None:
+        """A string param, or None where it is absent and may be."""
         value = self.take(key)
         if value is None:
             if required:
@@ -77,6 +78,12 @@ class Reader:
             return None
         if not isinstance(value, str):
             raise self.fail(key, f"expected str, got {kind_of(value)}")
+        return value
+
+    def text(self, key: str, *, required: bool) -> str | None:
+        value = self.string(key, required=required)
+        if value is None:
+            return None
         if not value.strip():
             raise self.fail(key, "must not be empty")
         if "\x00" in value:
@@ -89,13 +96,9 @@ class Reader:
         return value
 
     def ident(self, key: str, *, required: bool, pattern: re.Pattern[str] = ID_RE, what: str = "id") -> str | None:
-        value = self.take(key)
+        value = self.string(key, required=required)
         if value is None:
-            if required:
-                raise self.fail(key, "is required")
             return None
-        if not isinstance(value, str):
-            raise self.fail(key, f"expected str, got {kind_of(value)}")
         if not pattern.fullmatch(value):
             raise self.fail(
                 key,
@@ -109,11 +112,9 @@ class Reader:
         return self.ident(key, required=False, pattern=NAMESPACE_RE, what="namespace")
 
     def mem_type(self, key: str) -> str | None:
-        value = self.take(key)
+        value = self.string(key, required=False)
         if value is None:
             return None
-        if not isinstance(value, str):
-            raise self.fail(key, f"expected str, got {kind_of(value)}")
         if value not in MEMORY_TYPES:
             raise self.fail(key, f"unknown type {value[:40]!r}; one of: {', '.join(MEMORY_TYPES)}")
         return value
