@@ -16,6 +16,8 @@ from typing import Any
 
 from omegad_client.protocol import DEFAULT_MAX_FRAME, MEMORY_TYPES, default_socket_path
 
+from .grants import GrantError, parse_grants
+
 __all__ = ["DEFAULT_DECAY_HALF_LIFE_DAYS", "DEFAULT_TYPE_WEIGHTS", "Config", "ConfigError", "load_config"]
 
 #: Multiplicative weight of each memory type in the heuristic score.
@@ -256,8 +258,6 @@ def _socket_mode(v: Any) -> int:
 
 
 def _grants(v: Any) -> tuple[Any, ...]:
-    from .rpc.access import GrantError, parse_grants
-
     try:
         return parse_grants(v)
     except GrantError as exc:

@@ -14,8 +14,8 @@ from omegad_client import Client
 
 from . import heap
 from .config import Config
+from .errors import StartupError
 from .logs import capture_native_logs, setup_logging
-from .rpc.errors import StartupError
 from .server import run_server
 from .service import Service
 

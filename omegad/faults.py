@@ -38,8 +38,8 @@ from typing import Any
 
 import structlog
 
+from .errors import Unavailable
 from .logs import clean_native_message
-from .rpc.errors import Unavailable
 from .store import iso
 
 __all__ = ["EMBEDDER_FIX", "STORAGE", "Backoff", "Faults", "Problem", "classify", "error_text"]

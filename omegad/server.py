@@ -27,9 +27,9 @@ import structlog
 from .config import Config
 from .contradictions.edges import EdgeStore
 from .embed import Embedder, ModelMissing, UnloadedEmbedder
+from .errors import StartupError
 from .faults import EMBEDDER_FIX
 from .models import resolve_embedding
-from .rpc.errors import StartupError
 from .rpc.server import Server, listen_unix, prepare_socket_path
 from .sdnotify import ActivationError, inherited_listener, notify
 from .service import Service

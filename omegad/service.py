@@ -31,6 +31,7 @@ from .config import Config
 from .contradictions.checker import Checker
 from .contradictions.edges import EDGES_TABLE, KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
 from .embed import Embedder, UnloadedEmbedder, short_error
+from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
 from .events import EventHub
 from .faults import STORAGE, Backoff, Faults, classify, error_text
 from .fsutil import fsync_tree
@@ -40,7 +41,6 @@ from .models import damaged_files, embedding_dir, files_signature
 from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from .rerank import Reranker
-from .rpc.errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
 from .rpc.fields import encode_cursor
 from .rpc.params import (
     ContradictionsParams,

@@ -19,9 +19,10 @@ import structlog
 from omegad_client.protocol import PROTOCOL_VERSION, error_reply, ok_reply
 
 from ..config import Config
+from ..errors import BadRequest, Forbidden, ServiceError
+from ..grants import Peer
 from ..service import Service
-from .access import Access, Peer
-from .errors import BadRequest, Forbidden, ServiceError
+from .access import Access
 from .registry import REGISTRY, Method, Rule
 
 __all__ = ["Answer", "Dispatcher", "Envelope"]

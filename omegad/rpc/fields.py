@@ -19,7 +19,7 @@ from typing import Any
 from omegad_client.protocol import MEMORY_TYPES
 
 from ..config import Config
-from .errors import InvalidParams, TooLarge
+from ..errors import InvalidParams, TooLarge
 
 __all__ = [
     "ID_RE",

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from ..config import Config
+from ..errors import Forbidden
 from ..service import Service
 from . import schema
-from .errors import Forbidden
 from .fields import Reader, params_map
 from .params import ContradictionsParams
 

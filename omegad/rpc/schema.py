@@ -13,7 +13,7 @@ import json
 
 from omegad_client.protocol import EVENT_TOPICS
 
-from .errors import InvalidParams, TooLarge
+from ..errors import InvalidParams, TooLarge
 from .fields import Reader, decode_cursor, kind_of, params_map
 from .params import (
     DEFAULT_LIST_LIMIT,

@@ -29,11 +29,12 @@ import structlog
 from omegad_client.protocol import HEADER, FrameError, decode_body, encode_frame, error_reply, ok_reply
 
 from ..config import Config
+from ..errors import NotFound, ServiceError, StartupError, TooLarge
 from ..events import MAX_SUBSCRIPTIONS, Subscriber
+from ..grants import Peer
 from ..service import Service
-from .access import Access, Peer, peer_of
+from .access import Access, peer_of
 from .dispatch import Dispatcher
-from .errors import NotFound, ServiceError, StartupError, TooLarge
 from .params import CancelParams, SubscribeParams, UnsubscribeParams
 from .registry import REGISTRY
 

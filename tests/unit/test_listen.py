@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from omegad.rpc.errors import StartupError
+from omegad.errors import StartupError
 from omegad.rpc.server import listen_unix
 
 

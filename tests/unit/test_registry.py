@@ -11,9 +11,10 @@ import anyio
 import pytest
 
 from omegad.config import Config
-from omegad.rpc.access import Access, Grant, Peer
+from omegad.errors import Forbidden, InvalidParams, TooLarge
+from omegad.grants import Grant, Peer
+from omegad.rpc.access import Access
 from omegad.rpc.dispatch import Dispatcher
-from omegad.rpc.errors import Forbidden, InvalidParams, TooLarge
 from omegad.rpc.registry import REGISTRY, Rule, parse_params
 from omegad.service import Service
 from omegad_client.protocol import METHODS

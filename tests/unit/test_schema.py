@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omegad.config import Config
-from omegad.rpc.errors import InvalidParams, TooLarge
+from omegad.errors import InvalidParams, TooLarge
 from omegad.rpc.params import QueryParams, StoreParams
 from omegad.rpc.registry import REGISTRY, parse_params
 
