@@ -56,8 +56,8 @@ def ensure_model(directory: Path, builder_python: str) -> None:
         if subprocess.run(cmd).returncode != 0:
             raise SystemExit(
                 "could not build the benchmark model; it needs torch and transformers, e.g.\n"
-                "  python3 -m venv /work/torchvenv && /work/torchvenv/bin/pip install torch==2.13.0 transformers onnx\n"
-                "  python bench/bench_rerank.py --builder-python /work/torchvenv/bin/python"
+                "  python3 -m venv .torchvenv && .torchvenv/bin/pip install torch==2.13.0 transformers onnx\n"
+                "  python bench/bench_rerank.py --builder-python .torchvenv/bin/python"
             )
     if not (directory / "model_int8.onnx").is_file():
         log("quantizing: 8-bit per-channel weights (omegad.models.quantize_per_channel)")

@@ -37,14 +37,14 @@ configs are written out by hand and weights are random or trained here.
 
 Setup (once; a venv of its own, never the daemon's)::
 
-    python3 -m venv /work/torchvenv
-    /work/torchvenv/bin/pip install torch==2.13.0 transformers onnx onnxruntime tokenizers numpy
+    python3 -m venv .torchvenv
+    .torchvenv/bin/pip install torch==2.13.0 transformers onnx onnxruntime tokenizers numpy
 
 Run from the repository root::
 
-    /work/torchvenv/bin/python bench/make_cross_encoder.py tiny --out tests/data/tiny_reranker
-    /work/torchvenv/bin/python bench/make_cross_encoder.py full --out /tmp/ms_marco_shape --int8
-    /work/venv/bin/python bench/make_cross_encoder.py verify --dir tests/data/tiny_reranker
+    .torchvenv/bin/python bench/make_cross_encoder.py tiny --out tests/data/tiny_reranker
+    .torchvenv/bin/python bench/make_cross_encoder.py full --out /tmp/ms_marco_shape --int8
+    .venv/bin/python bench/make_cross_encoder.py verify --dir tests/data/tiny_reranker
 
 ``tiny`` takes about a minute on 2 cores (about 40 s of it training) and is deterministic
 (same seeds, ``torch.set_num_threads(2)``: rebuilding gave byte-identical files); ``full --int8``
@@ -83,8 +83,8 @@ DEV_DIR = REPO / "bench" / "data" / "retrieval" / "dev"
 DEFAULT_TOKENIZER = Path.home() / ".cache" / "omegad" / "models" / "all-MiniLM-L6-v2" / "tokenizer.json"
 
 PIP_COMMAND = (
-    "python3 -m venv /work/torchvenv && "
-    "/work/torchvenv/bin/pip install torch==2.13.0 transformers onnx onnxruntime tokenizers numpy"
+    "python3 -m venv .torchvenv && "
+    ".torchvenv/bin/pip install torch==2.13.0 transformers onnx onnxruntime tokenizers numpy"
 )
 
 OPSET = 17
@@ -143,7 +143,7 @@ def _need_torch() -> tuple[Any, Any]:
         raise MissingDependency(
             f"{exc.name or exc} is not installed in {sys.executable}. This script needs torch, transformers "
             f"and onnx (the daemon does not). Create a separate venv with:\n    {PIP_COMMAND}\n"
-            f"and run it with /work/torchvenv/bin/python."
+            f"and run it with .torchvenv/bin/python."
         ) from None
     return torch, transformers
 
@@ -667,7 +667,7 @@ memory -> 0) only so that its logits spread widely and a parity test means somet
   `enable_truncation(max_length=M, strategy="longest_first")`, `encode(query, passage)`.
 - `manifest.json`: model id and sha256 of the files.
 
-Built by `/work/torchvenv/bin/python bench/make_cross_encoder.py tiny --out tests/data/tiny_reranker`
+Built by `.torchvenv/bin/python bench/make_cross_encoder.py tiny --out tests/data/tiny_reranker`
 (see the docstring of that script for the venv with torch). The tests need no torch: only
 onnxruntime, tokenizers and numpy. `python bench/make_cross_encoder.py verify --dir
 tests/data/tiny_reranker` checks the files with those alone.

@@ -24,7 +24,8 @@ import numpy as np
 
 from .contradictions.edges import Edge
 from .signals import Signal
-from .store import NO_DEAD, Dead, Row, iso
+from .store import NO_DEAD, Dead, Row
+from .timeutil import iso, now_us
 
 __all__ = ["EXPORT_IDLE_S", "ExportLease", "edge_line", "memory_line"]
 
@@ -61,7 +62,7 @@ def header(model: str, dim: int, namespace: str | None, versions: dict[str, int]
         "embedding_model": model,
         "dim": dim,
         "namespace": namespace,
-        "exported_at": iso(time.time_ns() // 1000),
+        "exported_at": iso(now_us()),
         "versions": versions,
     }
 

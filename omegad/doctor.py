@@ -21,6 +21,7 @@ from typing import Any
 from omegad_client import Client, DaemonNotRunning, OmegadError
 
 from .config import Config
+from .errors import error_text
 
 __all__ = ["Check", "run_checks"]
 
@@ -47,7 +48,7 @@ def _guard(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
     try:
         out = fn()
     except Exception as exc:  # a check that breaks is reported, never a traceback
-        return [Check("error", name, f"check failed: {type(exc).__name__}: {exc}")]
+        return [Check("error", name, f"check failed: {error_text(exc)}")]
     return out if isinstance(out, list) else [out]
 
 
@@ -71,7 +72,7 @@ def check_embedding(config: Config) -> Check:
         (vec,) = embedder.embed(["omegad doctor probe"])
         ms = (time.perf_counter() - t0) * 1000
     except Exception as exc:
-        return Check("error", "embedding model", f"{files.onnx} does not load: {type(exc).__name__}: {exc}", fix)
+        return Check("error", "embedding model", f"{files.onnx} does not load: {error_text(exc)}", fix)
     return Check(
         "ok", "embedding model", f"{embedder.model_id} ({files.variant}, dim {len(vec)}), loads and runs in {ms:.0f} ms"
     )
@@ -97,7 +98,7 @@ def check_reranker(config: Config) -> Check:
         return Check(
             "warning",
             "reranker",
-            f"{files.onnx} does not load ({type(exc).__name__}: {exc}): queries keep the heuristic order",
+            f"{files.onnx} does not load ({error_text(exc)}): queries keep the heuristic order",
             f"rm -r {files.directory} && {fix}",
         )
     return Check("ok", "reranker", f"{files.model_id} ({files.quantization}), loads and scores in {ms:.0f} ms")

@@ -10,6 +10,8 @@ from typing import Any
 
 from omegad_client.protocol import ERROR_CODES
 
+from .logs import clean_native_message
+
 __all__ = [
     "BadRequest",
     "Forbidden",
@@ -19,6 +21,7 @@ __all__ = [
     "StartupError",
     "TooLarge",
     "Unavailable",
+    "error_text",
 ]
 
 
@@ -63,3 +66,10 @@ class Unavailable(ServiceError):
 
 class StartupError(Exception):
     """The daemon cannot start; the message says why and what to do."""
+
+
+def error_text(exc: BaseException, limit: int = 300) -> str:
+    """``Type: message`` on one line for logs and reports, without the source paths of the
+    machine Lance was built on."""
+    text = clean_native_message(f"{type(exc).__name__}: {exc}").replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -39,10 +39,9 @@ from typing import Any
 import structlog
 
 from .errors import Unavailable
-from .logs import clean_native_message
-from .store import iso
+from .timeutil import iso, now_us
 
-__all__ = ["EMBEDDER_FIX", "STORAGE", "Backoff", "Faults", "Problem", "classify", "error_text"]
+__all__ = ["EMBEDDER_FIX", "STORAGE", "Backoff", "Faults", "Problem", "classify"]
 
 log = structlog.get_logger("omegad")
 
@@ -166,7 +165,7 @@ class Faults:
                 p.detail = detail
                 return p
             message, fix = self._texts(code)
-            p = self.problems[code] = Problem(code, message, fix, detail, time.time_ns() // 1000)
+            p = self.problems[code] = Problem(code, message, fix, detail, now_us())
         log.error("degraded", problem=code, message=message, fix=fix, detail=detail)
         return p
 
@@ -177,7 +176,7 @@ class Faults:
         with self._lock:
             gone = [self.problems.pop(c) for c in codes if c in self.problems]
         for p in gone:
-            log.info("recovered", problem=p.code, after_s=round((time.time_ns() // 1000 - p.since_us) / 1e6, 1))
+            log.info("recovered", problem=p.code, after_s=round((now_us() - p.since_us) / 1e6, 1))
 
     def active(self, code: str) -> bool:
         return code in self.problems
@@ -255,13 +254,6 @@ class Faults:
         with self._lock:
             problems = [p.describe() for p in self.problems.values()]
         return {"status": "degraded" if problems else "ok", "problems": problems}
-
-
-def error_text(exc: BaseException, limit: int = 300) -> str:
-    """``Type: message`` on one line for logs and reports, without the source paths of the
-    machine Lance was built on."""
-    text = clean_native_message(f"{type(exc).__name__}: {exc}").replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Backoff:

@@ -43,6 +43,7 @@ from typing import Any
 import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
 
+from .errors import error_text
 from .fsutil import fsync_dir, fsync_file, fsync_tree
 from .lanceops import exit_with_parent, say
 
@@ -96,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         fsync_tree(path / "_indices" / str(index.uuid))
         fsync_dir(path / "_indices")
     except Exception as exc:
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        print(error_text(exc), file=sys.stderr)
         return 1
     built_ms = round((time.perf_counter() - t0) * 1000, 1)
     say({"built": rows, "ms": built_ms})
@@ -110,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for sub in ("_versions", "_transactions"):
             _fsync_written_since(path / sub, started_at)
     except Exception as exc:
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        print(error_text(exc), file=sys.stderr)
         return 1
     now = time.perf_counter()
     say(

@@ -38,6 +38,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
+from .errors import error_text
+
 __all__ = [
     "DATASET_CACHE_BYTES",
     "DELETED_SHARE",
@@ -639,9 +641,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 kwargs["dead"] = {int(k): int(v) for k, v in kwargs.get("dead", {}).items()}
             answer = json.dumps({"ok": fn(**kwargs), "seq": seq})
         except Exception as exc:
-            answer = json.dumps(
-                {"error": f"{type(exc).__name__}: {exc}", "os_error": isinstance(exc, OSError), "seq": seq}
-            )
+            answer = json.dumps({"error": error_text(exc), "os_error": isinstance(exc, OSError), "seq": seq})
         answers.write(answer + "\n")
         answers.flush()
     return 0

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .embed import ModelFiles, ModelMissing, read_model_dir
+from .errors import error_text
 
 __all__ = [
     "EMBEDDING_MODEL_ID",
@@ -667,6 +668,6 @@ def quantize_per_channel(src: Path, dst: Path, *, signed: bool | None = None) ->
         )
     except Exception as exc:
         tmp.unlink(missing_ok=True)
-        raise FetchError(f"quantizing {src} failed: {type(exc).__name__}: {exc}") from None
+        raise FetchError(f"quantizing {src} failed: {error_text(exc)}") from None
     os.replace(tmp, dst)
     return f"8-bit per-channel, {'int8' if signed else 'uint8'} weights (quantized locally)"

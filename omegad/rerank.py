@@ -51,7 +51,7 @@ import structlog
 from .config import Config
 from .embed import ModelMissing, cpu_session, inference_runs, load_tokenizer, short_error
 from .pipeline import Candidate
-from .store import iso
+from .timeutil import iso
 from .worker import Batcher
 
 __all__ = [

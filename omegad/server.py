@@ -27,7 +27,7 @@ import structlog
 from .config import Config
 from .contradictions.edges import EdgeStore
 from .embed import Embedder, ModelMissing, UnloadedEmbedder
-from .errors import StartupError
+from .errors import StartupError, error_text
 from .faults import EMBEDDER_FIX
 from .models import resolve_embedding
 from .rpc.server import Server, listen_unix, prepare_socket_path
@@ -170,7 +170,7 @@ async def run_server(
                         try:
                             await service.checkpoint()
                         except Exception as exc:  # the log is replayed at the next start
-                            log.warning("shutdown_checkpoint_failed", error=f"{type(exc).__name__}: {exc}")
+                            log.warning("shutdown_checkpoint_failed", error=error_text(exc))
                 conns.cancel_scope.cancel()
             service.close()
             outer.cancel_scope.cancel()

@@ -31,9 +31,9 @@ from .config import Config
 from .contradictions.checker import Checker
 from .contradictions.edges import EDGES_TABLE, KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
 from .embed import Embedder, UnloadedEmbedder, short_error
-from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable
+from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable, error_text
 from .events import EventHub
-from .faults import STORAGE, Backoff, Faults, classify, error_text
+from .faults import STORAGE, Backoff, Faults, classify
 from .fsutil import fsync_tree
 from .indexer import build_in_subprocess
 from .lanceops import ChildOps
@@ -61,7 +61,8 @@ from .rpc.params import (
 from .signals import TABLE as SIGNALS_TABLE
 from .signals import Signal, Signals, SignalStore
 from .store import TABLE as MEMORIES_TABLE
-from .store import Filter, MaintainPolicy, MemoryStore, Row, iso, to_micros
+from .store import Filter, MaintainPolicy, MemoryStore, Row
+from .timeutil import iso, now_us, to_micros
 from .wal import (
     WriteAheadLog,
     delete_record,
@@ -153,10 +154,6 @@ class MaintainOp:
 
 
 WriteOp = InsertOp | UpdateOp | DeleteOp | MaintainOp | EdgeOp | FeedbackOp | SnapshotOp | ImportOp
-
-
-def now_us() -> int:
-    return time.time_ns() // 1000
 
 
 async def _within(waiting: Any, timeout: float | None) -> bool:
@@ -462,8 +459,8 @@ class Service:
         typed = self.faults.storage_error(exc, "a write failed")
         if typed is not None:
             return typed
-        log.error("write_failed", error=f"{type(exc).__name__}: {exc}")
-        return Unavailable(f"the store could not commit: {type(exc).__name__}: {exc}")
+        log.error("write_failed", error=error_text(exc))
+        return Unavailable(f"the store could not commit: {error_text(exc)}")
 
     def _apply_writes(self, ops: list[WriteOp]) -> list[Any]:
         """Apply a batch of writes in order, in as few commits as possible, then log what
@@ -507,9 +504,9 @@ class Service:
         self.faults.clear(*STORAGE)  # a durable write: the file system takes writes again
 
     def _log_error(self, exc: Exception) -> ServiceError:
-        log.error("wal_append_failed", error=f"{type(exc).__name__}: {exc}", unlogged=len(self._unlogged))
+        log.error("wal_append_failed", error=error_text(exc), unlogged=len(self._unlogged))
         return self.faults.storage_error(exc, "the write-ahead log append failed") or Unavailable(
-            f"the write could not be made durable: {type(exc).__name__}: {exc}"
+            f"the write could not be made durable: {error_text(exc)}"
         )
 
     def _log_unlogged(self) -> ServiceError | None:
@@ -1003,8 +1000,8 @@ class Service:
             self.last_vector_index = info
             log.info("vector_index_built", **info)
         except Exception as exc:  # e.g. a conflict with a compaction: the next pass retries
-            log.warning("vector_index_failed", error=f"{type(exc).__name__}: {exc}")
-            self.last_vector_index = {"error": f"{type(exc).__name__}: {exc}"}
+            log.warning("vector_index_failed", error=error_text(exc))
+            self.last_vector_index = {"error": error_text(exc)}
         finally:
             self.store.index_build_running = False
         # a pass picks the index up (and what compaction was deferred meanwhile)
@@ -1134,7 +1131,7 @@ class Service:
                         self.store.fold_new_rows, self.policy, limiter=self.maintain_limiter
                     )
                 except Exception as exc:  # the next pass folds them instead
-                    log.warning("fold_failed", error=f"{type(exc).__name__}: {exc}")
+                    log.warning("fold_failed", error=error_text(exc))
                     continue
             if report is not None:
                 self.folds += 1

@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -42,6 +41,7 @@ import structlog
 from .fsutil import fsync_dir, fsync_file
 from .lanceops import ChildOps, CompactionBounds, LanceOps, LanceOpsTimeout, LocalOps
 from .lanceops import preempted as _preempted
+from .timeutil import iso
 
 log = structlog.get_logger("omegad")
 
@@ -66,23 +66,6 @@ class StoreMismatch(Exception):
 def sql_str(value: str) -> str:
     """A SQL string literal (single quotes doubled)."""
     return "'" + value.replace("'", "''") + "'"
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def to_micros(dt: datetime) -> int:
-    """Exact (no float rounding: a time read back from `iso` gives the same integer)."""
-    return (dt - _EPOCH) // timedelta(microseconds=1)
-
-
-def from_micros(us: int) -> datetime:
-    """Exact too: through a float, 9999-12-31T23:59:59.999999 rounded into year 10000."""
-    return _EPOCH + timedelta(microseconds=us)
-
-
-def iso(us: int) -> str:
-    return from_micros(us).isoformat().replace("+00:00", "Z")
 
 
 @dataclass

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import struct
-import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -40,6 +39,7 @@ from .contradictions.edges import Edge, EdgeStore, edge_from
 from .fsutil import fsync_dir
 from .signals import Signal, SignalStore, signal_from
 from .store import MemoryStore, Row
+from .timeutil import now_us
 
 __all__ = ["WriteAheadLog", "final_state", "replay"]
 
@@ -126,7 +126,7 @@ class WriteAheadLog:
         self.seq += 1
         fd = os.open(self._path(self.seq), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
         try:
-            os.write(fd, MAGIC + OPENED.pack(time.time_ns() // 1000))
+            os.write(fd, MAGIC + OPENED.pack(now_us()))
             if self.sync:
                 os.fsync(fd)
                 fsync_dir(self.directory)

@@ -18,6 +18,8 @@ import anyio
 from anyio.abc import TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
+from .errors import error_text
+
 __all__ = ["Batcher", "JobQueue", "Progress"]
 
 T = TypeVar("T")
@@ -229,7 +231,7 @@ class JobQueue:
                     await job()
                 except Exception as exc:
                     self.failed += 1
-                    self.last_error = f"{type(exc).__name__}: {exc}"
+                    self.last_error = error_text(exc)
                     if self.on_error is not None:
                         self.on_error(self.name, exc)
                 finally:

@@ -33,9 +33,10 @@ import anyio
 import structlog
 
 from ..config import Config
-from ..faults import error_text
+from ..errors import error_text
 from ..neighbours import NeighbourCache
-from ..store import Filter, MemoryStore, Row, iso
+from ..store import Filter, MemoryStore, Row
+from ..timeutil import iso, now_us
 from .detect import detect
 from .edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
 
@@ -169,7 +170,7 @@ class Checker:
                 try:
                     await self._save_cursor(force=True)
                 except Exception as exc:
-                    log.warning("contradiction_cursor_not_saved", error=f"{type(exc).__name__}: {exc}")
+                    log.warning("contradiction_cursor_not_saved", error=error_text(exc))
 
     async def _loop(self) -> None:
         backoff, failures = 0.5, 0
@@ -286,7 +287,7 @@ class Checker:
                 self.index.add(e)
         self.cursor = max(self.cursor, cursor)
         await self._save_cursor()
-        now = time.time_ns() // 1000
+        now = now_us()
         for _, stamp in batch:
             self.lag_ms.append((now - stamp) / 1000)
         self.checked += len(candidates)
@@ -306,7 +307,7 @@ class Checker:
         if self._busy is None:
             return
         while self._queue and self._busy():
-            age_s = (time.time_ns() // 1000 - self._queue[0][1]) / 1e6
+            age_s = (now_us() - self._queue[0][1]) / 1e6
             if age_s >= MAX_DEFER_S or len(self._queue) >= 32:
                 return
             await anyio.sleep(0.005)
@@ -362,7 +363,7 @@ class Checker:
         deletes: list[str] = []
         planned: set[str] = set()
         threshold = self.config.contradiction_threshold
-        now = time.time_ns() // 1000
+        now = now_us()
         for row, neighbours in candidates:
             # edges computed on an older text of this memory are stale
             for e in known.values():

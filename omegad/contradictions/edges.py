@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,7 +14,8 @@ from typing import Any
 import pyarrow as pa
 import structlog
 
-from ..store import MemoryStore, iso, sql_str
+from ..store import MemoryStore, sql_str
+from ..timeutil import iso, now_us
 from .model import DETECTOR_VERSION
 
 __all__ = ["EDGES_TABLE", "KIND", "Edge", "EdgeIndex", "EdgeOp", "EdgeStore", "edge_from", "edge_id", "resolved"]
@@ -271,4 +271,4 @@ class EdgeOp:
 
 
 def resolved(edge: Edge, resolution: str | None) -> Edge:
-    return replace(edge, resolution=resolution, resolved_at=(time.time_ns() // 1000) if resolution else None)
+    return replace(edge, resolution=resolution, resolved_at=now_us() if resolution else None)

@@ -19,7 +19,7 @@ import structlog
 from omegad_client.protocol import PROTOCOL_VERSION, error_reply, ok_reply
 
 from ..config import Config
-from ..errors import BadRequest, Forbidden, ServiceError
+from ..errors import BadRequest, Forbidden, ServiceError, error_text
 from ..grants import Peer
 from ..service import Service
 from .access import Access
@@ -135,7 +135,7 @@ class Dispatcher:
             else:
                 outcome = "internal"
                 log.exception("internal_error", method=method, request_id=request_id)
-                reply = error_reply(request_id, "internal", f"internal error: {type(exc).__name__}: {exc}")
+                reply = error_reply(request_id, "internal", f"internal error: {error_text(exc)}")
         finally:
             self.service.calls += 1
             ms = (time.perf_counter() - started) * 1000

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from omegad.faults import Backoff, Faults, error_text
+from omegad.errors import error_text
+from omegad.faults import Backoff, Faults
 
 
 def test_backoff_doubles_to_a_bound_and_logs_one_pause() -> None:

@@ -182,7 +182,7 @@ def test_a_compaction_preempted_by_concurrent_deletes_loses_nothing(tmp_path: Pa
 def test_times_convert_exactly_at_the_ends_of_the_calendar() -> None:
     from datetime import UTC, datetime
 
-    from omegad.store import from_micros, iso, to_micros
+    from omegad.timeutil import from_micros, iso, to_micros
 
     for dt in (
         datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),  # once rounded into year 10000
