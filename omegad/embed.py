@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .errors import error_text
 from .onnxedit import WireError, gather_first
 
 __all__ = [
@@ -27,7 +28,6 @@ __all__ = [
     "cpu_session",
     "inference_runs",
     "load_tokenizer",
-    "short_error",
 ]
 
 #: all-MiniLM-L6-v2 was trained with 256 word pieces; longer texts are truncated.
@@ -104,7 +104,7 @@ def cpu_session(path: Path, threads: int, spinning: bool) -> Any:
             break
         except Exception as exc:  # onnxruntime raises its own exception types
             if source is sources[-1]:
-                raise ModelMissing(f"cannot load {path}: {short_error(exc)}") from None
+                raise ModelMissing(f"cannot load {path}: {error_text(exc)}") from None
     # A session made from bytes keeps them for good, to make itself again if an execution
     # provider fails; on the CPU provider it never does.
     if isinstance(source, bytes) and getattr(session, "_model_bytes", None) is not None:
@@ -121,16 +121,10 @@ def load_tokenizer(path: Path, max_tokens: int) -> Any:
     try:
         tokenizer = Tokenizer.from_file(str(path))
     except Exception as exc:
-        raise ModelMissing(f"cannot load {path}: {short_error(exc)}") from None
+        raise ModelMissing(f"cannot load {path}: {error_text(exc)}") from None
     tokenizer.no_padding()
     tokenizer.enable_truncation(max_tokens, strategy="longest_first")
     return tokenizer
-
-
-def short_error(exc: BaseException, limit: int = 300) -> str:
-    """``Type: message`` on one line, cut at *limit* characters (for states and logs)."""
-    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Embedder:

@@ -49,7 +49,8 @@ import numpy.typing as npt
 import structlog
 
 from .config import Config
-from .embed import ModelMissing, cpu_session, inference_runs, load_tokenizer, short_error
+from .embed import ModelMissing, cpu_session, inference_runs, load_tokenizer
+from .errors import error_text
 from .pipeline import Candidate
 from .timeutil import iso
 from .worker import Batcher
@@ -175,7 +176,7 @@ class CrossEncoder:
             # shorter than max_tokens fails here, not on every long memory later
             probe = self.score([("probe query", "probe passage"), ("a", "word " * max_tokens)])[0]
         except Exception as exc:
-            raise ModelMissing(f"{files.onnx} failed a probe run: {short_error(exc)}") from None
+            raise ModelMissing(f"{files.onnx} failed a probe run: {error_text(exc)}") from None
         if probe.shape != (2,) or not np.isfinite(probe).all():
             raise ModelMissing(f"{files.onnx} gave {probe!r} for a probe pair, expected one finite logit per pair")
 
@@ -427,7 +428,7 @@ class Reranker:
                 try:
                     await self.attempt()
                 except Exception as exc:  # never let the loader die: the daemon must keep serving
-                    self._set_failed(f"load attempt failed: {short_error(exc)}")
+                    self._set_failed(f"load attempt failed: {error_text(exc)}")
             self._wake = anyio.Event()
             if self._attempt_due():  # a request arrived during the attempt
                 continue
@@ -455,7 +456,7 @@ class Reranker:
             try:
                 encoder = await anyio.to_thread.run_sync(self._load, files, abandon_on_cancel=True)
             except Exception as exc:
-                self._set_failed(f"load failed: {short_error(exc)}")
+                self._set_failed(f"load failed: {error_text(exc)}")
                 return
             self.encoder = encoder
             self.generation += 1
@@ -504,7 +505,7 @@ class Reranker:
             directory = await _run_detached(self._fetch, "omegad-reranker-download")
             return await anyio.to_thread.run_sync(read_reranker_dir, directory)
         except Exception as exc:
-            self._set_failed(f"download failed: {short_error(exc)}")
+            self._set_failed(f"download failed: {error_text(exc)}")
             return None
 
     def _set_missing(self, reason: str) -> None:
@@ -599,7 +600,7 @@ class Reranker:
                     one, n = encoder.score([pair])
                     out.append((float(one[0]), n[0], generation, None))
                 except Exception as exc:
-                    out.append((None, 0, generation, short_error(exc)))
+                    out.append((None, 0, generation, error_text(exc)))
         self.model_ms += (time.perf_counter() - started) * 1000
         return out
 

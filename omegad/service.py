@@ -30,7 +30,7 @@ from .backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, 
 from .config import Config
 from .contradictions.checker import Checker
 from .contradictions.edges import EDGES_TABLE, KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
-from .embed import Embedder, UnloadedEmbedder, short_error
+from .embed import Embedder, UnloadedEmbedder
 from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable, error_text
 from .events import EventHub
 from .faults import STORAGE, Backoff, Faults, classify
@@ -1040,7 +1040,7 @@ class Service:
             try:  # (no hashes recorded for a model dir of the user's own: loading is the check)
                 probe = await anyio.to_thread.run_sync(self._load_embedder, limiter=self.embed_limiter)
             except Exception as exc:
-                problem = short_error(exc)
+                problem = error_text(exc)
             else:
                 if (probe.model_id, probe.dim) != (self.embedder.model_id, self.embedder.dim):
                     problem = f"{directory} now holds {probe.model_id} (dim {probe.dim}), not {self.embedder.model_id}"
@@ -1057,7 +1057,7 @@ class Service:
         try:
             embedder = await anyio.to_thread.run_sync(self._load_embedder, limiter=self.embed_limiter)
         except Exception as exc:
-            self.faults.report("embedder", short_error(exc))
+            self.faults.report("embedder", error_text(exc))
             return
         if (embedder.model_id, embedder.dim) != (self.embedder.model_id, self.embedder.dim):
             self.faults.report(
