@@ -119,12 +119,19 @@ class Reader:
             raise self.fail(key, f"unknown type {value[:40]!r}; one of: {', '.join(MEMORY_TYPES)}")
         return value
 
-    def type_list(self, key: str) -> tuple[str, ...] | None:
+    def str_list(self, key: str) -> list[Any] | None:
+        """An array param (its items checked by the caller), or None where it is absent."""
         value = self.take(key)
         if value is None:
             return None
         if not isinstance(value, list):
             raise self.fail(key, f"expected array of str, got {kind_of(value)}")
+        return value
+
+    def type_list(self, key: str) -> tuple[str, ...] | None:
+        value = self.str_list(key)
+        if value is None:
+            return None
         if not value or len(value) > len(MEMORY_TYPES):
             raise self.fail(key, f"expected 1 to {len(MEMORY_TYPES)} types")
         out: list[str] = []
@@ -136,11 +143,9 @@ class Reader:
         return tuple(out)
 
     def tags(self, key: str) -> tuple[str, ...] | None:
-        value = self.take(key)
+        value = self.str_list(key)
         if value is None:
             return None
-        if not isinstance(value, list):
-            raise self.fail(key, f"expected array of str, got {kind_of(value)}")
         if len(value) > MAX_TAGS:
             raise self.fail(key, f"at most {MAX_TAGS} tags, got {len(value)}")
         out: list[str] = []
