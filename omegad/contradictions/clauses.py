@@ -114,7 +114,7 @@ def _split_clauses(toks: list[_Tok]) -> list[list[_Tok]]:
 
 
 #: Verbs that, a few words after a comma, show a new subject with its own predicate.
-_FINITE_AUX = _words("is are was were has have had isn't aren't wasn't weren't hasn't haven't")
+_FINITE_AUX = _words("is are was were has have had")  # "isn't" arrives as "is not"
 #: A clause opening with these is a place or purpose put first ("In the docs-site repo, …"); a
 #: time ("since the fix, …", "as of May …") opens a statement and may end in one.
 _FRONTED = _words("in on at for with during from under per by to of within across inside throughout")
