@@ -87,7 +87,8 @@ def _candidates(texts: list[str], tag: str) -> list[Any]:
 
 def stage_vs_raw(model_dir: Path, onnx_name: str, reps: int, threads: int) -> dict[str, Any]:
     from omegad.config import load_config
-    from omegad.rerank import CrossEncoder, Reranker, read_reranker_dir
+    from omegad.crossencoder import CrossEncoder
+    from omegad.rerank import Reranker, read_reranker_dir
 
     files = read_reranker_dir(model_dir)
     files = type(files)(files.directory, model_dir / onnx_name, files.tokenizer, files.model_id, onnx_name)

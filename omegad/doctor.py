@@ -79,8 +79,9 @@ def check_embedding(config: Config) -> Check:
 
 
 def check_reranker(config: Config) -> Check:
+    from .crossencoder import CrossEncoder
     from .embed import ModelMissing
-    from .rerank import CrossEncoder, read_reranker_dir, reranker_dir
+    from .rerank import read_reranker_dir, reranker_dir
 
     if not config.reranker_enabled:
         return Check("ok", "reranker", "turned off in the configuration (queries keep the heuristic order)")

@@ -32,24 +32,21 @@ per distinct cause and counted.
 from __future__ import annotations
 
 import json
-import math
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.from_thread
 import anyio.lowlevel
-import numpy as np
-import numpy.typing as npt
 import structlog
 
 from .config import Config
-from .embed import ModelMissing, cpu_session, inference_runs, load_tokenizer
+from .crossencoder import CrossEncoder, CrossEncoderFiles, sigmoid
+from .embed import ModelMissing
 from .errors import error_text
 from .pipeline import Candidate
 from .timeutil import iso
@@ -60,13 +57,10 @@ __all__ = [
     "RERANKER_DIR_NAME",
     "RERANKER_MODEL_ID",
     "Breaker",
-    "CrossEncoder",
     "Reranker",
-    "RerankerFiles",
     "boost",
     "read_reranker_dir",
     "reranker_dir",
-    "sigmoid",
 ]
 
 log = structlog.get_logger("omegad")
@@ -82,14 +76,6 @@ ONNX_CANDIDATES = ("model_int8.onnx", "model.onnx")
 RETRY_SPACING_S = 5.0
 
 
-def sigmoid(x: float) -> float:
-    """Numerically stable logistic function: an absolute [0, 1] scale for a logit."""
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    e = math.exp(x)
-    return e / (1.0 + e)
-
-
 def boost(score: float, logit: float, weight: float) -> tuple[float, float]:
     """Return (new score, norm) for a heuristic *score* and a cross-encoder *logit*."""
     norm = sigmoid(logit)
@@ -99,21 +85,12 @@ def boost(score: float, logit: float, weight: float) -> tuple[float, float]:
 # -- model files --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RerankerFiles:
-    directory: Path
-    onnx: Path
-    tokenizer: Path
-    model_id: str
-    quantization: str
-
-
 def reranker_dir(config: Config) -> Path:
     """Where the daemon looks: ``reranker.model_dir`` if set, else the user cache."""
     return config.reranker_model_dir or config.model_cache_dir / RERANKER_DIR_NAME
 
 
-def read_reranker_dir(directory: Path) -> RerankerFiles:
+def read_reranker_dir(directory: Path) -> CrossEncoderFiles:
     """Check a reranker directory: ``model.onnx`` (or ``model_int8.onnx``, preferred) +
     ``tokenizer.json`` [+ ``manifest.json`` naming the model id and quantization]."""
     tokenizer = directory / "tokenizer.json"
@@ -139,91 +116,7 @@ def read_reranker_dir(directory: Path) -> RerankerFiles:
             quant = doc.get("quantization", {})
             if isinstance(quant, dict) and onnx.name in quant:
                 quantization = str(quant[onnx.name])
-    return RerankerFiles(directory, onnx, tokenizer, model_id, quantization)
-
-
-# -- the ONNX session ---------------------------------------------------------------------------
-
-
-class CrossEncoder:
-    """One ONNX Runtime session and one tokenizer scoring (query, passage) pairs. Blocking:
-    call from a worker thread. Raises `ModelMissing` when the files cannot be used."""
-
-    def __init__(
-        self,
-        files: RerankerFiles,
-        *,
-        threads: int = 2,
-        max_tokens: int = 256,
-        batch_size: int = 8,
-        spinning: bool = False,
-    ) -> None:
-        self.files = files
-        self.threads = threads
-        self.max_tokens = max_tokens
-        self.batch_size = batch_size
-        self.session = cpu_session(files.onnx, threads, spinning)
-        inputs = {i.name for i in self.session.get_inputs()}
-        if not {"input_ids", "attention_mask"} <= inputs:
-            raise ModelMissing(f"{files.onnx} does not look like a BERT cross-encoder (inputs: {sorted(inputs)})")
-        self._token_types = "token_type_ids" in inputs
-        self._output = self.session.get_outputs()[0].name
-        self.tokenizer = load_tokenizer(files.tokenizer, max_tokens)
-        self._lock = threading.Lock()
-        self.runs = 0
-        try:
-            # a short pair and one at the full max_tokens: a model whose position table is
-            # shorter than max_tokens fails here, not on every long memory later
-            probe = self.score([("probe query", "probe passage"), ("a", "word " * max_tokens)])[0]
-        except Exception as exc:
-            raise ModelMissing(f"{files.onnx} failed a probe run: {error_text(exc)}") from None
-        if probe.shape != (2,) or not np.isfinite(probe).all():
-            raise ModelMissing(f"{files.onnx} gave {probe!r} for a probe pair, expected one finite logit per pair")
-
-    def feeds(self, encodings: Sequence[Any]) -> dict[str, npt.NDArray[np.int64]]:
-        """Pad *encodings* to their longest one: the ONNX inputs for one run."""
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        types = np.zeros_like(ids)
-        for row, e in enumerate(encodings):
-            n = len(e.ids)
-            ids[row, :n] = e.ids
-            mask[row, :n] = 1
-            types[row, :n] = e.type_ids
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if self._token_types:
-            feeds["token_type_ids"] = types
-        return feeds
-
-    def run(self, feeds: dict[str, npt.NDArray[np.int64]]) -> npt.NDArray[np.float32]:
-        out = np.asarray(self.session.run([self._output], feeds)[0], dtype=np.float32)
-        self.runs += 1
-        n = len(feeds["input_ids"])
-        if out.shape not in ((n,), (n, 1)):
-            raise ValueError(f"expected one logit per pair, got output of shape {out.shape}")
-        if not np.isfinite(out).all():
-            raise ValueError("the model produced a non-finite logit")
-        return out.reshape(n)
-
-    def score(self, pairs: Sequence[tuple[str, str]]) -> tuple[npt.NDArray[np.float32], list[int]]:
-        """Logits and token counts for *pairs* (same order). Pairs are sorted by length and
-        run in batches of at most ``batch_size`` (fewer when long: `inference_runs`), each padded
-        to its own longest pair."""
-        if not pairs:
-            return np.zeros(0, dtype=np.float32), []
-        # A word piece covers at least one character, and these texts can be 16k characters
-        # long: clipping them first keeps tokenization cost bounded without changing the
-        # truncated result (8 characters per token is far above any real average).
-        clip = self.max_tokens * 8
-        with self._lock:
-            encodings = self.tokenizer.encode_batch([(q[:clip], p[:clip]) for q, p in pairs])
-            lengths = [len(e.ids) for e in encodings]
-            order = sorted(range(len(pairs)), key=lengths.__getitem__)
-            logits = np.zeros(len(pairs), dtype=np.float32)
-            for chunk in inference_runs(order, lengths, self.batch_size):
-                logits[chunk] = self.run(self.feeds([encodings[i] for i in chunk]))
-        return logits, lengths
+    return CrossEncoderFiles(directory, onnx, tokenizer, model_id, quantization)
 
 
 async def _run_detached(fn: Callable[[], Any], name: str) -> Any:
@@ -476,10 +369,10 @@ class Reranker:
         finally:
             self.attempting = False
 
-    def _load(self, files: RerankerFiles) -> CrossEncoder:
+    def _load(self, files: CrossEncoderFiles) -> CrossEncoder:
         """Load the preferred ONNX file; if an int8 file is unusable, fall back to fp32."""
 
-        def make(f: RerankerFiles) -> CrossEncoder:
+        def make(f: CrossEncoderFiles) -> CrossEncoder:
             return CrossEncoder(
                 f,
                 threads=self.config.reranker_threads,
@@ -495,9 +388,9 @@ class Reranker:
             if files.onnx == fp32 or not fp32.is_file():
                 raise
             log.warning("reranker_int8_unusable", file=str(files.onnx), error=str(exc), fallback=str(fp32))
-            return make(RerankerFiles(files.directory, fp32, files.tokenizer, files.model_id, "none (fp32)"))
+            return make(CrossEncoderFiles(files.directory, fp32, files.tokenizer, files.model_id, "none (fp32)"))
 
-    async def _download(self) -> RerankerFiles | None:
+    async def _download(self) -> CrossEncoderFiles | None:
         assert self._fetch is not None
         self.state, self.detail = "downloading", f"downloading {RERANKER_MODEL_ID} into {self.directory}"
         log.info("reranker_download_started", directory=str(self.directory))

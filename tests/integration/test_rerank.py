@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from omegad.config import load_config
+from omegad.crossencoder import CrossEncoder, sigmoid
 from omegad.models import RERANKER_HUB_REPO, RERANKER_VARIANTS
-from omegad.rerank import CrossEncoder, read_reranker_dir, sigmoid
+from omegad.rerank import read_reranker_dir
 
 from ..helpers import REPO, Daemon
 

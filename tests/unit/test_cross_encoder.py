@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from omegad.crossencoder import CrossEncoder
 from omegad.embed import ModelMissing
-from omegad.rerank import CrossEncoder, read_reranker_dir
+from omegad.rerank import read_reranker_dir
 
 from ..helpers import REPO
 

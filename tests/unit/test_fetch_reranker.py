@@ -166,7 +166,7 @@ def test_tokenizer_built_from_vocab_when_the_revision_has_no_tokenizer_json(hub:
     it, which must tokenize exactly like the tokenizer.json of the same vocabulary."""
     from tokenizers import Tokenizer
 
-    from omegad.rerank import CrossEncoder
+    from omegad.crossencoder import CrossEncoder
 
     tiny = Path(__file__).resolve().parents[1] / "data" / "tiny_reranker"
     ref = Tokenizer.from_file(str(tiny / "tokenizer.json"))

@@ -10,7 +10,8 @@ import anyio
 import pytest
 
 from omegad.config import ConfigError, load_config
-from omegad.rerank import Breaker, Reranker, boost, read_reranker_dir, sigmoid
+from omegad.crossencoder import sigmoid
+from omegad.rerank import Breaker, Reranker, boost, read_reranker_dir
 
 
 def test_sigmoid_is_absolute_and_stable() -> None:
