@@ -12,6 +12,8 @@ gate (embedding cosine of the two texts, all-MiniLM-L6-v2 as the daemon runs it,
     python bench/eval_contradictions.py [--set dev|dev2|holdout|NAME[,NAME…]|FILE]
         [--in-process] [--threshold 0.4] [--gate 0.35] [--errors] [--baseline FILE] [--json]
 
+In process, the pair classifier joins the detectors as in the daemon (``--no-classifier``:
+the detectors alone; ``--classifier-weight W``: another weight than the configured one).
 ``--set`` takes a set of ``bench/data/contradictions`` by name (``dev2`` is ``dev2a`` and
 ``dev2b`` together), several names joined by commas, or a file. ``--baseline FILE`` times a
 second detector module (a copy of an older single-file ``omegad/contradict.py``: version 3 on
@@ -100,22 +102,48 @@ def _baseline(path: Path) -> Callable[[str, str], Any]:
 
 
 def evaluate(
-    pairs: list[dict[str, Any]], threshold: float, gate: float, baseline: Path | None = None
+    pairs: list[dict[str, Any]],
+    threshold: float,
+    gate: float,
+    baseline: Path | None = None,
+    classifier: float | None = None,
+    min_cosine: float = 0.0,
 ) -> dict[str, Any]:
+    """Score *pairs* in process as the checker does: the detectors, then (unless *classifier*
+    is None) the pair classifier with that weight on the pairs past the gate."""
+    from omegad.contradictions.classifier import Classifier
     from omegad.contradictions.detect import detect
 
     cos = cosines(pairs)
     base_times = _times(_baseline(baseline), pairs) if baseline else None
-    rows = []
     times = []
-    for p, c in zip(pairs, cos, strict=True):
+    detections = []
+    for p in pairs:
         t0 = time.perf_counter()
-        d = detect(p["new"], p["old"])
+        detections.append(detect(p["new"], p["old"]))
         times.append((time.perf_counter() - t0) * 1000)
+    model = None
+    if classifier is not None:
+        model = Classifier("auto", None, classifier, threads=2, min_cosine=min_cosine)
+        gated = [i for i, c in enumerate(cos) if c >= gate]
+        combined = model.apply(
+            [(pairs[i]["old"], pairs[i]["new"]) for i in gated],
+            [detections[i] for i in gated],
+            [cos[i] for i in gated],
+            threshold,
+        )
+        if model.state != "ready":
+            raise SystemExit(f"the pair classifier is {model.state}: {model.error}")
+        for i, d in zip(gated, combined, strict=True):
+            detections[i] = d
+    rows = []
+    for p, c, d in zip(pairs, cos, detections, strict=True):
         flagged = c >= gate and d.flagged(threshold)
         rows.append({**p, "cosine": round(c, 4), "confidence": d.confidence, "flagged": flagged, "detection": d})
         rows[-1]["stage"] = _stage(rows[-1], gate, threshold)
     out = _summarise(rows, times, cos)
+    if model is not None:
+        out["classifier"] = model.stats()
     if base_times is not None:
         out["baseline_ms_per_pair"] = {"median": round(statistics.median(base_times), 4)}
         out["ratio_to_baseline"] = round(statistics.median(times) / statistics.median(base_times), 2)
@@ -284,11 +312,30 @@ def main() -> int:
         help="score the pairs directly (fast, for tuning) instead of through a real daemon",
     )
     ap.add_argument("--baseline", type=Path, help="another detector module to time against (in process)")
+    ap.add_argument(
+        "--classifier-weight",
+        type=float,
+        help="the pair classifier's weight in process (default: the configured contradiction.classifier_weight)",
+    )
+    ap.add_argument("--no-classifier", action="store_true", help="the detectors alone (in process)")
     args = ap.parse_args()
     paths = resolve(args.set)
     pairs = [p for path in paths for p in load(path)]
     if args.in_process:
-        result = evaluate(pairs, args.threshold, args.gate, args.baseline)
+        from omegad.config import load_config
+
+        weight = args.classifier_weight
+        if weight is None:
+            config = load_config()
+            weight = None if config.contradiction_classifier == "off" else config.contradiction_classifier_weight
+        result = evaluate(
+            pairs,
+            args.threshold,
+            args.gate,
+            args.baseline,
+            None if args.no_classifier else weight,
+            load_config().contradiction_classifier_min_cosine,
+        )
     else:
         result = evaluate_daemon(pairs, args.threshold, args.gate)
     rows = result.pop("rows")
@@ -314,6 +361,12 @@ def main() -> int:
         print(f"  {stage:<28} {n:>4}")
     if "cosine" in result:
         print(f"cosine: {result['cosine']}; detectors {result['detect_ms_per_pair']} ms per pair")
+    if "classifier" in result:
+        c = result["classifier"]
+        print(
+            f"pair classifier: weight {c['weight']}, {c['pairs']} pairs run, {c['ms_per_pair']} ms per pair, "
+            f"{c['flagged_alone']} flagged that the detectors alone did not flag"
+        )
     if "ratio_to_baseline" in result:
         print(
             f"baseline {args.baseline}: median {result['baseline_ms_per_pair']['median']} ms per pair; "

@@ -114,6 +114,12 @@ class Config:
     contradiction_gate: float = 0.3
     contradiction_gate_cosine: float = 0.35
     contradiction_demote_older: float = 0.85
+    # the pair classifier (omegad.contradictions.classifier): "auto" uses the packaged model
+    contradiction_classifier: str = "auto"
+    contradiction_classifier_dir: Path | None = None
+    contradiction_classifier_weight: float = 0.42
+    contradiction_classifier_min_cosine: float = 0.6
+    contradiction_classifier_threads: int = 1
     # lifecycle signals (see omegad.signals)
     feedback_weight: float = 0.1
     feedback_bound: float = 5.0
@@ -203,6 +209,13 @@ def _float(v: Any) -> float:
         raise ConfigError(f"expected a finite non-negative number, got {v!r}") from None
     if out < 0.0:
         raise ConfigError(f"expected a finite non-negative number, got {v!r}")
+    return out
+
+
+def _share(v: Any) -> float:
+    out = _float(v)
+    if out > 1.0:
+        raise ConfigError(f"expected a number from 0 to 1, got {v!r}")
     return out
 
 
@@ -335,6 +348,11 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("contradiction.gate", None, "contradiction_gate", _float),
     ("contradiction.gate_cosine", None, "contradiction_gate_cosine", _float),
     ("contradiction.demote_older", None, "contradiction_demote_older", _float),
+    ("contradiction.classifier", "OMEGAD_CONTRADICTION_CLASSIFIER", "contradiction_classifier", _choice("auto", "off")),
+    ("contradiction.classifier_dir", None, "contradiction_classifier_dir", _path),
+    ("contradiction.classifier_weight", None, "contradiction_classifier_weight", _share),
+    ("contradiction.classifier_min_cosine", None, "contradiction_classifier_min_cosine", _share),
+    ("contradiction.classifier_threads", None, "contradiction_classifier_threads", _int_between(1, 16)),
     ("logging.format", "OMEGAD_LOG_FORMAT", "log_format", _choice("auto", "json", "console")),
     ("logging.level", "OMEGAD_LOG_LEVEL", "log_level", _choice("debug", "info", "warning", "error")),
 )

@@ -9,7 +9,9 @@ works through them in order in the background (writers never wait), and for each
 2. keeps real neighbours: cosine ≥ ``contradiction.gate_cosine`` (calibrated on
    bench/data/contradictions/dev), or, when the reranker is ready, the cross-encoder's
    sigmoid ≥ ``contradiction.gate`` (``gate_model = cross_encoder`` uses only the latter);
-3. runs the deterministic detectors (`omegad.contradictions.detect.detect`, newer text against older);
+3. runs the deterministic detectors (`omegad.contradictions.detect.detect`, newer text against
+   older), and on the pairs they do not flag the pair classifier
+   (`omegad.contradictions.classifier`), whose signal joins theirs;
 4. writes an edge ``newer --contradicts--> older`` for each flagged pair, through the writer,
    together with the new *cursor*: the commit stamp up to which every memory is checked.
 
@@ -37,8 +39,10 @@ from ..errors import error_text
 from ..neighbours import NeighbourCache
 from ..store import Filter, MemoryStore, Row
 from ..timeutil import iso, now_us
+from .classifier import Classifier
 from .detect import detect
 from .edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
+from .model import Detection
 
 __all__ = ["Checker"]
 
@@ -92,6 +96,13 @@ class Checker:
         self._cross_scores = cross_scores
         self._busy = busy
         self.cache = cache if cache is not None else NeighbourCache(store, 0)
+        self.classifier = Classifier(
+            config.contradiction_classifier,
+            config.contradiction_classifier_dir,
+            config.contradiction_classifier_weight,
+            config.contradiction_classifier_threads,
+            config.contradiction_classifier_min_cosine,
+        )
         self._queue: deque[tuple[str, int]] = deque()  # (id, commit stamp), in stamp order
         # rows handed over by the writer (saves re-reading them); absent after a restart
         self._rows: dict[str, Row] = {}
@@ -358,12 +369,14 @@ class Checker:
         gate: dict[tuple[str, str], float],
         known: dict[str, Edge],
     ) -> tuple[list[Edge], list[str]]:
-        """Run the detectors (worker thread). Returns edges to write and edge ids to delete."""
+        """Run the detectors and the classifier (worker thread). Returns edges to write and edge
+        ids to delete."""
         upserts: list[Edge] = []
         deletes: list[str] = []
         planned: set[str] = set()
         threshold = self.config.contradiction_threshold
         now = now_us()
+        pairs: dict[tuple[str, str], tuple[Row, Row, Detection, float]] = {}  # by (newer, older) ids
         for row, neighbours in candidates:
             # edges computed on an older text of this memory are stale
             for e in known.values():
@@ -372,47 +385,52 @@ class Checker:
                 version = e.source_version if e.source == row.id else e.target_version
                 if version != row.version:
                     deletes.append(e.id)
-            for n, _ in neighbours:
+            for n, cos in neighbours:
                 if (row.id, n.id) not in gate:
                     continue
                 newer, older = (row, n) if _newer(row, n) else (n, row)
+                if (newer.id, older.id) in pairs:
+                    continue  # both memories of the pair are in this batch
                 # background work: let a store or query thread waiting for the interpreter
                 # run now, not after the switch interval (5 ms) of pure-Python detectors
                 time.sleep(0)
                 t0 = time.perf_counter()
-                d = detect(newer.text, older.text)
+                pairs[(newer.id, older.id)] = (newer, older, detect(newer.text, older.text), cos)
                 self.detect_ms += (time.perf_counter() - t0) * 1000
-                self.pairs += 1
-                if not d.flagged(threshold):
-                    continue
-                eid = edge_id(KIND, newer.id, older.id)
-                if eid in planned:
-                    continue  # both memories of the pair are in this batch
-                existing = known.get(eid)
-                if (
-                    existing is not None
-                    and existing.source_version == newer.version
-                    and existing.target_version == older.version
-                ):
-                    planned.add(eid)
-                    continue  # already known (its resolution, if any, is kept)
-                self.flagged += 1
-                edge = Edge(
-                    id=eid,
-                    kind=KIND,
-                    source=newer.id,
-                    target=older.id,
-                    namespace=row.namespace,
-                    confidence=d.confidence,
-                    signals=tuple(s.as_dict() for s in d.signals),
-                    source_version=newer.version,
-                    target_version=older.version,
-                    created_at=now,
-                )
-                if eid in deletes:
-                    deletes.remove(eid)
+        self.pairs += len(pairs)
+        found = list(pairs.values())
+        detections = self.classifier.apply(
+            [(o.text, n.text) for n, o, _, _ in found], [d for _, _, d, _ in found], [c for *_, c in found], threshold
+        )
+        for (newer, older, _, _), d in zip(found, detections, strict=True):
+            if not d.flagged(threshold):
+                continue
+            eid = edge_id(KIND, newer.id, older.id)
+            existing = known.get(eid)
+            if (
+                existing is not None
+                and existing.source_version == newer.version
+                and existing.target_version == older.version
+            ):
                 planned.add(eid)
-                upserts.append(edge)
+                continue  # already known (its resolution, if any, is kept)
+            self.flagged += 1
+            edge = Edge(
+                id=eid,
+                kind=KIND,
+                source=newer.id,
+                target=older.id,
+                namespace=newer.namespace,
+                confidence=d.confidence,
+                signals=tuple(s.as_dict() for s in d.signals),
+                source_version=newer.version,
+                target_version=older.version,
+                created_at=now,
+            )
+            if eid in deletes:
+                deletes.remove(eid)
+            planned.add(eid)
+            upserts.append(edge)
         return upserts, sorted(set(deletes) - planned)
 
     def stats(self) -> dict[str, Any]:
@@ -425,6 +443,7 @@ class Checker:
             "flagged": self.flagged,
             "edges": len(self.index.edges),
             "detect_ms_per_pair": round(self.detect_ms / self.pairs, 4) if self.pairs else None,
+            "classifier": self.classifier.stats(),
             "lag_ms_p50": round(lags[len(lags) // 2], 1) if lags else None,
             "lag_ms_p95": round(lags[int(len(lags) * 0.95)], 1) if lags else None,
             "cursor": iso(self.cursor) if self.cursor else None,

@@ -1,0 +1,186 @@
+"""The pair classifier: a learned signal beside the deterministic detectors.
+
+The detectors compare what two texts claim through a lexicon, and miss contradictions written
+in words the lexicon does not relate (docs/contradictions.md). The pair classifier reads the
+two texts together: a cross-encoder fine-tuned from all-MiniLM-L6-v2 on the labelled
+development pairs (``bench/train_contradiction_classifier.py``), shipped in the package as an
+8-bit ONNX model (``pairmodel/``), gives the probability that the newer text contradicts the
+older one.
+
+It adds one signal, ``classifier``, scoring ``weight × probability``, to the signals of the
+detectors for that pair, and the same noisy-or decides against ``contradiction.threshold``:
+with the calibrated weight alone it flags only very confident pairs, and a weaker detector
+signal and a lower probability can flag together. The model is deterministic (same texts, same
+probability, same CPU), runs only in the checker's worker thread on pairs past the similarity
+gate, and when it cannot be loaded the detectors decide alone and ``stats`` says why.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..crossencoder import CrossEncoder, CrossEncoderFiles, sigmoid
+from ..embed import ModelMissing
+from ..errors import error_text
+from .model import Detection, Signal
+
+__all__ = [
+    "DIFFERENT_SUBJECT",
+    "PACKAGED_MODEL",
+    "Classifier",
+    "PairModel",
+    "combine",
+    "read_pair_model",
+]
+
+#: The model that ships with the daemon.
+PACKAGED_MODEL = Path(__file__).resolve().parent / "pairmodel"
+#: Pairs are truncated (longest text first) to the length the model was trained at.
+MAX_TOKENS = 160
+#: A failed load is tried again after this long (the files may be restored meanwhile).
+RETRY_S = 60.0
+#: The detectors' guards that found the two texts to be about different things (another
+#: person, identifier or modifier of the same head) or the older one to describe the past:
+#: the classifier judges whether two claims conflict, not whether they share a subject, and
+#: most of its false flags on unseen writers' pairs were such pairs (docs/contradictions.md).
+DIFFERENT_SUBJECT = frozenset({"person", "identifier", "modifier", "historical"})
+#: The detectors read both claims, aligned them and found nothing in conflict (a repeat, a
+#: restatement, a refinement): the model is for what the lexicon cannot read, and it scores
+#: restatements of one claim high (docs/contradictions.md, "The pair classifier").
+AGREEING = "no conflicting change"
+
+
+def read_pair_model(directory: Path) -> CrossEncoderFiles:
+    """The files of a pair model directory: ``model_int8.onnx``, ``tokenizer.json`` and
+    ``manifest.json``. Raises `ModelMissing` naming what is wrong."""
+    onnx, tokenizer, manifest = (directory / n for n in ("model_int8.onnx", "tokenizer.json", "manifest.json"))
+    try:
+        doc = json.loads(manifest.read_text(encoding="utf-8"))
+        present = onnx.is_file() and tokenizer.is_file()
+    except (OSError, ValueError) as exc:
+        raise ModelMissing(f"cannot read {manifest}: {error_text(exc)}") from None
+    if not present or not isinstance(doc, dict):
+        raise ModelMissing(f"{directory} lacks model_int8.onnx or tokenizer.json, or its manifest is not an object")
+    quant = doc.get("quantization")
+    label = str(quant.get(onnx.name, "8-bit")) if isinstance(quant, dict) else "8-bit"
+    return CrossEncoderFiles(directory, onnx, tokenizer, str(doc.get("model_id", directory.name)), label)
+
+
+class PairModel:
+    """The classifier's ONNX session (blocking: call from a worker thread)."""
+
+    def __init__(self, directory: Path = PACKAGED_MODEL, threads: int = 1) -> None:
+        self.files = read_pair_model(directory)
+        # one pair per run: the 8-bit model quantises its activations with one scale per run,
+        # so a pair batched with others would not always get the same probability
+        self.encoder = CrossEncoder(self.files, threads=threads, max_tokens=MAX_TOKENS, batch_size=1)
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """P(the newer text contradicts the older) for each (older, newer) pair."""
+        logits, _ = self.encoder.score(pairs)
+        return [sigmoid(float(x)) for x in logits]
+
+
+def combine(detection: Detection, probability: float, weight: float, threshold: float) -> Detection:
+    """*detection* with the classifier's signal added (the noisy-or of the detectors' signals
+    and ``weight × probability``) when that flags the pair; else *detection* as it was, with
+    the probability in ``extra`` (its reason still says what silenced the detectors)."""
+    signal = Signal("classifier", weight * probability, f"pair model p={probability:.3f}")
+    confidence = round(1.0 - (1.0 - detection.confidence) * (1.0 - signal.score), 4)
+    extra = {**detection.extra, "classifier": round(probability, 4)}
+    if confidence < threshold:
+        return Detection(detection.confidence, detection.signals, detection.reason, detection.overlap, extra)
+    return Detection(confidence, (*detection.signals, signal), detection.reason, detection.overlap, extra)
+
+
+class Classifier:
+    """The checker's handle on the pair model: loaded on first use in the worker thread,
+    counted, and skipped (the detectors decide alone) while it is off or cannot be loaded.
+    Used from one worker thread at a time."""
+
+    def __init__(self, mode: str, directory: Path | None, weight: float, threads: int, min_cosine: float = 0.0) -> None:
+        self.mode = mode  # "auto" (the model when it loads) or "off"
+        self.directory = directory or PACKAGED_MODEL
+        self.weight = weight
+        self.min_cosine = min_cosine
+        self.threads = threads
+        self.model: PairModel | None = None
+        self.error: str | None = None
+        self._failed_at: float | None = None
+        self.pairs = 0
+        self.model_ms = 0.0
+        self.flagged_alone = 0  # pairs flagged that the detectors alone would not have flagged
+
+    @property
+    def state(self) -> str:
+        if self.mode == "off":
+            return "off"
+        if self.model is not None:
+            return "ready"
+        return "failed" if self.error else "not loaded"
+
+    def _ensure(self) -> PairModel | None:
+        if self.mode == "off" or self.model is not None:
+            return self.model
+        if self._failed_at is not None and time.monotonic() - self._failed_at < RETRY_S:
+            return None
+        try:
+            self.model = PairModel(self.directory, self.threads)
+        except Exception as exc:  # a damaged or missing file: the detectors still work
+            self.error, self._failed_at = error_text(exc), time.monotonic()
+            return None
+        self.error = self._failed_at = None
+        return self.model
+
+    def apply(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        detections: list[Detection],
+        cosines: Sequence[float],
+        threshold: float,
+    ) -> list[Detection]:
+        """The detections of (older, newer) *pairs*, each combined with the classifier's
+        signal (`combine`) where the model may speak (`may_speak`). As they are when the model
+        is off or unavailable. Blocking."""
+        todo = [i for i, d in enumerate(detections) if self.may_speak(d, cosines[i], threshold)]
+        model = self._ensure() if todo else None
+        if model is None:
+            return detections
+        t0 = time.perf_counter()
+        try:
+            probs = model.probabilities([pairs[i] for i in todo])
+        except Exception as exc:  # one bad run must not stop the checks: detectors decide
+            self.error = error_text(exc)
+            return detections
+        self.model_ms += (time.perf_counter() - t0) * 1000
+        self.pairs += len(todo)
+        out = list(detections)
+        for i, p in zip(todo, probs, strict=True):
+            out[i] = combine(detections[i], p, self.weight, threshold)
+            self.flagged_alone += out[i].flagged(threshold)
+        return out
+
+    def may_speak(self, detection: Detection, cosine: float, threshold: float) -> bool:
+        """Whether the model is asked about a pair: the detectors do not flag it already (the
+        model cannot unflag a pair), the texts are about one thing (embedding cosine at least
+        ``min_cosine``), no guard of `DIFFERENT_SUBJECT` fired, and the detectors did not find
+        the two claims to agree (`AGREEING`)."""
+        if detection.flagged(threshold) or cosine < self.min_cosine:
+            return False
+        return detection.stage not in DIFFERENT_SUBJECT and detection.stage != AGREEING
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "model": self.model.files.model_id if self.model else None,
+            "weight": self.weight,
+            "min_cosine": self.min_cosine,
+            "pairs": self.pairs,
+            "ms_per_pair": round(self.model_ms / self.pairs, 3) if self.pairs else None,
+            "flagged_alone": self.flagged_alone,
+            "error": self.error,
+        }
