@@ -1,23 +1,27 @@
-"""Start a real omegad daemon for a benchmark (temporary socket and data dir)."""
+"""Start a real omegad daemon for a benchmark (temporary socket and data dir).
+
+`BenchDaemon` is the tests' `tests.helpers.Daemon` set up for a benchmark: its own temporary
+directory, a context manager, and the daemon run as configured (the tests hide the reranker).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "client"))
+sys.path[:0] = [str(REPO), str(REPO / "client")]
 
-from omegad_client import Client, DaemonNotRunning  # noqa: E402
+from omegad_client import Client  # noqa: E402
+from tests.helpers import Daemon  # noqa: E402
 
 
-class BenchDaemon:
+class BenchDaemon(Daemon):
     def __init__(
         self,
         config_text: str | None = None,
@@ -26,50 +30,27 @@ class BenchDaemon:
         log_level: str = "warning",
     ) -> None:
         self.keep = keep
-        self.log_level = log_level
         self.tmp = Path(tempfile.mkdtemp(prefix="omegad-bench-"))
-        self.socket = Path(tempfile.mkdtemp(prefix="ob-", dir="/tmp")) / "d.sock"
-        self.data_dir = data_dir or self.tmp / "data"
-        self.log = self.tmp / "daemon.log"
-        self.config = None
-        if config_text:
-            self.config = self.tmp / "omegad.toml"
-            self.config.write_text(config_text)
-        self.proc: subprocess.Popen[bytes] | None = None
+        super().__init__(self.tmp, config=config_text, data_dir=data_dir or self.tmp / "data", name="daemon")
+        # the reranker as configured (the tests hide it), and the caller's working directory:
+        # relative paths in the configuration and the data dir stay the caller's
+        self.env = {**os.environ, "OMEGAD_LOG_FORMAT": "json", "OMEGAD_LOG_LEVEL": log_level}
+        self.cwd = None
 
     def __enter__(self) -> BenchDaemon:
-        cmd = [sys.executable, "-m", "omegad", "serve", "--socket", str(self.socket), "--data-dir", str(self.data_dir)]
-        if self.config:
-            cmd += ["--config", str(self.config)]
-        env = {**os.environ, "OMEGAD_LOG_FORMAT": "json", "OMEGAD_LOG_LEVEL": self.log_level}
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"daemon exited: {self.log.read_text()}")
-            try:
-                with Client(self.socket) as c:
-                    c.ping()
-                return self
-            except DaemonNotRunning:
-                time.sleep(0.05)
-        raise RuntimeError("daemon did not start")
+        self.start(timeout=120)
+        return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if self.alive:
+            with contextlib.suppress(subprocess.TimeoutExpired):  # (killed after the wait)
+                self.stop(60)
         if not self.keep:
             shutil.rmtree(self.tmp, ignore_errors=True)
             shutil.rmtree(self.socket.parent, ignore_errors=True)
 
     def client(self, timeout: float = 120) -> Client:
-        return Client(self.socket, timeout=timeout)
+        return super().client(timeout)
 
     def pid(self) -> int:
         assert self.proc is not None

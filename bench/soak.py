@@ -56,7 +56,6 @@ import os
 import queue
 import random
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -685,27 +684,20 @@ class SoakDaemon(BenchDaemon):
     log_levels: Counter[str]
     log_problems: list[str]
 
-    def stop(self, timeout: float = 120) -> int | None:
-        assert self.proc is not None
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                log(f"daemon still running {timeout} s after SIGTERM: killing it")
-                self.proc.kill()
-                self.proc.wait()
-                self.returncode = None
-                self.read_log()
-                return None
-        self.returncode = self.proc.returncode
+    def stop_and_read_log(self, timeout: float = 120) -> int | None:
+        """The exit code after SIGTERM; None when the daemon had to be killed."""
+        try:
+            self.returncode = self.stop(timeout)
+        except subprocess.TimeoutExpired:
+            log(f"daemon still running {timeout} s after SIGTERM: killed it")
+            self.returncode = None
         self.read_log()
         return self.returncode
 
     def read_log(self) -> None:
         self.log_levels = Counter()
         self.log_problems = []
-        for line in self.log.read_text(errors="replace").splitlines():
+        for line in self.log().splitlines():
             try:
                 entry = json.loads(line)
                 level = str(entry.get("level", "?"))
@@ -895,7 +887,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         res["rss_peak_kb"] = max(status.get("VmHWM", 0), sampler.peak)
         log("SIGTERM")
         t = time.perf_counter()
-        code = d.stop()
+        code = d.stop_and_read_log()
         res["shutdown_s"] = round(time.perf_counter() - t, 2)
         res["daemon_exit"] = code
         if code != 0:
@@ -907,7 +899,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             n_errors += len(d.log_problems)
             errors.extend(f"daemon log: {line}" for line in d.log_problems)
         if args.log_level in ("info", "debug"):
-            res["slowest"] = slowest_calls(d.log)
+            res["slowest"] = slowest_calls(d.log_path)
         if args.keep:
             res["kept"] = str(d.tmp)
     res["errors"] = n_errors

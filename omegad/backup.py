@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from .contradictions.edges import Edge
-from .signals import Signal
-from .store import NO_DEAD, Dead, Row
+from .signals import MemorySignals
+from .store import NO_DEAD_ROWS, DeadRows, Row
 from .timeutil import iso, now_us
 
 __all__ = ["EXPORT_IDLE_S", "ExportLease", "edge_line", "memory_line"]
@@ -43,10 +43,10 @@ class ExportLease:
     namespace: str | None
     table: Any
     edges: list[Edge]
-    signals: dict[str, Signal]
+    signals: dict[str, MemorySignals]
     epoch: int
     header: dict[str, Any]
-    dead: Dead = NO_DEAD  # the memories table's dead rows when it was pinned
+    dead: DeadRows = NO_DEAD_ROWS  # the memories table's dead rows when it was pinned
     used: float = field(default_factory=time.monotonic)
 
     @staticmethod
@@ -67,7 +67,7 @@ def header(model: str, dim: int, namespace: str | None, versions: dict[str, int]
     }
 
 
-def memory_line(row: Row, signal: Signal | None) -> dict[str, Any]:
+def memory_line(row: Row, signal: MemorySignals | None) -> dict[str, Any]:
     out = row.public()
     out["record"] = "memory"
     out["vector"] = base64.b64encode(np.asarray(row.vector, dtype="<f4").tobytes()).decode("ascii")

@@ -159,7 +159,7 @@ def remap_excluded(
     under a segment of more than *max_rows* rows are never
     compacted, and those that would lose their deleted rows (at least *deleted_share* of them)
     not under one of more than *max_rebuild_rows*; their deleted rows stay marked deleted.
-    Fragments in *dead* hold dead rows (`omegad.store.Dead`), which a compaction would drop too."""
+    Fragments in *dead* hold dead rows (`omegad.store.DeadRows`), which a compaction would drop too."""
     frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
 
     def losing_rows(i: int) -> bool:

@@ -187,8 +187,8 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-class Progress:
-    """A one-line progress bar on a TTY, a line per 10% otherwise."""
+class DownloadProgress:
+    """A download's progress: a one-line bar on a TTY, a line per 10% otherwise."""
 
     def __init__(self, label: str, total: int | None, out: TextIO | None) -> None:
         self.label, self.total, self.out = label, total, out
@@ -248,7 +248,7 @@ def download(
                 have = 0  # server ignored the Range header: start over
             length = resp.headers.get("Content-Length")
             total = int(length) + have if length and length.isdigit() else None
-            progress = Progress(dest.name, total, out)
+            progress = DownloadProgress(dest.name, total, out)
             progress.update(have)
             with partial.open("ab" if have else "wb") as f:
                 while True:

@@ -59,7 +59,7 @@ from .rpc.params import (
     UpdateParams,
 )
 from .signals import TABLE as SIGNALS_TABLE
-from .signals import Signal, Signals, SignalStore
+from .signals import MemorySignals, Signals, SignalStore
 from .store import TABLE as MEMORIES_TABLE
 from .store import Filter, MaintainPolicy, MemoryStore, Row
 from .timeutil import iso, now_us, to_micros
@@ -85,8 +85,8 @@ WATCH_S = 5.0
 RELOAD_S = 2.0
 #: Freed heap goes back to the system after this long without a request (`_trim_heap_when_quiet`)…
 TRIM_QUIET_S = 1.0
-#: …or this often under a steady load (at 1M memories, 400 queries in a row left the daemon at
-#: 856–887 MiB with 5 s against 943–1,004 with 30 s, at the same latency: docs/storage.md).
+#: …or this often under a steady load (less often left the daemon bigger at the same latency:
+#: docs/storage.md, "At scale").
 TRIM_BUSY_S = 5.0
 
 __all__ = ["Service"]
@@ -129,7 +129,7 @@ class SnapshotOp:
 @dataclass
 class ImportOp:
     rows: list[Row]
-    signals: dict[str, Signal]
+    signals: dict[str, MemorySignals]
     edges: list[ImportEdge]
 
 
@@ -156,7 +156,8 @@ class MaintainOp:
 WriteOp = InsertOp | UpdateOp | DeleteOp | MaintainOp | EdgeOp | FeedbackOp | SnapshotOp | ImportOp
 
 
-async def _within(waiting: Any, timeout: float | None) -> bool:
+async def _finishes_within(waiting: Any, timeout: float | None) -> bool:
+    """Await the coroutine *waiting*: True once it finished, False (it is closed) after *timeout* s."""
     with anyio.move_on_after(float("inf") if timeout is None else timeout):
         await waiting
         return True
@@ -164,7 +165,8 @@ async def _within(waiting: Any, timeout: float | None) -> bool:
     return False
 
 
-def _brief(row: Row) -> dict[str, Any]:
+def _memory_ref(row: Row) -> dict[str, Any]:
+    """A memory as a contradiction names it in replies and events: id, text, type, creation time."""
     return {"id": row.id, "text": row.text, "type": row.type, "created_at": iso(row.created_at)}
 
 
@@ -205,7 +207,7 @@ class Service:
         self._deleted_horizon = 0
         # memories given an edge by this writer (writer thread): the event loop's graph learns of
         # an edge only after its write returns, so a delete decided before that must still
-        # remove it (an edge to a deleted memory was exported in a soak)
+        # remove it (else the edge outlives its memory, and an export carries it)
         self._edge_ends: set[str] = set()
         self.config = config
         self.embedder = embedder
@@ -1099,9 +1101,9 @@ class Service:
         """Hand the heap that requests freed back to the system (`heap.trim`) once the daemon
         has been quiet for `TRIM_QUIET_S` after answering some, and at least every
         `TRIM_BUSY_S` under a steady load. Queries and stores allocate and free result batches,
-        tokens and activations in many threads; glibc keeps what they free (~50 MB at 1M
-        memories after a few hundred queries) unless asked. A trim takes a few milliseconds
-        and holds malloc's locks meanwhile, so it runs when nothing waits for them."""
+        tokens and activations in many threads; glibc keeps what they free unless asked
+        (docs/storage.md, "At scale"). A trim takes a few milliseconds and holds malloc's locks
+        meanwhile, so it runs when nothing waits for them."""
         trimmed_at = seen = self.calls
         last = time.monotonic()
         await anyio.to_thread.run_sync(heap.trim)  # what loading the models and opening the store freed
@@ -1255,7 +1257,7 @@ class Service:
             new, old = rows.get(e.source), rows.get(e.target)
             if new is not None and old is not None:
                 self.events.publish(
-                    "contradiction", e.namespace, {**e.public(), "new": _brief(new), "old": _brief(old)}
+                    "contradiction", e.namespace, {**e.public(), "new": _memory_ref(new), "old": _memory_ref(old)}
                 )
 
     async def query(self, p: QueryParams) -> dict[str, Any]:
@@ -1287,8 +1289,8 @@ class Service:
             search = functools.partial(self.store.text_search, p.text, flt, net)
             text_hits.extend(await anyio.to_thread.run_sync(timed, "fts_ms", search, limiter=self.read_limiter))
 
-        # The full-text search needs no embedding: it runs while the question is embedded
-        # (at 1M memories it takes 20 ms and the embedding 7 ms, on other cores).
+        # The full-text search needs no embedding: it runs while the question is embedded, on
+        # another core (docs/storage.md, "At scale").
         async with _task_group() as tg:
             tg.start_soon(text_recall)
             (vector,) = await self.embed([p.text])
@@ -1353,7 +1355,7 @@ class Service:
             new, old = rows.get(e.source), rows.get(e.target)
             if new is None or old is None:
                 continue  # one side was deleted meanwhile
-            out.append({**e.public(), "new": _brief(new), "old": _brief(old)})
+            out.append({**e.public(), "new": _memory_ref(new), "old": _memory_ref(old)})
         return {"contradictions": out}
 
     async def traverse(self, p: TraverseParams) -> dict[str, Any]:
@@ -1419,7 +1421,7 @@ class Service:
                 "index": self.store.index_state(),
                 "health": self.store.health(),
             }
-            heap.trim()  # the counts scan every row: at 1M memories glibc kept ~50 MB of it
+            heap.trim()  # the counts scan every row, and glibc would keep what that freed
             return out
 
         def memory() -> dict[str, Any]:
@@ -1542,7 +1544,7 @@ class Service:
         try:
             ((versions, dead),) = await self.write([SnapshotOp()])
 
-            def pin() -> tuple[Any, list[Edge], dict[str, Signal]]:
+            def pin() -> tuple[Any, list[Edge], dict[str, MemorySignals]]:
                 table = self.store.snapshot(MEMORIES_TABLE, versions[MEMORIES_TABLE])
                 edges = self.edges.load(self.store.snapshot(EDGES_TABLE, versions[EDGES_TABLE]))
                 signals = self.signal_store.load(self.store.snapshot(SIGNALS_TABLE, versions[SIGNALS_TABLE]))
@@ -1621,13 +1623,13 @@ class Service:
                 vectors[k] = v
         now = now_us()
         rows: list[Row] = []
-        signals: dict[str, Signal] = {}
+        signals: dict[str, MemorySignals] = {}
         for m, vec in zip(p.memories, vectors, strict=True):
             row = self._new_row(m.memory, vec, now)
             row.version = m.version
             rows.append(row)
             if m.feedback is not None or m.ratings or m.accesses:
-                signals[row.id] = Signal(row.namespace, m.feedback or 0.0, m.ratings, m.accesses, 0)
+                signals[row.id] = MemorySignals(row.namespace, m.feedback or 0.0, m.ratings, m.accesses, 0)
         (result,) = await self.write([ImportOp(rows, signals, list(p.edges))])
         return {
             "memories": {"created": result.created, "updated": result.updated, "unchanged": result.unchanged},
@@ -1661,7 +1663,7 @@ class Service:
 
         ok = await wait_until(self.writer.progress, self.writer.progress.submitted, left())
         ok = ok and await wait_until(self.jobs.progress, self.jobs.progress.submitted, left())
-        ok = ok and await _within(self.checker.wait_checked(self.checker.notified_through), left())
+        ok = ok and await _finishes_within(self.checker.wait_checked(self.checker.notified_through), left())
         # the checker's own edge writes are queued behind it
         ok = ok and await wait_until(self.writer.progress, self.writer.progress.submitted, left())
         if not ok:

@@ -29,13 +29,15 @@ import pyarrow as pa
 from .config import Config
 from .store import MemoryStore, sql_str
 
-__all__ = ["Signal", "SignalStore", "Signals"]
+__all__ = ["MemorySignals", "SignalStore", "Signals"]
 
 TABLE = "signals"
 
 
 @dataclass
-class Signal:
+class MemorySignals:
+    """One memory's signals: its feedback and how often queries returned it."""
+
     namespace: str
     feedback: float = 0.0
     ratings: int = 0
@@ -46,9 +48,11 @@ class Signal:
         return {"feedback": round(self.feedback, 4), "ratings": self.ratings, "accesses": self.accesses}
 
 
-def signal_from(r: dict[str, Any]) -> Signal:
-    """A signal from a row of the signals table or a write-ahead-log record (same names)."""
-    return Signal(r["namespace"], float(r["feedback"]), int(r["ratings"]), int(r["accesses"]), int(r["last_access"]))
+def signal_from(r: dict[str, Any]) -> MemorySignals:
+    """One memory's signals from a row of the signals table or a write-ahead-log record (same names)."""
+    return MemorySignals(
+        r["namespace"], float(r["feedback"]), int(r["ratings"]), int(r["accesses"]), int(r["last_access"])
+    )
 
 
 def _schema() -> pa.Schema:
@@ -83,12 +87,12 @@ class SignalStore:
     def table(self) -> Any:
         return self._table
 
-    def load(self, table: Any | None = None) -> dict[str, Signal]:
+    def load(self, table: Any | None = None) -> dict[str, MemorySignals]:
         """Every signal (of *table*, a pinned snapshot of the signals table, when given)."""
         tbl = (table or self._table).search().limit(None).to_arrow()
         return {r["id"]: signal_from(r) for r in tbl.to_pylist()}
 
-    def upsert(self, signals: dict[str, Signal]) -> None:
+    def upsert(self, signals: dict[str, MemorySignals]) -> None:
         if not signals:
             return
         rows = [
@@ -115,27 +119,27 @@ class Signals:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.by_id: dict[str, Signal] = {}
+        self.by_id: dict[str, MemorySignals] = {}
         self.dirty: set[str] = set()  # access counts not yet in the table
         self._hidden: dict[str, set[str]] = {}  # namespace -> hidden ids
 
-    def load(self, signals: dict[str, Signal]) -> None:
+    def load(self, signals: dict[str, MemorySignals]) -> None:
         self.by_id = signals
         self._hidden = {}
         for mid, s in signals.items():
             self._track(mid, s)
 
-    def _track(self, memory_id: str, s: Signal) -> None:
+    def _track(self, memory_id: str, s: MemorySignals) -> None:
         if s.feedback <= self.config.hide_below:
             self._hidden.setdefault(s.namespace, set()).add(memory_id)
         else:
             self._hidden.get(s.namespace, set()).discard(memory_id)
 
-    def rated(self, memory_id: str, namespace: str, score: float) -> Signal:
+    def rated(self, memory_id: str, namespace: str, score: float) -> MemorySignals:
         """The state after one more rating (not applied: see `set`)."""
         bound = self.config.feedback_bound
-        old = self.by_id.get(memory_id) or Signal(namespace)
-        return Signal(
+        old = self.by_id.get(memory_id) or MemorySignals(namespace)
+        return MemorySignals(
             namespace,
             min(bound, max(-bound, old.feedback + score)),
             old.ratings + 1,
@@ -143,7 +147,7 @@ class Signals:
             old.last_access,
         )
 
-    def set(self, memory_id: str, s: Signal) -> None:
+    def set(self, memory_id: str, s: MemorySignals) -> None:
         self.by_id[memory_id] = s
         self._track(memory_id, s)
 
@@ -152,7 +156,7 @@ class Signals:
         for mid, namespace in hits:
             s = self.by_id.get(mid)
             if s is None:
-                s = self.by_id[mid] = Signal(namespace)
+                s = self.by_id[mid] = MemorySignals(namespace)
             s.accesses += 1
             s.last_access = now_us
             self.dirty.add(mid)
@@ -164,11 +168,11 @@ class Signals:
             self._hidden.get(s.namespace, set()).discard(memory_id)
         return s is not None
 
-    def take_dirty(self) -> dict[str, Signal]:
+    def take_dirty(self) -> dict[str, MemorySignals]:
         """Copies of the states with unsaved access counts (marked clean). Called in the
         writer thread while the event loop goes on counting: the set is swapped for a new one
-        first, then read (iterating the live set failed with "Set changed size during
-        iteration" in the soak: a maintenance pass lost)."""
+        first, then read (iterating the live set can fail with "Set changed size during
+        iteration")."""
         dirty, self.dirty = self.dirty, set()
         by_id = self.by_id
         out = {}

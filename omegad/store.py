@@ -4,8 +4,8 @@ Every method here blocks and must run in a worker thread (the server wraps them 
 `anyio.to_thread.run_sync` behind limiters). Writes come only from the writer task, one at a
 time, so check-then-write sequences (idempotent ids, deletes) need no further locking.
 
-Row schema of table ``memories`` (``id`` is a non-nullable primary key declared when the
-table is created, see docs/design notes on object storage):
+Row schema of table ``memories`` (``id`` is non-nullable and marked as the primary key in the
+schema's metadata, which Lance does not enforce: the writer keeps ids unique, see `upsert`):
 
     id str · text str · type str · tags list<str> · namespace str · metadata str (JSON)
     created_at int64 (µs since epoch, UTC) · updated_at int64 · version int32 · vector f32[dim]
@@ -245,19 +245,19 @@ def _tombstone_schema() -> pa.Schema:
 
 
 @dataclass(frozen=True, eq=False)
-class Dead:
+class DeadRows:
     """Rows deleted (or replaced by a newer version) but still in the memories table: their
     Lance row addresses (``_rowid``), which every read drops. Immutable — the writer swaps in
     a new one — so a read uses one consistent set (see `MemoryStore.delete` for why)."""
 
     rows: dict[int, tuple[str, str, str]]  # row address → (id, namespace, type)
     per_namespace: dict[str, int]
-    #: (`excluding`, `loose`, rows added since they were computed from every row), when known
-    #: ahead: derived by `plus` from the set it extends
+    #: (`excluding`, `not_excluded` per namespace, rows added since they were computed from
+    #: every row), when known ahead: derived by `with_rows` from the set it extends
     split: tuple[str, dict[str, int], int] | None = None
 
     @classmethod
-    def of(cls, rows: dict[int, tuple[str, str, str]]) -> Dead:
+    def of(cls, rows: dict[int, tuple[str, str, str]]) -> DeadRows:
         per: dict[str, int] = {}
         for _, ns, _ in rows.values():
             per[ns] = per.get(ns, 0) + 1
@@ -267,11 +267,11 @@ class Dead:
     def keys(self) -> pa.Array:
         return pa.array(list(self.rows), pa.uint64())
 
-    def plus(self, rows: dict[int, tuple[str, str, str]]) -> Dead:
-        """These rows dead too. Each delete or update calls it in the writer, and the next
-        search needs `excluding`: recomputing that from every dead row (a sort) cost each
+    def with_rows(self, rows: dict[int, tuple[str, str, str]]) -> DeadRows:
+        """The set with these rows dead too. Each delete or update calls it in the writer, and the
+        next search needs `excluding`: recomputing that from every dead row (a sort) cost each
         delete O(dead rows), which only grow under the base segment. So the new rows are
-        counted as `loose` against the ranges already found, and the ranges are recomputed
+        counted as `not_excluded` against the ranges already found, and the ranges are recomputed
         once `DEAD_RECOUNT_ROWS` were added since (a run of single deletes becomes a range
         again): O(dead rows / 1,024) per delete."""
         new = {r: v for r, v in rows.items() if r not in self.rows}
@@ -283,18 +283,19 @@ class Dead:
             per[ns] = per.get(ns, 0) + 1
         split = None
         if "_split" in self.__dict__ or self.split is not None:
-            excluding, loose, added = self._split_added
+            excluding, not_excluded, added = self._split_added
             added += len(new)
             if added <= DEAD_RECOUNT_ROWS:
-                loose = dict(loose)
+                not_excluded = dict(not_excluded)
                 for _, ns, _ in new.values():
-                    loose[ns] = loose.get(ns, 0) + 1
-                split = (excluding, loose, added)
-        return Dead(merged, per, split)
+                    not_excluded[ns] = not_excluded.get(ns, 0) + 1
+                split = (excluding, not_excluded, added)
+        return DeadRows(merged, per, split)
 
-    def minus(self, rowids: Iterable[int]) -> Dead:
+    def without_rows(self, rowids: Iterable[int]) -> DeadRows:
+        """The set without these rows (deleted for good, or no longer in the table)."""
         gone = set(rowids)
-        return Dead.of({r: v for r, v in self.rows.items() if r not in gone})
+        return DeadRows.of({r: v for r, v in self.rows.items() if r not in gone})
 
     def drop(self, tbl: pa.Table) -> pa.Table:
         """*tbl* (with a ``_rowid`` column) without the dead rows."""
@@ -331,7 +332,7 @@ class Dead:
 
     @functools.cached_property
     def _split(self) -> tuple[str, dict[str, int]]:
-        """(`excluding`, `loose`): the longest runs of consecutive dead addresses, at most
+        """(`excluding`, `not_excluded`): the longest runs of consecutive dead addresses, at most
         `EXCLUDING_TERMS` of them, become a SQL condition; the other dead rows are counted per
         namespace."""
         if self.split is not None:
@@ -352,13 +353,13 @@ class Dead:
         covered: set[int] = set()
         for a, b in runs:
             covered.update(range(a, b + 1))
-        loose: dict[str, int] = {}
+        not_excluded: dict[str, int] = {}
         for r, (_, ns, _) in self.rows.items():
             if r not in covered:
-                loose[ns] = loose.get(ns, 0) + 1
+                not_excluded[ns] = not_excluded.get(ns, 0) + 1
         if not runs:
-            return "", loose
-        return f"NOT ({' OR '.join(f'_rowid BETWEEN {a} AND {b}' for a, b in sorted(runs))})", loose
+            return "", not_excluded
+        return f"NOT ({' OR '.join(f'_rowid BETWEEN {a} AND {b}' for a, b in sorted(runs))})", not_excluded
 
     @property
     def excluding(self) -> str:
@@ -366,18 +367,19 @@ class Dead:
         (a bulk delete), for searches that filter first: they then rank without them — dead
         rows can take every top place (full-text ties come in table order, and the rows
         deleted first are the oldest). "" when there are none. Single addresses are left to
-        `loose`: a filter listing 2,379 of them added 60–70 ms to a search at 100k memories."""
+        `not_excluded`: a filter listing them slows every search (docs/storage.md, Maintenance)."""
         return self._split[0]
 
-    def loose(self, namespace: str) -> int:
+    def not_excluded(self, namespace: str) -> int:
         """The dead rows of *namespace* that `excluding` does not keep out."""
         return self._split[1].get(namespace, 0)
 
 
-NO_DEAD = Dead.of({})
-#: Rows `Dead.plus` counts loose before the ranges are found again from every dead row.
+NO_DEAD_ROWS = DeadRows.of({})
+#: Rows `DeadRows.with_rows` counts as not excluded before the ranges are found again from
+#: every dead row.
 DEAD_RECOUNT_ROWS = 1_024
-#: The most ranges of addresses `Dead.excluding` puts in a filter.
+#: The most ranges of addresses `DeadRows.excluding` puts in a filter.
 EXCLUDING_TERMS = 64
 
 
@@ -475,42 +477,36 @@ MAX_COMPACT_SHRINK = 6
 
 #: Candidates re-scored exactly after the quantised index search, per result asked for.
 REFINE_FACTOR = 5
-#: The HNSW search's breadth (a RaBitQ index ignores it). LanceDB's default,
-#: 1.5 × the rows asked for (~100 here), lost whole queries at scale: a query between the
-#: clusters of the 1M synthetic store landed in another cluster and found none of its 30
-#: nearest rows (recall 0.81–0.84 with query noise 0.06–0.08, 0.97 at 100k), and widening the
-#: breadth brought recall to 1.0 (0.99 at noise 0.10) for +3–4 ms per search at 1M.
+#: The HNSW search's breadth (a RaBitQ index ignores it). LanceDB's default, 1.5 × the rows
+#: asked for, lost whole queries that fall between clusters; this one finds them for a few ms
+#: more per search (docs/storage.md, "Vector index and search path").
 HNSW_EF = 1_500
 #: A namespace holding at least this share of the table is searched with its filter applied
 #: *after* the graph search: building the row mask of a prefilter over most of the table costs
-#: more than the search (1M memories, namespace of 90%: prefilter 26–31 ms, postfilter 10 ms,
-#: both recall 1.0 against exact search). The search fetches enough rows that the filter
-#: still leaves k (`_postfilter_fetch`), and falls back to a prefilter when it does not.
+#: more than the search, at the same recall (docs/storage.md, "Vector index and search path").
+#: The search fetches enough rows that the filter still leaves k (`_postfilter_fetch`), and
+#: falls back to a prefilter when it does not.
 POSTFILTER_SHARE = 0.5
 POSTFILTER_REFINE = 2
 #: The graph's breadth for a search of the rows *near* a vector only (`vector_search(near=True)`:
 #: the contradiction checker, whose vectors are memories of the namespace and which keeps
 #: only neighbours above a similarity gate). The wide `HNSW_EF` is for questions that fall
-#: between clusters. At 1M memories, 522 memories of the contradiction sets stored in the
-#: big namespace, batches of 16: 126–139 ms with `HNSW_EF`, 70 ms with 150, and every
-#: neighbour above the cosine gate found either way (3,827; 99.6% of all 10 nearest).
-#: RaBitQ keeps probing every partition: the nearest 8 of 64 found 52% of those neighbours
-#: there, and on real text (150,000 PyPI summaries, 64 partitions) 8 found 89%, 16 95%, 32 98%.
+#: between clusters; this one about halves the time of the checker's searches and finds the
+#: same neighbours. RaBitQ still probes every partition: probing fewer loses neighbours
+#: (docs/contradictions.md, "A narrower graph search for the checker").
 NEAR_EF = 150
 #: Candidates re-scored per result when the search after ranking came up short — the query is
 #: nearer another namespace's rows than this one's, so this one's nearest are all far and about
-#: equally so, where quantised distances rank worst: RaBitQ's 5 per result missed one of the
-#: 45 nearest in ~1 of 30 index builds (tests/unit/test_vector_index.py, the island query).
-#: Only that fallback pays it.
+#: equally so, where quantised distances rank worst: RaBitQ's 5 per result now and then missed
+#: one (tests/unit/test_vector_index.py, the island query; docs/storage.md). Only that fallback
+#: pays it.
 FAR_REFINE = 20
 #: What a full-text search that asks for many rows selects, before it reads the k best
-#: whole (`MemoryStore._take`): 1M memories, the big namespace, 480 rows: 8 ms so, 17 ms with
-#: every column.
+#: whole (`MemoryStore._take`): about half the time of selecting every column.
 RANKED = ("_rowid", "_score")
 #: The most rows a full-text search filtered after ranking asks for, per result, while dead
-#: rows take the first places, before it filters first instead (1M memories, the big
-#: namespace: 480 ranked in 8 ms and 30 of them read in 1-9 ms; filtering first with dead
-#: rows, 25 ms).
+#: rows take the first places, before it filters first instead, which costs more
+#: (docs/storage.md, Maintenance: "Deleted rows").
 TEXT_POSTFILTER_MAX = 16
 
 
@@ -518,17 +514,14 @@ TEXT_POSTFILTER_MAX = 16
 SIDE_CACHE_MB = 32
 
 #: LanceDB's index cache sized by the indexes (``store.index_cache_mb`` = auto). An index the
-#: cache cannot hold is never kept: every search reads it again (at 100k memories a vector
-#: search took 94 ms instead of 3.4 with the cache 48 MB for a 60 MB HNSW index), so a fixed
-#: bound is a cliff the store falls off as it grows. What the cache holds per byte of index on
-#: disk, measured at 1M memories: HNSW_SQ 1.087 (608 MB on disk, 661 MB cached, its
-#: metadata included), full-text 0.52 after six searches (63 MB on disk), btree and bitmap
-#: less than theirs; a RaBitQ index (``index.vector_index = "rabitq"``) ~1.03 (208 MB on disk, LanceDB's
-#: caches 257 MB in all after 100 queries).
+#: cache cannot hold is never kept: every search reads it again, so a fixed bound is a cliff
+#: the store falls off as it grows. What the cache holds per byte of index on disk, rounded up
+#: from the biggest measured, the HNSW index's (docs/storage.md, "The index cache is sized by
+#: the indexes").
 CACHE_PER_INDEX_BYTE = 1.1
 CACHE_MARGIN_MB = 8
 #: The bound leaves this share over the need, so it is raised (the caches renewed, the
-#: indexes loaded again) once per 5% of growth — at 1M memories once per ~50,000 stores.
+#: indexes loaded again) once per 5% of growth.
 CACHE_HEADROOM = 0.05
 #: A renewal that only raises the bound drops caches bigger than this before loading the
 #: index again (`renew_cache`'s *drop_first*; ~400k memories): reads wait for the load instead.
@@ -557,7 +550,7 @@ def _index_sizes(directory: Path) -> dict[str, dict[str, int]]:
     """The memories' indexes and their bytes on disk (index → {uuid: bytes}, all its segments
     under one uuid), read through LanceDB before its caches are sized. (Lance's own
     ``describe_indices``, as `LocalOps.segments`, would load Lance's second copy of the
-    library into the daemon: 35 MiB resident for this one call.)"""
+    library into the daemon for this one call: docs/operations.md.)"""
     import lancedb
 
     table = lancedb.connect(str(directory)).open_table(TABLE)
@@ -632,20 +625,19 @@ def _appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
 #: ``list_indices`` names it. `omegad.indexer` builds the same through Lance's own API.
 #:
 #: - ``hnsw`` (``auto``'s below `AUTO_RABITQ_ROWS`): an HNSW graph over 8-bit scalar-quantised
-#:   vectors, one partition, so a namespace filter inside the graph search loses no hits. At 1M
-#:   memories ~630 MB in memory, 7–11 minutes to build on 2 cores.
+#:   vectors, one partition, so a namespace filter inside the graph search loses no hits. The
+#:   faster search, but at 1M memories big in memory and minutes to build.
 #: - ``rabitq``: RaBitQ codes of 4 bits per dimension in IVF partitions, every partition
 #:   probed (a filter inside a partial probe loses a small namespace's hits) and the best
-#:   candidates re-scored exactly. At 1M ~210 MB, ~25 s to build — but the scan of every code
-#:   makes the benchmark's big-namespace queries slower: 33.2 ms at the median against 28.4 ms
-#:   (2026-12-02), 65–73 ms when no memory is near the question (docs/storage.md, "Vector index").
+#:   candidates re-scored exactly. A third of the graph's memory and seconds to build, but the
+#:   scan of every code makes searches of a big namespace slower (docs/storage.md, "Vector
+#:   index and search path").
 VECTOR_INDEX_KINDS = {"hnsw": ("IVF_HNSW_SQ", "IvfHnswSq"), "rabitq": ("IVF_RQ", "IvfRq")}
 #: ``index.vector_index = "auto"`` (the default): the graph while the store is small, RaBitQ
 #: once it holds ``index.rabitq_from_rows`` memories (default this many; the daemon then
-#: rebuilds its graph as RaBitQ in the background, ~7 s here, and never goes back). The graph
-#: is the faster search, but at 1M memories its load peaked at 1,389 MiB and steady writes
-#: held the daemon at ~1.0–1.1 GB, against RaBitQ's 730 MiB peak; it also takes minutes to
-#: build (8 at 1M) and its base is never rebuilt. At 262,144 rows the graph is ~170 MB.
+#: rebuilds its graph as RaBitQ in the background and never goes back). The graph is the
+#: faster search, but as the store grows its memory and build time outgrow the daemon's
+#: budget, and its base is never rebuilt (docs/storage.md, "Vector index and search path").
 AUTO_RABITQ_ROWS = 262_144
 VECTOR_INDEX_SETTINGS = ("auto", *VECTOR_INDEX_KINDS)
 
@@ -663,14 +655,13 @@ VECTOR_INDEX_EF_CONSTRUCTION = 300
 VECTOR_INDEX_BITS = 4
 VECTOR_INDEX_NAME = "vector_idx"
 #: RaBitQ: rows per IVF partition at the build, and the most partitions. Every partition is
-#: probed, so the partitions only split the scan into tasks: at 1M, 64 partitions scanned in
-#: 20.7 ms, 8 in 23–24, 1 in 25–26 and 256 in 26–28 (one process, recall 0.998–1.0 each).
+#: probed, so the partitions only split the scan into tasks; 64 scanned fastest of the counts
+#: tried at 1M (docs/storage.md, "Vector index and search path").
 VECTOR_INDEX_PARTITION_ROWS = 16_384
 VECTOR_INDEX_MAX_PARTITIONS = 64
 #: RaBitQ: an index is rebuilt once the table has grown to this many times the partitions it
-#: has (folded rows join the partitions of the build: an index built at 20,000 rows keeps 1
-#: partition, which scans 1M rows in 25–26 ms against 20.7 for 64). Rebuilds at 65,536,
-#: 262,144 and 1,048,576 rows, ~2, ~7 and ~25 s in the background.
+#: has (folded rows join the partitions of the build, so an index built small keeps too few
+#: for a big table). Rebuilds at 65,536, 262,144 and 1,048,576 rows, in the background.
 VECTOR_INDEX_REBUILD_GROWTH = 4
 
 
@@ -764,7 +755,7 @@ class MemoryStore:
         self.cache_auto = False
         self.index_cache_need_mb = 0  # (as of the last pass or the open)
         self.side_db: Any = db
-        self.dead = NO_DEAD  # rows deleted under the vector index (see `delete`)
+        self.dead = NO_DEAD_ROWS  # rows deleted under the vector index (see `delete`)
         self.repair_pending = False  # an update failed between its two commits (see `upsert`)
         self._tombstones: Any = None  # their table (set by `open`)
         #: Lance's maintenance calls: compaction, index folds, cleanup (`omegad.lanceops`)
@@ -810,7 +801,8 @@ class MemoryStore:
                 raise StoreMismatch(
                     f"the store in {data_dir} was built with embedding model {meta.get('embedding_model')!r} "
                     f"(dim {meta.get('embedding_dim')}), but the configured model is {model_id!r} (dim {dim}). "
-                    "Use the original model, or a new --data-dir (re-import there once export/import exists)."
+                    "Use the original model, or a new --data-dir: export with the original model and import "
+                    "there (the texts are embedded again; docs/backup.md)."
                 )
         else:
             tmp = meta_path.with_suffix(".tmp")
@@ -862,18 +854,18 @@ class MemoryStore:
         ):
             if int(rid) >> 32 in frags:  # (else the row is gone already)
                 rows[int(rid)] = (mid, ns, ty)
-        self.dead = Dead.of(rows)
-        buried = self.directory / BURYING
-        if buried.exists():
+        self.dead = DeadRows.of(rows)
+        purge_marker = self.directory / BURYING
+        if purge_marker.exists():
             self.dead = self._existing(self.dead)
-            buried.unlink()
+            purge_marker.unlink()
         marker = self.directory / RETIRING
         if marker.exists():
             with self._write_lock:
                 self._repair_duplicates()
             marker.unlink()
 
-    def _existing(self, dead: Dead) -> Dead:
+    def _existing(self, dead: DeadRows) -> DeadRows:
         """*dead* without the rows that are no longer in the table (and their tombstones)."""
         rowids = list(dead.rows)
         found: set[int] = set()
@@ -883,7 +875,7 @@ class MemoryStore:
             found.update(int(r) for r in tbl.column("_rowid").to_pylist())
         gone = [r for r in rowids if r not in found]
         _delete_in(self._tombstones, "rowid", gone)
-        return dead.minus(gone)
+        return dead.without_rows(gone)
 
     def _repair_duplicates(self) -> int:
         """Retire every live row but the newest of each id (a crash between an update's
@@ -905,7 +897,7 @@ class MemoryStore:
                 older = min(best, key)
                 newest[mid] = max(best, key)
                 extra[older[1]] = info[older[1]]
-        self._retire(extra)
+        self._delete_rows(extra)
         return len(extra)
 
     def renew_cache(self, index_cache_mb: int | None = None, *, drop_first: bool = False) -> dict[str, Any]:
@@ -917,8 +909,8 @@ class MemoryStore:
 
         *drop_first*: swap first and load after, with reads held at `_reader`'s gate until the
         index is in (seconds at 1M) — for a renewal that only raises the bound, where loading
-        first would hold the same index twice: at 1M that took RSS from 805 to 1,929 MiB for
-        the 4.4 s of the load."""
+        first would hold the same index twice (docs/storage.md, "The index cache is sized by the
+        indexes")."""
         t0 = time.perf_counter()
         cache_mb = (index_cache_mb or self.cache_mb[0], self.cache_mb[1])
         db, session = _connect(self.directory, *cache_mb)
@@ -977,9 +969,8 @@ class MemoryStore:
     def _stale_cache(self, segments: dict[str, dict[str, int]], policy: MaintainPolicy) -> bool:
         """The caches hold mostly stale entries. Each pass's fold, merge or compaction replaces
         index segments, and entries of the old ones stay until the caches' bound pushes them
-        out — at any store size, since the bound is set for 1M memories: in the 8-client soak
-        (26k memories, indexes of 18 MB on disk) they held 216 MB, where a fresh open with the
-        same queries held 20 MB."""
+        out — at any store size, since the bound is set for 1M memories (docs/storage.md,
+        "Stale cache entries are dropped")."""
         cached = self.cache_bytes()
         if cached is None:
             return False
@@ -987,9 +978,9 @@ class MemoryStore:
 
     def after_pass(self, report: dict[str, Any]) -> bool:
         """After `finish`, beside the writer: recount the rows per namespace (a scan of the
-        namespace column: 1.2–1.6 s at 1M memories, which stores waited for while it ran in
-        `finish`; rows written meanwhile may be missed until the next pass, which only
-        affects the choice of search path), then `renew_cache_if_replaced`."""
+        namespace column, seconds at 1M memories, too long to hold stores up for; rows written
+        meanwhile may be missed until the next pass, which only affects the choice of search
+        path), then `renew_cache_if_replaced`."""
         self.refresh_namespace_rows()
         return self.renew_cache_if_replaced(report)
 
@@ -1113,7 +1104,7 @@ class MemoryStore:
             if len(hits) >= k:
                 return _one_per_id(hits[:k])
         far = FAR_REFINE if fetch is not None else None  # (the search after ranking came up short)
-        tbl = self._topped_up(
+        tbl = self._top_k_live(
             lambda n: self._vector_query(vector, flt, n, dead=dead, refine=far, near=near).to_arrow(),
             k,
             flt.namespace,
@@ -1122,12 +1113,13 @@ class MemoryStore:
         return _one_per_id(_hits(tbl, self.dim))
 
     @staticmethod
-    def _topped_up(run: Callable[[int], pa.Table], k: int, namespace: str, dead: Dead) -> pa.Table:
+    def _top_k_live(run: Callable[[int], pa.Table], k: int, namespace: str, dead: DeadRows) -> pa.Table:
         """``run(n)`` — the best *n* rows, filtered first — without the dead rows, still *k*
-        when there are. The filter keeps out the dead rows in long runs (`Dead.excluding`);
-        for the others (`Dead.loose`) it asks for as many more rows as there are (up to k)
-        and, while more than that were among them, for four times as many more (up to all)."""
-        extra = dead.loose(namespace)
+        when there are. The filter keeps out the dead rows in long runs (`DeadRows.excluding`);
+        for the others (`DeadRows.not_excluded`) it asks for as many more rows as there are (up
+        to k) and, while more than that were among them, for four times as many more (up to
+        all)."""
+        extra = dead.not_excluded(namespace)
         if not extra:
             return run(k)
         pad = min(extra, k)
@@ -1143,7 +1135,7 @@ class MemoryStore:
         self, vectors: Sequence[npt.NDArray[np.float32]], flt: Filter, k: int, *, near: bool = False
     ) -> list[list[tuple[Row, float]]]:
         """`vector_search` for several vectors in one storage query (one scan instead of one
-        per vector: ~5× cheaper for a batch of 8); results per vector, nearest first."""
+        per vector: docs/contradictions.md, Neighbours); results per vector, nearest first."""
         if not vectors:
             return []
         if len(vectors) == 1:
@@ -1207,7 +1199,7 @@ class MemoryStore:
         flt: Filter,
         k: int,
         fetch: int | None = None,
-        dead: Dead = NO_DEAD,
+        dead: DeadRows = NO_DEAD_ROWS,
         refine: int | None = None,
         near: bool = False,
     ) -> Any:
@@ -1216,7 +1208,7 @@ class MemoryStore:
         then the top candidates re-scored exactly: ``refine_factor``); a smaller one exactly,
         by brute force over its rows — cheaper than scanning every code of a big table.
         Rows written since the index was last folded are always scanned exactly as well.
-        A filter applied first also keeps out the *dead* rows (`Dead.excluding`)."""
+        A filter applied first also keeps out the *dead* rows (`DeadRows.excluding`)."""
         post = fetch is not None  # the filter after the index search (see `_postfilter_fetch`)
         n = fetch if fetch is not None else k
         q = (
@@ -1228,7 +1220,7 @@ class MemoryStore:
         )
         # RaBitQ: every partition (nprobes); HNSW: a wide breadth, at least Lance's default,
         # 1.5 × the candidates (it refuses fewer). Each index ignores the other's setting.
-        if post:  # (RaBitQ's codes rank far queries too coarsely for 2: recall 0.97 at 1M)
+        if post:  # (RaBitQ's codes rank far queries too coarsely for 2: docs/storage.md)
             refine = (
                 POSTFILTER_REFINE if (self.vector_index_built or self.vector_index_kind) == "hnsw" else REFINE_FACTOR
             )
@@ -1288,7 +1280,7 @@ class MemoryStore:
                     if full is not None:
                         return _one_per_id(_scored(full, self.dim))
                     break
-        tbl = self._topped_up(
+        tbl = self._top_k_live(
             lambda n: self._text_query(text, flt, n, prefilter=True, dead=dead), k, flt.namespace, dead
         )
         return _one_per_id(_scored(tbl, self.dim))
@@ -1299,15 +1291,15 @@ class MemoryStore:
         flt: Filter,
         k: int,
         prefilter: bool,
-        dead: Dead = NO_DEAD,
+        dead: DeadRows = NO_DEAD_ROWS,
         columns: Sequence[str] = (*SELECT, "_score"),
     ) -> pa.Table:
         """BM25 matches of *text* under *flt*: applied before ranking (*prefilter*) or after.
         A namespace that holds most of the table is filtered after (`_postfilter_fetch`):
-        before, Lance lists the row ids of the whole namespace for each search — 25–30 ms at
-        1M memories whenever the namespace index covers other fragments than the full-text
-        index (rows committed while a pass folded one and then the other), against 2–4 ms."""
-        return (  # (filtered first, dead rows ranked first would take the places: `Dead.where`)
+        before, Lance lists the row ids of the whole namespace for each search whenever the
+        namespace index covers other fragments than the full-text index (rows committed while a
+        pass folded one and then the other), which costs more than the search itself."""
+        return (  # (filtered first, dead rows ranked first would take the places: `DeadRows.where`)
             self._table.search(text, query_type="fts", fts_columns="text")
             .where(dead.where(flt) if prefilter else flt.sql(), prefilter=prefilter)
             .select(list(columns))
@@ -1325,7 +1317,7 @@ class MemoryStore:
     def version(self) -> int:
         return int(self._table.version)
 
-    def pin(self) -> tuple[int, Dead]:
+    def pin(self) -> tuple[int, DeadRows]:
         """The memories table's version and its dead rows, together (a pass's `_compact`
         changes both under the commit lock)."""
         with self._write_lock:
@@ -1338,7 +1330,7 @@ class MemoryStore:
         return handle
 
     def export_page(
-        self, handle: Any, dead: Dead, namespace: str | None, offset: int, limit: int
+        self, handle: Any, dead: DeadRows, namespace: str | None, offset: int, limit: int
     ) -> tuple[list[Row], int]:
         """The live rows among rows *offset* … *offset + limit* of a pinned snapshot (a scan of
         one fixed version is in a fixed order, so pages neither overlap nor miss rows), and how
@@ -1472,17 +1464,17 @@ class MemoryStore:
 
     def delete(self, ids: Sequence[str]) -> None:
         """Delete the rows of *ids*. Once the vector index exists, a deleted row stays in the
-        table and is recorded in the ``tombstones`` table (`Dead`), which every read drops: a
+        table and is recorded in the ``tombstones`` table (`DeadRows`), which every read drops: a
         row deleted from a fragment the vector index covers makes every search through the
-        index build a mask over all indexed rows (1M memories: a plain search 8 → 30 ms for
-        one deleted row). A pass removes dead rows for good when it compacts their fragments
+        index build a mask over all indexed rows (docs/storage.md, Maintenance: "Deleted
+        rows"). A pass removes dead rows for good when it compacts their fragments
         (`_compact`); under the big index segments, which passes never rewrite, they stay."""
         if ids:
             with self._write_lock:
                 if not self._vector_index_ready:
                     self._table.delete(_id_in(ids))
                 else:
-                    self._retire(self._live_rows_of(ids))
+                    self._delete_rows(self._live_rows_of(ids))
 
     def upsert(self, rows: Sequence[Row]) -> None:
         """Insert or replace rows by id. Before the vector index exists, in one commit (Lance's
@@ -1515,7 +1507,7 @@ class MemoryStore:
                 # this update).
                 _fsync_commits(self._table_dir, before, _appended_files(self._table_dir, before))
                 fsync_dir(self.directory)
-                self._retire(old)
+                self._delete_rows(old)
             except BaseException:  # both versions stay visible: the next pass repairs it
                 self.repair_pending = True
                 raise
@@ -1530,7 +1522,7 @@ class MemoryStore:
                 out[int(rid)] = (mid, ns, ty)
         return out
 
-    def _retire(self, rows: dict[int, tuple[str, str, str]]) -> None:
+    def _delete_rows(self, rows: dict[int, tuple[str, str, str]]) -> None:
         """Delete these rows (row address → (id, namespace, type)): as tombstones once the
         vector index exists (`delete`), else from the table. Under the write lock."""
         if not rows:
@@ -1549,7 +1541,7 @@ class MemoryStore:
                 schema=_tombstone_schema(),
             )
         )
-        self.dead = self.dead.plus(rows)
+        self.dead = self.dead.with_rows(rows)
 
     # -- maintenance (writer task only) ----------------------------------------------------
 
@@ -1609,8 +1601,7 @@ class MemoryStore:
 
     def _version_count(self) -> int:
         """The memories table's versions: its manifests on disk. (LanceDB's `list_versions`
-        reads every manifest, and failed with "Not found" when a pass's cleanup removed one
-        meanwhile: `stats` beside a pass answered `internal`, in CI and at 1M.)"""
+        reads every manifest, and fails when a pass's cleanup removes one meanwhile.)"""
         try:
             return sum(1 for name in os.listdir(self._table_dir / "_versions") if name.endswith(".manifest"))
         except FileNotFoundError:
@@ -1622,13 +1613,11 @@ class MemoryStore:
         every row (or before the vector index exists: a small store's unindexed rows cost
         little). Beside the writer, between maintenance passes.
 
-        Every search pays for the rows its index does not cover. Vector search through the
-        index then builds a mask over all indexed rows: at 1M memories 1,000 uncovered rows made
-        a plain search 4 → 19 ms and the store's big-namespace search 20 → 46 ms; folding them
-        (60 ms) took it back. Full-text search scans them: 1,000 new rows in 40 commits made it
-        9 → 17 ms at 1M, and their full-text delta (26 ms to build) took it back to 9 ms; the
-        scalar indexes' deltas took 15–17 ms each. A pass folds only past ``unindexed_rows``, so
-        the daemon calls this shortly after each burst of writes (``index.fold_delay_ms``)."""
+        Every search pays for the rows its index does not cover: vector search through the
+        index then builds a mask over all indexed rows, and full-text search scans them, while
+        their deltas are quick to build (docs/storage.md, "New rows go into every index within
+        a quarter of a second"). A pass folds only past ``unindexed_rows``, so the daemon calls
+        this shortly after each burst of writes (``index.fold_delay_ms``)."""
         if not self._vector_index_ready or self.index_build_running:
             return None
         t0 = time.perf_counter()
@@ -1723,12 +1712,11 @@ class MemoryStore:
         ]
         unindexed = before["unindexed_rows"]
         # With a vector index (a big store) the base index segments are never rewritten by a
-        # pass: folding new rows into them rewrites them (7 s for 23 rows into the 1M-row HNSW
-        # index; 33 s for 1,000 rows into all the indexes at 1M with a RaBitQ vector index).
-        # So small unindexed fragments are compacted among themselves first (Lance never merges
-        # fragments of different index coverage), then indexed as a delta, merged size-tiered
-        # with the newest segments (`lanceops.segments_to_merge`). Compactions stay off the fragments
-        # under big segments (`remap_excluded`).
+        # pass: folding new rows into them rewrites them, seconds at 1M (docs/storage.md,
+        # Maintenance, step 2). So small unindexed fragments are compacted among themselves
+        # first (Lance never merges fragments of different index coverage), then indexed as a
+        # delta, merged size-tiered with the newest segments (`lanceops.segments_to_merge`).
+        # Compactions stay off the fragments under big segments (`remap_excluded`).
         incremental = self._vector_index_ready
         fold = bool(unindexed) and (force or unindexed >= policy.unindexed_rows)
         if not incremental:
@@ -1775,12 +1763,12 @@ class MemoryStore:
         self, table: Any, target_rows: int, policy: MaintainPolicy
     ) -> tuple[dict[str, int] | None, float, int]:
         """Compact *table* (through `ops`): the rewrite beside the writer, the commit while the
-        memories' commits are held off. (Lance's own `compact_files` commits beside them and,
-        losing the race for the next version to a stream of stores, gave up after 30 s of
-        retries: "too many concurrent writers".) A delete or update committed on the rewritten
-        fragments meanwhile still pre-empts it (reported by the caller). Fragments under big
-        index segments are left alone (`lanceops.remap_excluded`; their number is returned).
-        No metrics: nothing to rewrite."""
+        memories' commits are held off. (Lance's own `compact_files` commits beside them, and
+        loses the race for the next version to a stream of stores: docs/storage.md,
+        Maintenance.) A delete or update committed on the rewritten fragments meanwhile still
+        pre-empts it (reported by the caller). Fragments under big index segments are left
+        alone (`lanceops.remap_excluded`; their number is returned). No metrics: nothing to
+        rewrite."""
         memories = table is self._table
         try:
             half = self.compact_shrink
@@ -1794,8 +1782,8 @@ class MemoryStore:
             # dead rows in the fragments it rewrites, and in those where Lance would drop
             # deleted rows (over DELETED_SHARE of them), are deleted for good first, then
             # dropped by it
-            buried = self._bury(set(plan["bury"])) if plan["bury"] else 0
-            rewritten = self.ops.compact_execute(replan=buried > 0)
+            purged = self._purge_dead_rows(set(plan["bury"])) if plan["bury"] else 0
+            rewritten = self.ops.compact_execute(replan=purged > 0)
             if rewritten is None:
                 return None, 0.0, int(plan["excluded"])
             t0 = time.perf_counter()
@@ -1822,7 +1810,7 @@ class MemoryStore:
             with contextlib.suppress(Exception):  # (the error that got here matters more)
                 self.ops.compact_abort()  # (nothing, once committed)
 
-    def _bury(self, fragments: set[int]) -> int:
+    def _purge_dead_rows(self, fragments: set[int]) -> int:
         """Delete the dead rows of *fragments* from the table for good (durably), then from the
         tombstones: the compaction that follows drops them. Returns how many."""
         marker = self.directory / BURYING
@@ -1836,7 +1824,7 @@ class MemoryStore:
             _delete_in(self._table, "_rowid", rowids)
             _fsync_commits(self._table_dir, before)  # (else a power loss could undo it alone)
             _delete_in(self._tombstones, "rowid", rowids)
-            self.dead = dead.minus(rowids)
+            self.dead = dead.without_rows(rowids)
             marker.unlink()
         return len(rowids)
 

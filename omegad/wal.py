@@ -2,7 +2,7 @@
 
 LanceDB commits atomically but never fsyncs, so a power loss can take back commits it already
 made. The writer therefore appends every committed change to this log — one ``write`` and one
-``fdatasync`` per group commit, about 0.3 ms here — *after* LanceDB has committed it and
+``fdatasync`` per group commit (docs/storage.md) — *after* LanceDB has committed it and
 *before* any client is told it is stored:
 
 - a crash before the append loses only writes nobody was told about (they may or may not be in
@@ -37,7 +37,7 @@ import structlog
 
 from .contradictions.edges import Edge, EdgeStore, edge_from
 from .fsutil import fsync_dir
-from .signals import Signal, SignalStore, signal_from
+from .signals import MemorySignals, SignalStore, signal_from
 from .store import MemoryStore, Row
 from .timeutil import now_us
 
@@ -258,7 +258,7 @@ def edge_delete_record(edge_id: str) -> dict[str, Any]:
     return {"t": "edel", "id": edge_id}
 
 
-def signal_record(memory_id: str, s: Signal) -> dict[str, Any]:
+def signal_record(memory_id: str, s: MemorySignals) -> dict[str, Any]:
     """The signal's fields under their table names (read back with `signal_from`)."""
     return {"t": "sig", "id": memory_id, **asdict(s)}
 

@@ -46,6 +46,7 @@ class Daemon:
         # developer's cached real reranker would otherwise change orders and timings.
         no_reranker = str(base / "no-reranker-model")
         self.env = {**os.environ, "OMEGAD_LOG_FORMAT": "json", "OMEGAD_RERANKER_MODEL_DIR": no_reranker, **(env or {})}
+        self.cwd: Path | None = base  # the daemon's working directory (None: this process's)
         self.proc: subprocess.Popen[bytes] | None = None
 
     def argv(self) -> list[str]:
@@ -56,7 +57,7 @@ class Daemon:
 
     def start(self, wait: bool = True, timeout: float = 90.0) -> Daemon:
         log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(self.argv(), stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=self.base)
+        self.proc = subprocess.Popen(self.argv(), stdout=log, stderr=subprocess.STDOUT, env=self.env, cwd=self.cwd)
         log.close()
         if wait:
             self.wait_ready(timeout)

@@ -688,7 +688,7 @@ def test_dead_rows_that_rank_first_in_full_text_are_passed_over_without_filterin
         return real_query(text, f, n, prefilter, **kw)  # type: ignore[arg-type]
 
     def best_live() -> list[float]:
-        tbl = s._topped_up(lambda n: real_query("deploys", flt, n, prefilter=True, dead=s.dead), k, "main", s.dead)
+        tbl = s._top_k_live(lambda n: real_query("deploys", flt, n, prefilter=True, dead=s.dead), k, "main", s.dead)
         return [round(x, 4) for x in tbl.column("_score").to_pylist()]
 
     monkeypatch.setattr(s, "_text_query", spy)
@@ -856,16 +856,16 @@ def test_an_update_fsyncs_its_own_data_file_and_not_a_compactions(
     assert s.get_many([old.id])[old.id].text == new.text
 
 
-def test_dead_rows_added_one_by_one_keep_the_ranges_and_count_the_rest_loose() -> None:
-    """`Dead.plus` (every delete and update) no longer recomputes the ranges from every dead
-    row: rows added are counted loose against the ranges found, until 1,024 were added, then
-    the ranges are found again. Either way each dead row is kept out
-    by a range or counted loose in its namespace (what the searches rely on)."""
+def test_dead_rows_added_one_by_one_keep_the_ranges_and_count_the_rest() -> None:
+    """`DeadRows.with_rows` (every delete and update) no longer recomputes the ranges from every
+    dead row: rows added are counted as not excluded against the ranges found, until 1,024 were
+    added, then the ranges are found again. Either way each dead row is kept out by a range or
+    counted in its namespace's `not_excluded` (what the searches rely on)."""
     import re
 
-    from omegad.store import Dead
+    from omegad.store import DeadRows
 
-    def check(dead: Dead) -> None:
+    def check(dead: DeadRows) -> None:
         ranges = [(int(a), int(b)) for a, b in re.findall(r"_rowid BETWEEN (\d+) AND (\d+)", dead.excluding)]
         outside: dict[str, int] = {}
         for r, (_, ns, _) in dead.rows.items():
@@ -874,30 +874,30 @@ def test_dead_rows_added_one_by_one_keep_the_ranges_and_count_the_rest_loose() -
         for a, b in ranges:
             assert all(r in dead.rows for r in range(a, b + 1))
         for ns in {v[1] for v in dead.rows.values()}:
-            assert dead.loose(ns) == outside.get(ns, 0), (ns, dead.loose(ns), outside)
+            assert dead.not_excluded(ns) == outside.get(ns, 0), (ns, dead.not_excluded(ns), outside)
         assert dead.per_namespace == {
             ns: sum(1 for v in dead.rows.values() if v[1] == ns) for ns in {v[1] for v in dead.rows.values()}
         }
 
     bulk = {(3 << 32) + i: (f"b{i}", "a", "fact") for i in range(5_000)}  # a bulk delete: one run
-    dead = Dead.of(bulk)
-    assert dead.excluding == f"NOT (_rowid BETWEEN {3 << 32} AND {(3 << 32) + 4_999})" and dead.loose("a") == 0
+    dead = DeadRows.of(bulk)
+    assert dead.excluding == f"NOT (_rowid BETWEEN {3 << 32} AND {(3 << 32) + 4_999})" and dead.not_excluded("a") == 0
     rng = np.random.default_rng(3)
     for step in range(1_100):
         rid = (5 << 32) + int(rng.integers(0, 1 << 20))
-        dead = dead.plus({rid: (f"x{step}", "ab"[step % 2], "fact")})
+        dead = dead.with_rows({rid: (f"x{step}", "ab"[step % 2], "fact")})
         if step < 1_000:  # (derived: nothing recomputed from every row)
             assert dead.split is not None and "_split" not in dead.__dict__
         if step % 97 == 0:
             check(dead)
-    assert dead.plus({next(iter(bulk)): ("b0", "a", "fact")}) is dead  # (already dead)
+    assert dead.with_rows({next(iter(bulk)): ("b0", "a", "fact")}) is dead  # (already dead)
     # past the bound the ranges are found again, from every row: a new run shows up
     run = {(7 << 32) + i: (f"r{i}", "b", "fact") for i in range(1_100)}
     for r, v in run.items():
-        dead = dead.plus({r: v})
+        dead = dead.with_rows({r: v})
     assert dead.split is None and f"_rowid BETWEEN {7 << 32} AND {(7 << 32) + 1_099}" in dead.excluding
     check(dead)
-    check(dead.minus(list(bulk)[:10]))
+    check(dead.without_rows(list(bulk)[:10]))
 
 
 def test_an_updates_data_file_is_named_by_its_transaction_even_beside_other_commits(
