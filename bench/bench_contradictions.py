@@ -203,7 +203,7 @@ def main() -> int:
     )
     print(
         f"| pair classifier in that run | {lag['classifier_pairs']} pairs, {lag['classifier_ms_per_pair']} ms per pair "
-        f"(batched, one thread) |"
+        f"(one pair per ONNX run, one thread) |"
     )
     return 0
 

@@ -142,11 +142,16 @@ class Classifier:
         detections: list[Detection],
         cosines: Sequence[float],
         threshold: float,
+        asked: Sequence[bool] | None = None,
     ) -> list[Detection]:
         """The detections of (older, newer) *pairs*, each combined with the classifier's
-        signal (`combine`) where the model may speak (`may_speak`). As they are when the model
-        is off or unavailable. Blocking."""
-        todo = [i for i, d in enumerate(detections) if self.may_speak(d, cosines[i], threshold)]
+        signal (`combine`) where the model may speak (`may_speak`) and *asked* (default: all)
+        allows. As they are when the model is off or unavailable. Blocking."""
+        todo = [
+            i
+            for i, d in enumerate(detections)
+            if (asked is None or asked[i]) and self.may_speak(d, cosines[i], threshold)
+        ]
         model = self._ensure() if todo else None
         if model is None:
             return detections

@@ -98,6 +98,8 @@ def test_the_model_runs_only_where_it_may_speak() -> None:
     assert out[:3] == [flagged, other, silent]
     assert out[3].extra["classifier"] > 0.5
     assert c.stats()["state"] == "ready"
+    # a pair the checker does not ask about (beyond a memory's nearest neighbours) is left alone
+    assert c.apply([CLEAR], [silent], [0.9], 0.4, asked=[False]) == [silent] and c.pairs == 1
 
 
 def test_off_and_unloadable_models_leave_the_detectors_alone(tmp_path: Path) -> None:
