@@ -70,7 +70,7 @@ class Config:
     max_connections: int = 256
     max_inflight_per_connection: int = 64
     socket_mode: int = 0o600
-    access_grants: tuple[Any, ...] = ()  # omegad.rpc.access.Grant
+    access_grants: tuple[Any, ...] = ()  # omegad.grants.Grant
     frame_timeout_s: float = 30.0
     shutdown_timeout_s: float = 10.0
     # workers

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .config import Config
-from .rpc.params import QueryContext
+from .requests import QueryContext
 from .store import Row
 
 __all__ = ["Candidate", "Trace", "dedup", "fuse", "heuristic", "recall_size"]

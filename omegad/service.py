@@ -40,9 +40,7 @@ from .lanceops import ChildOps
 from .models import damaged_files, embedding_dir, files_signature
 from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
-from .rerank import Reranker
-from .rpc.fields import encode_cursor
-from .rpc.params import (
+from .requests import (
     ContradictionsParams,
     ExportParams,
     FeedbackParams,
@@ -57,7 +55,9 @@ from .rpc.params import (
     StoreParams,
     TraverseParams,
     UpdateParams,
+    encode_cursor,
 )
+from .rerank import Reranker
 from .signals import TABLE as SIGNALS_TABLE
 from .signals import MemorySignals, Signals, SignalStore
 from .store import TABLE as MEMORIES_TABLE

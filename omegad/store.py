@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.compute
 import structlog
 
+from .config import Config
 from .fsutil import fsync_dir, fsync_file
 from .lanceops import ChildOps, CompactionBounds, LanceOps, LanceOpsTimeout, LocalOps
 from .lanceops import preempted as _preempted
@@ -451,12 +452,13 @@ class Readers:
 
 @dataclass
 class MaintainPolicy:
-    """When and how far maintenance compacts (see `MemoryStore.maintain`)."""
+    """When and how far maintenance compacts (see `MemoryStore.maintain`). The settings a user
+    can change default to the configuration's defaults (`omegad.config.Config`)."""
 
-    target_rows_per_fragment: int = 65_536
-    max_fragments: int = 32  # compact when a table has more fragments than this
-    unindexed_rows: int = 2_000  # fold new rows into the indexes past this many
-    vector_index_rows: int = 20_000  # build the vector index once the table has this many rows
+    target_rows_per_fragment: int = Config.maintenance_target_rows_per_fragment
+    max_fragments: int = Config.maintenance_max_fragments  # compact past this many fragments
+    unindexed_rows: int = Config.maintenance_unindexed_rows  # fold new rows into the indexes past this many
+    vector_index_rows: int = Config.vector_index_rows  # build the vector index at this many rows
     reader_wait_s: float = 5.0  # longest wait for old reads before cleaning up versions
     max_compact_rows: int = 262_144  # most rows one pass rewrites per table (bounds its time)
     max_index_deltas: int = 16  # most pieces of an index (see lanceops.segments_to_merge)
@@ -638,7 +640,7 @@ VECTOR_INDEX_KINDS = {"hnsw": ("IVF_HNSW_SQ", "IvfHnswSq"), "rabitq": ("IVF_RQ",
 #: rebuilds its graph as RaBitQ in the background and never goes back). The graph is the
 #: faster search, but as the store grows its memory and build time outgrow the daemon's
 #: budget, and its base is never rebuilt (docs/storage.md, "Vector index and search path").
-AUTO_RABITQ_ROWS = 262_144
+AUTO_RABITQ_ROWS = Config.rabitq_from_rows
 VECTOR_INDEX_SETTINGS = ("auto", *VECTOR_INDEX_KINDS)
 
 
@@ -774,7 +776,7 @@ class MemoryStore:
         index_cache_mb: int = 0,
         metadata_cache_mb: int = 32,
         ops_in_child: bool = False,
-        vector_index: str = "hnsw",
+        vector_index: str = Config.vector_index,
         rabitq_from_rows: int = AUTO_RABITQ_ROWS,
     ) -> MemoryStore:
         """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of

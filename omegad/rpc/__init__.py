@@ -6,8 +6,8 @@ Owns:
 - `registry`: one row per method (params keys, parser, handler, access rule, scope);
 - `dispatch`: envelope checks, the access check and the handler call; the one place where
   exceptions become error replies;
-- `params` (the typed params handlers receive), `fields` (reading one value of a params map)
-  and `schema` (one parser per method);
+- `fields` (reading one value of a params map) and `schema` (one parser per method into the
+  typed requests of `omegad.requests`, which live below this package with the service);
 - `access`: reading a peer's credentials and applying the ``[[access.grant]]`` rules
   (parsed by `omegad.grants`) to each request.
 
@@ -15,9 +15,9 @@ The daemon's exceptions (`omegad.errors`) and the grants live below this package
 raises those errors and the configuration parses the grants, and neither may import the RPC
 layer (the import-linter contracts in pyproject.toml check what they can).
 
-May import: `params`, `fields`, `schema` and `access` are leaves: they import nothing from
-omegad but `omegad.config`, `omegad.errors`, `omegad.grants` (and each other), and every other
-layer may import them (handlers take typed params and raise these errors). `registry`, `dispatch` and `server`
+May import: `fields`, `schema` and `access` import nothing from omegad but `omegad.config`,
+`omegad.errors`, `omegad.grants`, `omegad.requests` (and each other); nothing below this
+package imports any of it (the service takes `omegad.requests` and raises `omegad.errors`). `registry`, `dispatch` and `server`
 are the top layer: they may import the service and what it is built from, and only the
 daemon's lifecycle (`omegad.server`) imports them. This file imports nothing, so that
 importing a leaf does not load the top.

@@ -8,7 +8,6 @@ A leaf module: it imports only `omegad.config` and the errors.
 
 from __future__ import annotations
 
-import base64
 import json
 import math
 import re
@@ -20,13 +19,13 @@ from omegad_client.protocol import MEMORY_TYPES
 
 from ..config import Config
 from ..errors import InvalidParams, TooLarge
+from ..requests import split_cursor
 
 __all__ = [
     "ID_RE",
     "NAMESPACE_RE",
     "Reader",
     "decode_cursor",
-    "encode_cursor",
     "kind_of",
     "params_map",
     "parse_time",
@@ -290,23 +289,15 @@ def params_map(value: Any, where: str) -> Mapping[str, Any]:
     return value
 
 
-def encode_cursor(created_at_us: int, memory_id: str, newest_first: bool) -> str:
-    """An opaque `list` cursor: the order, then the position of the last memory listed."""
-    raw = f"{'n' if newest_first else 'o'}:{created_at_us}:{memory_id}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
 def decode_cursor(value: Any, newest_first: bool, fail: Fail) -> tuple[int, str]:
     if not isinstance(value, str) or not 1 <= len(value) <= 400:
         raise fail("not a cursor from list")
     try:
-        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode()
-        order, stamp, memory_id = raw.split(":", 2)
-        created = int(stamp)
-    except (ValueError, UnicodeDecodeError):
+        newest, created, memory_id = split_cursor(value)
+    except ValueError:
         raise fail("not a cursor from list") from None
-    if order not in ("n", "o") or not ID_RE.fullmatch(memory_id) or not 0 <= created < 2**63:
+    if not ID_RE.fullmatch(memory_id) or not 0 <= created < 2**63:
         raise fail("not a cursor from list")
-    if (order == "n") != newest_first:
-        raise fail(f"this cursor pages {'newest' if order == 'n' else 'oldest'} first: pass the same order")
+    if newest != newest_first:
+        raise fail(f"this cursor pages {'newest' if newest else 'oldest'} first: pass the same order")
     return created, memory_id

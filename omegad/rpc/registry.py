@@ -16,10 +16,10 @@ from typing import Any, Generic, TypeVar
 
 from ..config import Config
 from ..errors import Forbidden
+from ..requests import ContradictionsParams
 from ..service import Service
 from . import schema
 from .fields import Reader, params_map
-from .params import ContradictionsParams
 
 __all__ = ["REGISTRY", "Method", "Rule", "Scope", "parse_params"]
 

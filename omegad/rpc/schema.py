@@ -1,5 +1,5 @@
 """Request schema: one parser per method, from its params map (a `Reader`) to its typed params
-(`omegad.rpc.params`), or `invalid_params` / `too_large` naming the offending key. Each parser
+(`omegad.requests`), or `invalid_params` / `too_large` naming the offending key. Each parser
 is named by its method's row in `omegad.rpc.registry`.
 
 A leaf module: it imports only `omegad.config` (through the reader) and the errors.
@@ -14,8 +14,7 @@ import json
 from omegad_client.protocol import EVENT_TOPICS
 
 from ..errors import InvalidParams, TooLarge
-from .fields import Reader, decode_cursor, kind_of, params_map
-from .params import (
+from ..requests import (
     DEFAULT_LIST_LIMIT,
     DEFAULT_NAMESPACE,
     DEFAULT_QUERY_LIMIT,
@@ -43,6 +42,7 @@ from .params import (
     UnsubscribeParams,
     UpdateParams,
 )
+from .fields import Reader, decode_cursor, kind_of, params_map
 
 __all__ = [
     "by_id",

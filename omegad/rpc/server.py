@@ -32,10 +32,10 @@ from ..config import Config
 from ..errors import NotFound, ServiceError, StartupError, TooLarge
 from ..events import MAX_SUBSCRIPTIONS, Subscriber
 from ..grants import Peer
+from ..requests import CancelParams, SubscribeParams, UnsubscribeParams
 from ..service import Service
 from .access import Access, peer_of
 from .dispatch import Dispatcher
-from .params import CancelParams, SubscribeParams, UnsubscribeParams
 from .registry import REGISTRY
 
 __all__ = ["Connection", "Server", "listen_unix", "prepare_socket_path"]

@@ -9,7 +9,7 @@ import anyio
 import pytest
 
 from omegad import service as service_module
-from omegad.rpc.params import ContradictionsParams, FlushParams, IdParams, StoreBatchParams, StoreParams
+from omegad.requests import ContradictionsParams, FlushParams, IdParams, StoreBatchParams, StoreParams
 from omegad.service import DELETES_REMEMBERED, Service
 
 from .test_rerank_inprocess import run_service

@@ -14,7 +14,7 @@ from omegad.config import load_config
 from omegad.embed import Embedder
 from omegad.models import resolve_embedding
 from omegad.pipeline import Candidate
-from omegad.rpc.params import FlushParams, QueryParams, StoreBatchParams, StoreParams
+from omegad.requests import FlushParams, QueryParams, StoreBatchParams, StoreParams
 from omegad.service import Service
 from omegad.store import MemoryStore
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from omegad.config import Config
 from omegad.errors import InvalidParams, TooLarge
-from omegad.rpc.params import QueryParams, StoreParams
+from omegad.requests import QueryParams, StoreParams
 from omegad.rpc.registry import REGISTRY, parse_params
 
 CFG = Config()

@@ -926,3 +926,23 @@ def test_an_updates_data_file_is_named_by_its_transaction_even_beside_other_comm
 
     monkeypatch.setattr(Path, "read_bytes", read)
     assert store_mod._appended_files(d, before) == {"aaa.lance"}
+
+
+def test_the_store_defaults_are_the_configuration_defaults() -> None:
+    """One place for each default: a store opened or maintained without settings behaves as
+    the daemon with an empty configuration."""
+    import inspect
+
+    from omegad.config import Config
+    from omegad.store import AUTO_RABITQ_ROWS, MaintainPolicy
+
+    policy = MaintainPolicy()
+    assert (policy.target_rows_per_fragment, policy.max_fragments, policy.unindexed_rows, policy.vector_index_rows) == (
+        Config.maintenance_target_rows_per_fragment,
+        Config.maintenance_max_fragments,
+        Config.maintenance_unindexed_rows,
+        Config.vector_index_rows,
+    )
+    opened = inspect.signature(MemoryStore.open).parameters
+    assert opened["vector_index"].default == Config.vector_index == "auto"
+    assert opened["rabitq_from_rows"].default == AUTO_RABITQ_ROWS == Config.rabitq_from_rows

@@ -1,11 +1,14 @@
-"""Typed request parameters: what each method's handler receives once its params map has
-been read (`omegad.rpc.schema`). Frozen, so a handler cannot change what the caller sent.
+"""Typed requests: what each method's handler receives once the RPC layer has read its params
+map (`omegad.rpc.schema`), and the `list` cursor's format. Frozen, so a handler cannot change
+what the caller sent.
 
-A leaf module: it imports nothing from omegad, and any layer may import it.
+A leaf module below the RPC layer and the service: it imports nothing from omegad, so the
+service takes typed requests without importing the layer that parses them.
 """
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -207,3 +210,23 @@ class CancelParams:
 @dataclass(frozen=True)
 class NoParams:
     pass
+
+
+def encode_cursor(created_at_us: int, memory_id: str, newest_first: bool) -> str:
+    """An opaque `list` cursor: the order, then the position of the last memory listed."""
+    raw = f"{'n' if newest_first else 'o'}:{created_at_us}:{memory_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def split_cursor(value: str) -> tuple[bool, int, str]:
+    """(newest first, created_at, memory id) of a cursor from `encode_cursor`. Raises
+    ValueError when *value* is not one."""
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode()
+        order, stamp, memory_id = raw.split(":", 2)
+        created = int(stamp)
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError("not a cursor from list") from None
+    if order not in ("n", "o"):
+        raise ValueError("not a cursor from list")
+    return order == "n", created, memory_id
