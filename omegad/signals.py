@@ -27,7 +27,7 @@ from typing import Any
 import pyarrow as pa
 
 from .config import Config
-from .store import MemoryStore, sql_str
+from .store import MemoryStore, id_in, open_or_create, upsert_by_id
 
 __all__ = ["MemorySignals", "SignalStore", "Signals"]
 
@@ -76,12 +76,7 @@ class SignalStore:
 
     @classmethod
     def open(cls, store: MemoryStore) -> SignalStore:
-        db = store.side_db
-        try:
-            table = db.open_table(TABLE)
-        except ValueError:
-            table = db.create_table(TABLE, schema=_schema())
-        return cls(table)
+        return cls(open_or_create(store.side_db, TABLE, _schema()))
 
     @property
     def table(self) -> Any:
@@ -107,11 +102,11 @@ class SignalStore:
             for mid, s in signals.items()
         ]
         data = pa.Table.from_pylist(rows, schema=_schema())
-        self._table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+        upsert_by_id(self._table, data)
 
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self._table.delete(f"id IN ({', '.join(sql_str(i) for i in ids)})")
+            self._table.delete(id_in(ids))
 
 
 class Signals:

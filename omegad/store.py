@@ -122,8 +122,22 @@ class Filter:
         return " AND ".join(parts)
 
 
-def _id_in(ids: Sequence[str]) -> str:
+def id_in(ids: Sequence[str]) -> str:
+    """A filter: the row's id is one of *ids*."""
     return f"id IN ({', '.join(sql_str(i) for i in ids)})"
+
+
+def open_or_create(db: Any, name: str, schema: pa.Schema) -> Any:
+    """Table *name* of *db*, created empty with *schema* the first time."""
+    try:
+        return db.open_table(name)
+    except ValueError:  # no such table yet
+        return db.create_table(name, schema=schema)
+
+
+def upsert_by_id(table: Any, data: pa.Table) -> None:
+    """Write the rows of *data*, each replacing the row of the same id if there is one."""
+    table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
 
 
 SELECT = [
@@ -824,10 +838,7 @@ class MemoryStore:
                 log.warning("index_sizes_unreadable", error=str(exc)[:300])
         cache_mb = (index_cache_mb or auto_index_cache_mb(need_mb), metadata_cache_mb)
         db, session = _connect(directory, *cache_mb)
-        try:
-            table = db.open_table(TABLE)
-        except ValueError:  # no such table yet
-            table = db.create_table(TABLE, schema=_schema(dim))
+        table = open_or_create(db, TABLE, _schema(dim))
         store = cls(directory, table, db, dim, model_id)
         store.session, store.cache_mb = session, cache_mb
         store.use_vector_index(vector_index, rabitq_from_rows)
@@ -844,10 +855,7 @@ class MemoryStore:
     def _open_tombstones(self) -> None:
         """Load the dead rows; after a crash between an update's two commits, retire the
         older of the two live versions it left (`_repair_duplicates`)."""
-        try:
-            self._tombstones = self.side_db.open_table(TOMBSTONES)
-        except ValueError:
-            self._tombstones = self.side_db.create_table(TOMBSTONES, schema=_tombstone_schema())
+        self._tombstones = open_or_create(self.side_db, TOMBSTONES, _tombstone_schema())
         tbl = self._tombstones.search().limit(None).to_arrow()
         frags = set(self.ops.fragments(TABLE)) if tbl.num_rows else set()
         rows: dict[int, tuple[str, str, str]] = {}
@@ -1014,7 +1022,7 @@ class MemoryStore:
         dead = self.dead
         ids = list(dict.fromkeys(ids))
         for start in range(0, len(ids), 500):
-            q = self._table.search().where(_id_in(ids[start : start + 500])).select(columns)
+            q = self._table.search().where(id_in(ids[start : start + 500])).select(columns)
             yield dead.drop(q.limit(None).to_arrow())
 
     @_reader
@@ -1474,7 +1482,7 @@ class MemoryStore:
         if ids:
             with self._write_lock:
                 if not self._vector_index_ready:
-                    self._table.delete(_id_in(ids))
+                    self._table.delete(id_in(ids))
                 else:
                     self._delete_rows(self._live_rows_of(ids))
 
@@ -1489,12 +1497,7 @@ class MemoryStore:
             return
         with self._write_lock:
             if not self._vector_index_ready:
-                (
-                    self._table.merge_insert("id")
-                    .when_matched_update_all()
-                    .when_not_matched_insert_all()
-                    .execute(_records(rows, self.dim))
-                )
+                upsert_by_id(self._table, _records(rows, self.dim))
                 return
             old = self._live_rows_of([r.id for r in rows])
             marker = self.directory / RETIRING

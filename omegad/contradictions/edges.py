@@ -14,7 +14,7 @@ from typing import Any
 import pyarrow as pa
 import structlog
 
-from ..store import MemoryStore, sql_str
+from ..store import MemoryStore, id_in, open_or_create, sql_str, upsert_by_id
 from ..timeutil import iso, now_us
 from .model import DETECTOR_VERSION
 
@@ -121,12 +121,7 @@ class EdgeStore:
 
     @classmethod
     def open(cls, store: MemoryStore, data_dir: Path) -> EdgeStore:
-        db = store.side_db
-        try:
-            table = db.open_table(EDGES_TABLE)
-        except ValueError:
-            table = db.create_table(EDGES_TABLE, schema=_edge_schema())
-        return cls(table, data_dir / CURSOR_FILE)
+        return cls(open_or_create(store.side_db, EDGES_TABLE, _edge_schema()), data_dir / CURSOR_FILE)
 
     def load(self, table: Any | None = None) -> list[Edge]:
         """Every edge (of *table*, a pinned snapshot of the edges table, when given)."""
@@ -147,9 +142,7 @@ class EdgeStore:
         if new:
             self._table.add(self._arrow(new))
         if known:
-            self._table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(
-                self._arrow(known)
-            )
+            upsert_by_id(self._table, self._arrow(known))
         ids.update((e.id, (e.source, e.target)) for e in unique)
 
     @staticmethod
@@ -175,7 +168,7 @@ class EdgeStore:
 
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
-            self._table.delete(f"id IN ({', '.join(sql_str(i) for i in ids)})")
+            self._table.delete(id_in(ids))
             ledger = self._ledger()
             for i in ids:
                 ledger.pop(i, None)
