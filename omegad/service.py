@@ -40,6 +40,7 @@ from .lanceops import ChildOps
 from .models import damaged_files, embedding_dir, files_signature
 from .neighbours import NeighbourCache
 from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
+from .recovery import delete_record, edge_delete_record, edge_record, replay, row_record, signal_record
 from .requests import (
     ContradictionsParams,
     ExportParams,
@@ -63,15 +64,7 @@ from .signals import MemorySignals, Signals, SignalStore
 from .store import TABLE as MEMORIES_TABLE
 from .store import Filter, MaintainPolicy, MemoryStore, Row
 from .timeutil import iso, now_us, to_micros
-from .wal import (
-    WriteAheadLog,
-    delete_record,
-    edge_delete_record,
-    edge_record,
-    replay,
-    row_record,
-    signal_record,
-)
+from .wal import WriteAheadLog
 from .worker import Batcher, JobQueue, wait_until
 
 #: Deletes the writer remembers, so that an edge to a memory deleted while it was being

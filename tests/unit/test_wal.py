@@ -8,17 +8,9 @@ from typing import Any
 import numpy as np
 
 from omegad.contradictions.edges import Edge, EdgeStore
+from omegad.recovery import delete_record, edge_delete_record, edge_record, final_state, replay, row_record
 from omegad.store import MemoryStore, Row
-from omegad.wal import (
-    HEADER,
-    WriteAheadLog,
-    delete_record,
-    edge_delete_record,
-    edge_record,
-    final_state,
-    replay,
-    row_record,
-)
+from omegad.wal import HEADER, WriteAheadLog
 
 
 def row(mid: str, text: str, updated: int, version: int = 1, ns: str = "n") -> Row:
