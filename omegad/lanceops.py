@@ -123,8 +123,8 @@ def segments_to_merge(rows: list[int], new_rows: int, max_segments: int) -> int:
     twice the new rows, each older one while it holds at most twice all that joined before it.
     A merge is at least a third new material, so a row is rewritten a logarithmic number of
     times in all, and the base — the big first segment — only once the deltas have grown to
-    half its size. (Merging every delta on each idle pass rebuilt every row indexed since the
-    base: idle passes of 28–43 s in the 8-client soak at 50k memories, growing with the store.)
+    half its size. (Merging every delta on each idle pass rebuilds every row indexed since the
+    base, in passes that grow with the store: docs/storage.md, Maintenance.)
     At *max_segments* pieces the newest two join anyway, so queries search a bounded number
     (the tiers alone stay under 16 pieces for 300k rows folded one at a time onto a base of 1M;
     `test_index_segments_merge_size_tiered`)."""

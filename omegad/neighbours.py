@@ -17,8 +17,8 @@ in what is free is loaded. One that does not displaces kept namespaces only when
 more demand than they are: each namespace's searches are counted, the counts halve every
 ``AGE_EVERY`` searches, and the least-demanded kept namespaces are evicted only when together they
 had less than half the newcomer's demand. Otherwise the newcomer is searched in the store. (A plain
-LRU over whole namespaces thrashed when more namespaces were in use than fit: in the 8-client soak,
-12,814 reloads of up to 20,000 rows for 41,605 searches.)
+LRU over whole namespaces thrashes when more namespaces are in use than fit: docs/storage.md,
+"Vector index and search path".)
 
 Consistency: the service reports every committed change (`upserted` / `deleted`, from the event
 loop: an O(1) append, no lock). The checker's worker thread applies the pending changes before
