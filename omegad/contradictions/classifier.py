@@ -26,7 +26,7 @@ from typing import Any
 from ..crossencoder import CrossEncoder, CrossEncoderFiles, sigmoid
 from ..embed import ModelMissing
 from ..errors import error_text
-from .model import Detection, Signal
+from .model import Detection, Signal, noisy_or
 
 __all__ = [
     "DIFFERENT_SUBJECT",
@@ -89,12 +89,12 @@ def combine(detection: Detection, probability: float, weight: float, threshold: 
     """*detection* with the classifier's signal added (the noisy-or of the detectors' signals
     and ``weight × probability``) when that flags the pair; else *detection* as it was, with
     the probability in ``extra`` (its reason still says what silenced the detectors)."""
-    signal = Signal("classifier", weight * probability, f"pair model p={probability:.3f}")
-    confidence = round(1.0 - (1.0 - detection.confidence) * (1.0 - signal.score), 4)
+    signals = (*detection.signals, Signal("classifier", weight * probability, f"pair model p={probability:.3f}"))
+    confidence = noisy_or(signals)
     extra = {**detection.extra, "classifier": round(probability, 4)}
     if confidence < threshold:
         return Detection(detection.confidence, detection.signals, detection.reason, detection.overlap, extra)
-    return Detection(confidence, (*detection.signals, signal), detection.reason, detection.overlap, extra)
+    return Detection(confidence, signals, detection.reason, detection.overlap, extra)
 
 
 class Classifier:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from .clauses import _analyse
 from .compare import _compare, _Outcome
-from .model import Detection, Signal, _Clause
+from .model import Detection, _Clause, noisy_or
 
 __all__ = ["detect"]
 
@@ -60,7 +60,7 @@ def detect(new: str, old: str) -> Detection:
         for n in b.clauses:
             out = _compare(o, n, a, b)
             if out.signals:
-                conf = _combine(out.signals)
+                conf = noisy_or(out.signals)
                 if best is None or conf > best[0]:
                     best = (conf, out, o, n)
             elif (
@@ -82,11 +82,3 @@ def detect(new: str, old: str) -> Detection:
 def _rank(out: _Outcome) -> int:
     """Which silence to report when no clause pair aligned: a guard over "no shared subject"."""
     return 0 if out.reason == "no shared subject" else 1
-
-
-def _combine(signals: tuple[Signal, ...] | list[Signal]) -> float:
-    """Noisy-or of the signals' scores: independent evidence adds up, and stays below 1."""
-    keep = 1.0
-    for s in signals:
-        keep *= 1.0 - s.score
-    return round(1.0 - keep, 4)

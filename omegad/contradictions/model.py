@@ -52,6 +52,15 @@ class Signal:
         return {"kind": self.kind, "score": round(self.score, 4), "evidence": self.evidence}
 
 
+def noisy_or(signals: tuple[Signal, ...] | list[Signal]) -> float:
+    """The confidence of *signals* together: the noisy-or of their scores (independent evidence
+    adds up, and stays below 1)."""
+    keep = 1.0
+    for s in signals:
+        keep *= 1.0 - s.score
+    return round(1.0 - keep, 4)
+
+
 @dataclass(frozen=True)
 class Detection:
     confidence: float
