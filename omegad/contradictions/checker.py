@@ -29,6 +29,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -42,6 +43,7 @@ from ..timeutil import iso, now_us
 from .classifier import Classifier
 from .detect import detect
 from .edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
+from .model import Detection
 
 __all__ = ["Checker"]
 
@@ -59,6 +61,17 @@ MAX_DEFER_S = 1.0
 MAX_QUEUE = 50_000
 #: The saved cursor trails the checks by at most this long (see `Checker._save_cursor`).
 CURSOR_SAVE_INTERVAL_S = 1.0
+
+
+@dataclass(slots=True)
+class _Pair:
+    """A neighbour pair of one check, newer memory first."""
+
+    newer: Row
+    older: Row
+    detection: Detection
+    cosine: float
+    asked: bool  # the classifier may be asked: among the newer memory's nearest gated neighbours
 
 
 def _stated_at(row: Row) -> int:
@@ -379,8 +392,7 @@ class Checker:
         planned: set[str] = set()
         threshold = self.config.contradiction_threshold
         now = now_us()
-        # (newer, older) ids -> [newer, older, detection, cosine, whether the classifier is asked]
-        pairs: dict[tuple[str, str], list[Any]] = {}
+        pairs: dict[tuple[str, str], _Pair] = {}  # by (newer, older) ids
         for row, neighbours in candidates:
             # edges computed on an older text of this memory are stale
             for e in known.values():
@@ -394,24 +406,25 @@ class Checker:
                 newer, older = (row, n) if _newer(row, n) else (n, row)
                 ask = rank < CLASSIFIED_NEIGHBOURS and newer is row  # ranked among the newer one's neighbours
                 if (newer.id, older.id) in pairs:  # both memories of the pair are in this batch
-                    pairs[(newer.id, older.id)][4] |= ask
+                    pairs[(newer.id, older.id)].asked |= ask
                     continue
                 # background work: let a store or query thread waiting for the interpreter
                 # run now, not after the switch interval (5 ms) of pure-Python detectors
                 time.sleep(0)
                 t0 = time.perf_counter()
-                pairs[(newer.id, older.id)] = [newer, older, detect(newer.text, older.text), cos, ask]
+                pairs[(newer.id, older.id)] = _Pair(newer, older, detect(newer.text, older.text), cos, ask)
                 self.detect_ms += (time.perf_counter() - t0) * 1000
         self.pairs += len(pairs)
         found = list(pairs.values())
         detections = self.classifier.apply(
-            [(o.text, n.text) for n, o, *_ in found],
-            [d for _, _, d, _, _ in found],
-            [c for *_, c, _ in found],
+            [(p.older.text, p.newer.text) for p in found],
+            [p.detection for p in found],
+            [p.cosine for p in found],
             threshold,
-            [a for *_, a in found],
+            [p.asked for p in found],
         )
-        for (newer, older, *_), d in zip(found, detections, strict=True):
+        for p, d in zip(found, detections, strict=True):
+            newer, older = p.newer, p.older
             if not d.flagged(threshold):
                 continue
             eid = edge_id(KIND, newer.id, older.id)
