@@ -204,7 +204,7 @@ def session(path: Path, spinning: bool = False) -> Any:
     options.intra_op_num_threads = THREADS
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    # omegad.embed turns spinning off (idle threads then cost no CPU); it costs latency.
+    # omegad.recall.embed turns spinning off (idle threads then cost no CPU); it costs latency.
     options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 

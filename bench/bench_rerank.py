@@ -47,8 +47,8 @@ def log(msg: str) -> None:
 
 def ensure_model(directory: Path, builder_python: str) -> None:
     """Build the fp32 model with torch (``make_cross_encoder.py full``), then quantize it the
-    way ``omegad models fetch reranker --quantize`` does (`omegad.models.quantize_per_channel`)."""
-    from omegad.models import quantize_per_channel
+    way ``omegad models fetch reranker --quantize`` does (`omegad.models.fetch.quantize_per_channel`)."""
+    from omegad.models.fetch import quantize_per_channel
 
     if not (directory / "model.onnx").is_file():
         log(f"building the random-weight ms-marco-shape model into {directory} with {builder_python}")
@@ -60,7 +60,7 @@ def ensure_model(directory: Path, builder_python: str) -> None:
                 "  python bench/bench_rerank.py --builder-python .torchvenv/bin/python"
             )
     if not (directory / "model_int8.onnx").is_file():
-        log("quantizing: 8-bit per-channel weights (omegad.models.quantize_per_channel)")
+        log("quantizing: 8-bit per-channel weights (omegad.models.fetch.quantize_per_channel)")
         label = quantize_per_channel(directory / "model.onnx", directory / "model_int8.onnx")
         manifest_path = directory / "manifest.json"
         manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
@@ -72,8 +72,8 @@ def ensure_model(directory: Path, builder_python: str) -> None:
 
 
 def _candidates(texts: list[str], tag: str) -> list[Any]:
-    from omegad.pipeline import Candidate
-    from omegad.store import Row
+    from omegad.recall.pipeline import Candidate
+    from omegad.storage.store import Row
 
     vec = np.zeros(384, dtype=np.float32)
     return [
@@ -87,8 +87,9 @@ def _candidates(texts: list[str], tag: str) -> list[Any]:
 
 def stage_vs_raw(model_dir: Path, onnx_name: str, reps: int, threads: int) -> dict[str, Any]:
     from omegad.config import load_config
-    from omegad.crossencoder import CrossEncoder
-    from omegad.rerank import Reranker, read_reranker_dir
+    from omegad.models.files import read_reranker_dir
+    from omegad.recall.crossencoder import CrossEncoder
+    from omegad.recall.rerank import Reranker
 
     files = read_reranker_dir(model_dir)
     files = type(files)(files.directory, model_dir / onnx_name, files.tokenizer, files.model_id, onnx_name)

@@ -41,8 +41,8 @@ from _daemon import BenchDaemon, pct
 
 from omegad.config import load_config
 from omegad.contradictions.edges import EdgeStore
-from omegad.server import load_embedder
-from omegad.store import MaintainPolicy, MemoryStore, Row
+from omegad.daemon.lifecycle import load_embedder
+from omegad.storage.store import MaintainPolicy, MemoryStore, Row
 
 DIM = 384
 WORDS = [
@@ -190,7 +190,7 @@ def delete_some(data_dir: Path, model_id: str) -> int:
 
 
 #: How long the benchmark waits for the daemon to count as quiet and trim its heap
-#: (`omegad.service.TRIM_QUIET_S`, checked every second).
+#: (`omegad.app.service.TRIM_QUIET_S`, checked every second).
 QUIET_WAIT_S = 2.5
 
 

@@ -5,7 +5,7 @@
 Measures, against a fresh daemon on a temporary socket and data dir (`_daemon.BenchDaemon`):
 
 1. single ``store`` latency (1 client process, median / p95) next to the cost of embedding the
-   same texts in-process with the daemon's embedder settings (`omegad.embed.Embedder`, 2
+   same texts in-process with the daemon's embedder settings (`omegad.recall.embed.Embedder`, 2
    threads), so the embedding share of a store is visible; ``ping`` gives the bare RPC cost;
 2. store throughput (memories/s) with 1 and with 8 client *processes* (each its own `Client`,
    each doing single stores), the 8/1 ratio, and ``store_batch`` throughput (batches of 100);
@@ -308,8 +308,8 @@ def log(msg: str) -> None:
 def bench_embedder(config_file: Path | None, single: list[str], batch: list[str]) -> dict[str, Any]:
     """Time the daemon's embedder in-process: one text per call, and one big batch."""
     from omegad.config import load_config
-    from omegad.embed import Embedder
-    from omegad.models import resolve_embedding
+    from omegad.models.files import resolve_embedding
+    from omegad.recall.embed import Embedder
 
     cfg = load_config(config_file)
     files = resolve_embedding(cfg.embedding_model_dir, cfg.model_cache_dir)

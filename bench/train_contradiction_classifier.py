@@ -134,7 +134,7 @@ def export(args: argparse.Namespace) -> int:
     )
     quantized = out / "int8.onnx.partial"
     # uint8 weights: exact on every x86 CPU (int8 x uint8 saturates without VNNI), see
-    # omegad.models.quantize_per_channel
+    # omegad.models.fetch.quantize_per_channel
     quantize_dynamic(
         str(work), str(quantized), op_types_to_quantize=["MatMul", "Gemm"], per_channel=True,
         reduce_range=False, weight_type=QuantType.QUInt8,
@@ -163,7 +163,7 @@ def export(args: argparse.Namespace) -> int:
 
 def _int8_embeddings(model: Any, onnx: Any, helper: Any, numpy_helper: Any, np: Any) -> None:
     """Store the word-embedding table as int8 with one scale per row, dequantised by
-    ``Mul(Cast(table), scale)``: the pattern `omegad.onnxedit.gather_first` turns into a lookup
+    ``Mul(Cast(table), scale)``: the pattern `omegad.models.onnxedit.gather_first` turns into a lookup
     before the dequantisation, so the daemon keeps 12 MB of table instead of 47."""
     graph = model.graph
     inits = {i.name: i for i in graph.initializer}

@@ -1,3 +1,3 @@
-from omegad.cli import main
+from omegad.cli.main import main
 
 raise SystemExit(main())

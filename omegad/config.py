@@ -14,9 +14,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from omegad.grants import GrantError, parse_grants
 from omegad_client.protocol import DEFAULT_MAX_FRAME, MEMORY_TYPES, default_socket_path
-
-from .grants import GrantError, parse_grants
 
 __all__ = ["DEFAULT_DECAY_HALF_LIFE_DAYS", "DEFAULT_TYPE_WEIGHTS", "Config", "ConfigError", "load_config"]
 
@@ -120,7 +119,7 @@ class Config:
     contradiction_classifier_weight: float = 0.42
     contradiction_classifier_min_cosine: float = 0.6
     contradiction_classifier_threads: int = 1
-    # lifecycle signals (see omegad.signals)
+    # lifecycle signals (see omegad.storage.signals)
     feedback_weight: float = 0.1
     feedback_bound: float = 5.0
     hide_below: float = -3.0
@@ -135,8 +134,8 @@ class Config:
     maintenance_process_idle_s: float = 10.0  # the maintenance process ends after this long unused
     vector_index_rows: int = 20_000
     index_min_namespace_rows: int = 2_000
-    vector_index: str = "auto"  # auto, hnsw or rabitq (omegad.store.VECTOR_INDEX_SETTINGS)
-    rabitq_from_rows: int = 262_144  # auto: RaBitQ from this many memories (omegad.store.AUTO_RABITQ_ROWS)
+    vector_index: str = "auto"  # auto, hnsw or rabitq (omegad.storage.store.VECTOR_INDEX_SETTINGS)
+    rabitq_from_rows: int = 262_144  # auto: RaBitQ from this many memories (omegad.storage.store.AUTO_RABITQ_ROWS)
     index_fold_delay_ms: int = 250  # new rows into the vector index this long after a burst of writes (0: off)
     # logging
     log_format: str = "auto"  # "auto" (JSON unless stdout is a TTY), "json" or "console"

@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from omegad.logs import clean_native_message
 from omegad_client.protocol import ERROR_CODES
-
-from .logs import clean_native_message
 
 __all__ = [
     "BadRequest",

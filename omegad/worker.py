@@ -18,7 +18,7 @@ import anyio
 from anyio.abc import TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from .errors import error_text
+from omegad.errors import error_text
 
 __all__ = ["Batcher", "JobQueue", "Progress"]
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import ClassVar, TypeVar
 
-from omegad.models import RERANKER_HUB_REPO, RERANKER_HUB_REVISION
+from omegad.models.fetch import RERANKER_HUB_REPO, RERANKER_HUB_REVISION
 
 REPO = RERANKER_HUB_REPO
 OLD_REPO = "cross-encoder/ms-marco-MiniLM-L-6-v2"  # the hub redirects the old name (relative 307)

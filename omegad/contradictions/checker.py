@@ -35,15 +35,15 @@ from typing import Any
 import anyio
 import structlog
 
-from ..config import Config
-from ..errors import error_text
-from ..neighbours import NeighbourCache
-from ..store import Filter, MemoryStore, Row
-from ..timeutil import iso, now_us
-from .classifier import Classifier
-from .detect import detect
-from .edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
-from .model import Detection
+from omegad.config import Config
+from omegad.contradictions.classifier import Classifier
+from omegad.contradictions.detect import detect
+from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
+from omegad.contradictions.model import Detection
+from omegad.errors import error_text
+from omegad.recall.neighbours import NeighbourCache
+from omegad.storage.store import Filter, MemoryStore, Row
+from omegad.timeutil import iso, now_us
 
 __all__ = ["Checker"]
 

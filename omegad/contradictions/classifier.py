@@ -17,16 +17,15 @@ gate, and when it cannot be loaded the detectors decide alone and ``stats`` says
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..crossencoder import CrossEncoder, CrossEncoderFiles, sigmoid
-from ..embed import ModelMissing
-from ..errors import error_text
-from .model import Detection, Signal, noisy_or
+from omegad.contradictions.model import Detection, Signal, noisy_or
+from omegad.errors import error_text
+from omegad.models.files import CrossEncoderFiles, read_cross_encoder_dir
+from omegad.recall.crossencoder import CrossEncoder, sigmoid
 
 __all__ = [
     "DIFFERENT_SUBJECT",
@@ -57,17 +56,9 @@ AGREEING = "no conflicting change"
 def read_pair_model(directory: Path) -> CrossEncoderFiles:
     """The files of a pair model directory: ``model_int8.onnx``, ``tokenizer.json`` and
     ``manifest.json``. Raises `ModelMissing` naming what is wrong."""
-    onnx, tokenizer, manifest = (directory / n for n in ("model_int8.onnx", "tokenizer.json", "manifest.json"))
-    try:
-        doc = json.loads(manifest.read_text(encoding="utf-8"))
-        present = onnx.is_file() and tokenizer.is_file()
-    except (OSError, ValueError) as exc:
-        raise ModelMissing(f"cannot read {manifest}: {error_text(exc)}") from None
-    if not present or not isinstance(doc, dict):
-        raise ModelMissing(f"{directory} lacks model_int8.onnx or tokenizer.json, or its manifest is not an object")
-    quant = doc.get("quantization")
-    label = str(quant.get(onnx.name, "8-bit")) if isinstance(quant, dict) else "8-bit"
-    return CrossEncoderFiles(directory, onnx, tokenizer, str(doc.get("model_id", directory.name)), label)
+    return read_cross_encoder_dir(
+        directory, model_id=directory.name, candidates=("model_int8.onnx",), manifest_required=True
+    )
 
 
 class PairModel:

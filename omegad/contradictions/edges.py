@@ -14,9 +14,9 @@ from typing import Any
 import pyarrow as pa
 import structlog
 
-from ..store import MemoryStore, id_in, open_or_create, sql_str, upsert_by_id
-from ..timeutil import iso, now_us
-from .model import DETECTOR_VERSION
+from omegad.contradictions.model import DETECTOR_VERSION
+from omegad.storage.store import MemoryStore, id_in, open_or_create, sql_str, upsert_by_id
+from omegad.timeutil import iso, now_us
 
 __all__ = ["EDGES_TABLE", "KIND", "Edge", "EdgeIndex", "EdgeOp", "EdgeStore", "edge_from", "edge_id", "resolved"]
 

@@ -29,7 +29,7 @@ import socket
 import struct
 import sys
 
-from ..grants import Grant, Peer
+from omegad.grants import Grant, Peer
 
 __all__ = ["Access", "peer_of"]
 

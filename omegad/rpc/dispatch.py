@@ -16,14 +16,13 @@ from typing import Any
 import anyio
 import structlog
 
+from omegad.app.service import Service
+from omegad.config import Config
+from omegad.errors import BadRequest, Forbidden, ServiceError, error_text
+from omegad.grants import Peer
+from omegad.rpc.access import Access
+from omegad.rpc.registry import REGISTRY, Method, Rule
 from omegad_client.protocol import PROTOCOL_VERSION, error_reply, ok_reply
-
-from ..config import Config
-from ..errors import BadRequest, Forbidden, ServiceError, error_text
-from ..grants import Peer
-from ..service import Service
-from .access import Access
-from .registry import REGISTRY, Method, Rule
 
 __all__ = ["Answer", "Dispatcher", "Envelope"]
 

@@ -15,11 +15,10 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from omegad.config import Config
+from omegad.errors import InvalidParams, TooLarge
+from omegad.requests import split_cursor
 from omegad_client.protocol import MEMORY_TYPES
-
-from ..config import Config
-from ..errors import InvalidParams, TooLarge
-from ..requests import split_cursor
 
 __all__ = [
     "ID_RE",

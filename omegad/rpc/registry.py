@@ -14,12 +14,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from ..config import Config
-from ..errors import Forbidden
-from ..requests import ContradictionsParams
-from ..service import Service
-from . import schema
-from .fields import Reader, params_map
+from omegad.app.service import Service
+from omegad.config import Config
+from omegad.errors import Forbidden
+from omegad.requests import ContradictionsParams
+from omegad.rpc import schema
+from omegad.rpc.fields import Reader, params_map
 
 __all__ = ["REGISTRY", "Method", "Rule", "Scope", "parse_params"]
 

@@ -11,10 +11,8 @@ import base64
 import binascii
 import json
 
-from omegad_client.protocol import EVENT_TOPICS
-
-from ..errors import InvalidParams, TooLarge
-from ..requests import (
+from omegad.errors import InvalidParams, TooLarge
+from omegad.requests import (
     DEFAULT_LIST_LIMIT,
     DEFAULT_NAMESPACE,
     DEFAULT_QUERY_LIMIT,
@@ -42,7 +40,8 @@ from ..requests import (
     UnsubscribeParams,
     UpdateParams,
 )
-from .fields import Reader, decode_cursor, kind_of, params_map
+from omegad.rpc.fields import Reader, decode_cursor, kind_of, params_map
+from omegad_client.protocol import EVENT_TOPICS
 
 __all__ = [
     "by_id",

@@ -26,17 +26,16 @@ import anyio
 import anyio.abc
 import structlog
 
+from omegad.app.events import MAX_SUBSCRIPTIONS, Subscriber
+from omegad.app.service import Service
+from omegad.config import Config
+from omegad.errors import NotFound, ServiceError, StartupError, TooLarge
+from omegad.grants import Peer
+from omegad.requests import CancelParams, SubscribeParams, UnsubscribeParams
+from omegad.rpc.access import Access, peer_of
+from omegad.rpc.dispatch import Dispatcher
+from omegad.rpc.registry import REGISTRY
 from omegad_client.protocol import HEADER, FrameError, decode_body, encode_frame, error_reply, ok_reply
-
-from ..config import Config
-from ..errors import NotFound, ServiceError, StartupError, TooLarge
-from ..events import MAX_SUBSCRIPTIONS, Subscriber
-from ..grants import Peer
-from ..requests import CancelParams, SubscribeParams, UnsubscribeParams
-from ..service import Service
-from .access import Access, peer_of
-from .dispatch import Dispatcher
-from .registry import REGISTRY
 
 __all__ = ["Connection", "Server", "listen_unix", "prepare_socket_path"]
 

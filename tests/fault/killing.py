@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from omegad.wal import WriteAheadLog
+from omegad.storage.wal import WriteAheadLog
 
 from .mounts import fill, free
 from .writer import text_of

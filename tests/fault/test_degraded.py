@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from omegad.config import load_config
-from omegad.models import embedding_cache_dir
+from omegad.models.files import embedding_cache_dir
 from omegad_client import OmegadError, Unavailable
 
 from ..helpers import Daemon

@@ -8,9 +8,9 @@ from typing import Any
 import anyio
 import pytest
 
-from omegad import service as service_module
+from omegad.app import service as service_module
+from omegad.app.service import DELETES_REMEMBERED, Service
 from omegad.requests import ContradictionsParams, FlushParams, IdParams, StoreBatchParams, StoreParams
-from omegad.service import DELETES_REMEMBERED, Service
 
 from .test_rerank_inprocess import run_service
 
@@ -131,8 +131,8 @@ def test_a_delete_decided_before_the_graph_knew_of_an_edge_still_removes_it(tmp_
     on the event loop before the graph learned of the edge (`has_edges` False): the writer
     removes the edge anyway, so no edge to a deleted memory is kept or exported (seen once in
     a soak: 'export: edge … has a side that is not live')."""
+    from omegad.app.service import DeleteOp
     from omegad.contradictions.edges import EdgeOp
-    from omegad.service import DeleteOp
 
     async def body(service: Service) -> None:
         old, edge, seen = await _two_memories_and_their_edge(service)
@@ -151,8 +151,8 @@ def test_an_edge_written_in_the_batch_that_deletes_its_memory_is_not_reported_wr
     (the checker, `resolve`) adds what the write reports to the in-memory graph, so the report
     must leave the edge out; otherwise a query annotated a live memory as contradicting a
     deleted one until the daemon restarted."""
+    from omegad.app.service import DeleteOp
     from omegad.contradictions.edges import EdgeOp
-    from omegad.service import DeleteOp
 
     async def body(service: Service) -> None:
         old, edge, seen = await _two_memories_and_their_edge(service)

@@ -243,7 +243,7 @@ def test_a_vector_index_of_another_kind_answers_and_is_rebuilt(daemon_factory) -
     once, and the daemon rebuilds it as the configured kind in the background."""
     import time
 
-    from omegad.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
+    from omegad.storage.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
 
     # (no in-memory copy of the namespace: its searches, and the checker's, go through the index)
     config = "[store]\ncache_rows = 0\n[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\n"
@@ -289,7 +289,7 @@ def test_a_rabitq_index_built_small_is_rebuilt_once_the_store_has_grown(daemon_f
     import numpy as np
 
     from omegad.contradictions.edges import EdgeStore
-    from omegad.store import (
+    from omegad.storage.store import (
         VECTOR_INDEX_PARTITION_ROWS,
         VECTOR_INDEX_REBUILD_GROWTH,
         MaintainPolicy,
@@ -353,7 +353,7 @@ def test_auto_rebuilds_the_graph_as_rabitq_once_the_store_has_grown(daemon_facto
     in the background, queries answering throughout, and it stays RaBitQ when memories go."""
     import time
 
-    from omegad.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
+    from omegad.storage.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
 
     config = (
         "[store]\ncache_rows = 0\n[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\nrabitq_from_rows = 400\n"

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from omegad.config import load_config
-from omegad.crossencoder import CrossEncoder, sigmoid
-from omegad.models import RERANKER_HUB_REPO, RERANKER_VARIANTS
-from omegad.rerank import read_reranker_dir
+from omegad.models.fetch import RERANKER_HUB_REPO, RERANKER_VARIANTS
+from omegad.models.files import read_reranker_dir
+from omegad.recall.crossencoder import CrossEncoder, sigmoid
 
 from ..helpers import REPO, Daemon
 

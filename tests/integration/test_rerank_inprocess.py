@@ -10,13 +10,13 @@ from typing import Any
 import anyio
 import pytest
 
+from omegad.app.service import Service
 from omegad.config import load_config
-from omegad.embed import Embedder
-from omegad.models import resolve_embedding
-from omegad.pipeline import Candidate
+from omegad.models.files import resolve_embedding
+from omegad.recall.embed import Embedder
+from omegad.recall.pipeline import Candidate
 from omegad.requests import FlushParams, QueryParams, StoreBatchParams, StoreParams
-from omegad.service import Service
-from omegad.store import MemoryStore
+from omegad.storage.store import MemoryStore
 
 from ..helpers import REPO
 

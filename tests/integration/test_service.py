@@ -83,8 +83,8 @@ def test_systemd_units_install_verify_status_uninstall(tmp_path: Path) -> None:
 
 
 def test_systemd_unit_quotes_paths_with_spaces(tmp_path: Path) -> None:
+    from omegad.cli.units import systemd_units
     from omegad.config import load_config
-    from omegad.units import systemd_units
 
     config = load_config(env={}, socket_path=Path("/run/user/1000/omegad/o.sock"), data_dir=tmp_path / "my data%")
     unit = systemd_units(config, python="/opt/py 3/bin/python")["omegad.service"]
@@ -193,7 +193,7 @@ def test_an_inherited_fd_that_is_not_a_listening_socket_is_a_clear_error(tmp_pat
 
 @pytest.mark.parametrize("value", ["", "relative/path", "@"])
 def test_notify_without_a_usable_socket_is_a_no_op(value: str) -> None:
-    from omegad.sdnotify import notify
+    from omegad.daemon.sdnotify import notify
 
     assert notify("READY=1", {"NOTIFY_SOCKET": value} if value else {}) is False
 

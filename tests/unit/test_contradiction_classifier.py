@@ -22,7 +22,7 @@ from omegad.contradictions.classifier import (
 )
 from omegad.contradictions.detect import detect
 from omegad.contradictions.model import Detection, Signal
-from omegad.embed import ModelMissing
+from omegad.models.files import ModelMissing
 
 #: Written for these tests (not taken from the evaluation sets): (older, newer).
 CLEAR = ("The nightly backup job writes its archives to the cold storage bucket.",

@@ -18,9 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from omegad.crossencoder import CrossEncoder
-from omegad.embed import ModelMissing
-from omegad.rerank import read_reranker_dir
+from omegad.models.files import ModelMissing, read_reranker_dir
+from omegad.recall.crossencoder import CrossEncoder
 
 from ..helpers import REPO
 
@@ -128,7 +127,7 @@ def test_unusable_model_files_are_refused(tmp_path: Path) -> None:
 
 def test_an_embedding_model_is_not_a_cross_encoder(tmp_path: Path) -> None:
     from omegad.config import load_config
-    from omegad.models import embedding_cache_dir
+    from omegad.models.files import embedding_cache_dir
 
     emb = embedding_cache_dir(load_config().model_cache_dir)
     if not (emb / "model.onnx").is_file():
@@ -145,7 +144,7 @@ def test_local_per_channel_quantization(tmp_path: Path) -> None:
     """`omegad models fetch reranker --quantize` path: int8 per-channel weights, preferred
     when present, close to fp32 in ranking."""
     pytest.importorskip("onnx")
-    from omegad.models import quantize_per_channel
+    from omegad.models.fetch import quantize_per_channel
 
     d = tmp_path / "m"
     shutil.copytree(TINY, d)

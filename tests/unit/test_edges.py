@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from omegad.contradictions.edges import KIND, Edge, EdgeStore, edge_id
-from omegad.store import MemoryStore
+from omegad.storage.store import MemoryStore
 
 
 def _edge(src: str, dst: str, confidence: float = 0.5) -> Edge:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from omegad.config import load_config
-from omegad.embed import Embedder, ModelMissing, read_model_dir
-from omegad.models import resolve_embedding
+from omegad.models.files import ModelMissing, read_model_dir, resolve_embedding
+from omegad.recall.embed import Embedder
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def test_corrupt_model_is_model_missing(tmp_path: Path) -> None:
 
 
 def test_inference_runs_bound_batch_and_attention_size() -> None:
-    from omegad.embed import RUN_BUDGET, inference_runs
+    from omegad.recall.embed import RUN_BUDGET, inference_runs
 
     lengths = [10] * 100 + [128] * 70 + [256] * 40 + [512] * 3
     order = sorted(range(len(lengths)), key=lengths.__getitem__)

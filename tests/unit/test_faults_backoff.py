@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from omegad.app.faults import Backoff, Faults
 from omegad.errors import error_text
-from omegad.faults import Backoff, Faults
 
 
 def test_backoff_doubles_to_a_bound_and_logs_one_pause() -> None:

@@ -13,16 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from omegad.models import (
+from omegad.models.fetch import (
     RERANKER_HUB_REVISION,
     RERANKER_VARIANTS,
     FetchError,
-    content_hash,
     cpu_variant,
     fetch_reranker,
     hub_content_hash,
 )
-from omegad.rerank import read_reranker_dir
+from omegad.models.files import content_hash, read_reranker_dir
 
 from ..hub import OLD_REPO, REPO, Hub, blob_id, start_hub
 
@@ -48,7 +47,7 @@ def test_cpu_variant_from_flags() -> None:
 
 
 def test_vnni_detection_picks_signed_weights() -> None:
-    from omegad.models import has_vnni
+    from omegad.models.fetch import has_vnni
 
     assert has_vnni("flags : fpu avx2 avx512f avx512_vnni\n")
     assert has_vnni("flags : fpu avx2 avx_vnni\n")
@@ -166,7 +165,7 @@ def test_tokenizer_built_from_vocab_when_the_revision_has_no_tokenizer_json(hub:
     it, which must tokenize exactly like the tokenizer.json of the same vocabulary."""
     from tokenizers import Tokenizer
 
-    from omegad.crossencoder import CrossEncoder
+    from omegad.recall.crossencoder import CrossEncoder
 
     tiny = Path(__file__).resolve().parents[1] / "data" / "tiny_reranker"
     ref = Tokenizer.from_file(str(tiny / "tokenizer.json"))

@@ -23,7 +23,9 @@ def _gone(pid: int) -> bool:
 def test_the_build_ends_when_its_daemon_is_killed() -> None:
     # "daemon": a process that starts a child running the indexer's parent watch, then is
     # SIGKILLed (it cannot kill its child); the child must end by itself
-    child_code = "import time; from omegad.lanceops import exit_with_parent; exit_with_parent(0.05); time.sleep(120)"
+    child_code = (
+        "import time; from omegad.storage.lanceops import exit_with_parent; exit_with_parent(0.05); time.sleep(120)"
+    )
     daemon_code = (
         "import subprocess, sys, time; "
         f"p = subprocess.Popen([sys.executable, '-c', {child_code!r}]); "

@@ -1,4 +1,4 @@
-"""Lance's maintenance calls in a child process (`omegad.lanceops.ChildOps`): the same answers
+"""Lance's maintenance calls in a child process (`omegad.storage.lanceops.ChildOps`): the same answers
 as in process, errors of the right kind (a pre-empted commit stays an `OSError`), a child that
 dies is replaced, an idle one ends."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omegad import lanceops
-from omegad.lanceops import ChildOps, CompactionBounds, LanceOpsFailed, LanceOpsTimeout, LocalOps, preempted
-from omegad.store import MaintainPolicy, MemoryStore
+from omegad.storage import lanceops
+from omegad.storage.lanceops import ChildOps, CompactionBounds, LanceOpsFailed, LanceOpsTimeout, LocalOps, preempted
+from omegad.storage.store import MaintainPolicy, MemoryStore
 
 from .test_store import _exact, _indexed_store, row
 

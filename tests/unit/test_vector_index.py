@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import structlog.testing
 
-from omegad import store as store_module
-from omegad.store import Filter, MaintainPolicy, MemoryStore, Row, _scored
+from omegad.storage import store as store_module
+from omegad.storage.store import Filter, MaintainPolicy, MemoryStore, Row, _scored
 
 DIM = 384
 SIZES = {"big": 9_000, "mid": 2_500, "small": 450, "tiny": 40}
@@ -179,7 +179,7 @@ def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path, 
 
     import anyio
 
-    from omegad.indexer import IndexBuildFailed, build_in_subprocess
+    from omegad.storage.indexer import IndexBuildFailed, build_in_subprocess
 
     rng = np.random.default_rng(3)
     store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index=kind)

@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
+from omegad.app.recovery import delete_record, edge_delete_record, edge_record, final_state, replay, row_record
 from omegad.contradictions.edges import Edge, EdgeStore
-from omegad.recovery import delete_record, edge_delete_record, edge_record, final_state, replay, row_record
-from omegad.store import MemoryStore, Row
-from omegad.wal import HEADER, WriteAheadLog
+from omegad.storage.store import MemoryStore, Row
+from omegad.storage.wal import HEADER, WriteAheadLog
 
 
 def row(mid: str, text: str, updated: int, version: int = 1, ns: str = "n") -> Row:
@@ -127,7 +127,7 @@ def test_failed_append_ends_its_segment_and_later_appends_survive(tmp_path: Path
     import errno
     import os
 
-    import omegad.wal as wal_mod
+    import omegad.storage.wal as wal_mod
 
     wal = WriteAheadLog(tmp_path / "wal")
     wal.open_segment()

@@ -1,6 +1,6 @@
 /**
  * The daemon's state for the status bar, and the details it opens: the lines `omegad doctor`
- * prints about a running daemon (omegad/doctor.py `daemon_checks`), from `hello` and `stats`.
+ * prints about a running daemon (omegad/cli/doctor.py `daemon_checks`), from `hello` and `stats`.
  * Every field may be missing or null (a degraded daemon reports what it cannot measure as
  * null); every line still prints.
  */

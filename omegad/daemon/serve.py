@@ -10,14 +10,13 @@ from typing import Any
 
 import anyio
 
+from omegad.app import heap
+from omegad.app.service import Service
+from omegad.config import Config
+from omegad.daemon.lifecycle import run_server
+from omegad.errors import StartupError
+from omegad.logs import capture_native_logs, setup_logging
 from omegad_client import Client
-
-from . import heap
-from .config import Config
-from .errors import StartupError
-from .logs import capture_native_logs, setup_logging
-from .server import run_server
-from .service import Service
 
 __all__ = ["serve"]
 

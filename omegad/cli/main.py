@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from omegad import __version__
+from omegad.config import ConfigError, load_config
 from omegad_client import Client, OmegadError
 from omegad_client.protocol import MEMORY_TYPES
-
-from . import __version__
-from .config import ConfigError, load_config
 
 __all__ = ["main"]
 
@@ -420,7 +419,7 @@ def _fmt_cleanup_only(r: dict[str, Any]) -> str:
 
 
 def _fetch_models(args: argparse.Namespace) -> int:
-    from .models import FetchError, fetch_embedding, fetch_reranker
+    from omegad.models.fetch import FetchError, fetch_embedding, fetch_reranker
 
     config = load_config(args.config)
     try:
@@ -453,7 +452,7 @@ def _fetch_models(args: argparse.Namespace) -> int:
 
 
 def _service(args: argparse.Namespace) -> int:
-    from . import units
+    from omegad.cli import units
 
     config = load_config(args.config, socket_path=args.socket, data_dir=args.data_dir)
     platform = units.detect_platform() if args.platform == "auto" else args.platform
@@ -473,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "serve":
-            from .daemon import serve
+            from omegad.daemon.serve import serve
 
             config = load_config(args.config, socket_path=args.socket, data_dir=args.data_dir)
             return serve(config, demo=args.demo, exit_after_demo=args.exit_after_demo)
@@ -492,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"omegad: {exc}", file=sys.stderr)
                 return 1
         if args.command == "doctor":
-            from . import doctor
+            from omegad.cli import doctor
 
             config = load_config(args.config, socket_path=args.socket, data_dir=args.data_dir)
             return doctor.main(config, args.config, args.json)

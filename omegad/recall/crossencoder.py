@@ -10,17 +10,16 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .embed import ModelMissing, cpu_session, inference_runs, load_tokenizer
-from .errors import error_text
+from omegad.errors import error_text
+from omegad.models.files import CrossEncoderFiles, ModelMissing
+from omegad.recall.embed import cpu_session, inference_runs, load_tokenizer
 
-__all__ = ["CrossEncoder", "CrossEncoderFiles", "sigmoid"]
+__all__ = ["CrossEncoder", "sigmoid"]
 
 
 def sigmoid(x: float) -> float:
@@ -29,17 +28,6 @@ def sigmoid(x: float) -> float:
         return 1.0 / (1.0 + math.exp(-x))
     e = math.exp(x)
     return e / (1.0 + e)
-
-
-@dataclass(frozen=True)
-class CrossEncoderFiles:
-    """A cross-encoder's files: the ONNX graph, its tokenizer, and what the manifest says."""
-
-    directory: Path
-    onnx: Path
-    tokenizer: Path
-    model_id: str
-    quantization: str
 
 
 class CrossEncoder:

@@ -7,23 +7,20 @@ created once; `Embedder.embed` is blocking and must run in a worker thread.
 
 from __future__ import annotations
 
-import json
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .errors import error_text
-from .onnxedit import WireError, gather_first
+from omegad.errors import error_text
+from omegad.models.files import ModelFiles, ModelMissing
+from omegad.models.onnxedit import WireError, gather_first
 
 __all__ = [
     "MAX_TOKENS",
     "Embedder",
-    "ModelFiles",
-    "ModelMissing",
     "UnloadedEmbedder",
     "cpu_session",
     "inference_runs",
@@ -32,43 +29,6 @@ __all__ = [
 
 #: all-MiniLM-L6-v2 was trained with 256 word pieces; longer texts are truncated.
 MAX_TOKENS = 256
-
-
-class ModelMissing(Exception):
-    """No usable model files; the message says what to run."""
-
-
-@dataclass(frozen=True)
-class ModelFiles:
-    directory: Path
-    model_id: str
-    variant: str
-
-    @property
-    def onnx(self) -> Path:
-        return self.directory / "model.onnx"
-
-    @property
-    def tokenizer(self) -> Path:
-        return self.directory / "tokenizer.json"
-
-
-def read_model_dir(directory: Path) -> ModelFiles:
-    """Check a model directory (``model.onnx`` + ``tokenizer.json`` [+ ``manifest.json``])."""
-    missing = [name for name in ("model.onnx", "tokenizer.json") if not (directory / name).is_file()]
-    if missing:
-        raise ModelMissing(f"{directory} lacks {', '.join(missing)}")
-    model_id = "sentence-transformers/all-MiniLM-L6-v2"
-    variant = "unknown"
-    manifest = directory / "manifest.json"
-    if manifest.is_file():
-        try:
-            doc = json.loads(manifest.read_text(encoding="utf-8"))
-            model_id = str(doc.get("model_id", model_id))
-            variant = str(doc.get("variant", variant))
-        except (OSError, ValueError) as exc:
-            raise ModelMissing(f"{manifest} is unreadable: {exc}") from None
-    return ModelFiles(directory, model_id, variant)
 
 
 def cpu_session(path: Path, threads: int, spinning: bool) -> Any:

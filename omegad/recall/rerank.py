@@ -31,7 +31,6 @@ per distinct cause and counted.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -44,33 +43,29 @@ import anyio.from_thread
 import anyio.lowlevel
 import structlog
 
-from .config import Config
-from .crossencoder import CrossEncoder, CrossEncoderFiles, sigmoid
-from .embed import ModelMissing
-from .errors import error_text
-from .pipeline import Candidate
-from .timeutil import iso
-from .worker import Batcher
+from omegad.config import Config
+from omegad.errors import error_text
+from omegad.models.files import (
+    FETCH_RERANKER_COMMAND,
+    RERANKER_DIR_NAME,
+    RERANKER_MODEL_ID,
+    CrossEncoderFiles,
+    ModelMissing,
+    read_reranker_dir,
+)
+from omegad.recall.crossencoder import CrossEncoder, sigmoid
+from omegad.recall.pipeline import Candidate
+from omegad.timeutil import iso
+from omegad.worker import Batcher
 
 __all__ = [
-    "FETCH_RERANKER_COMMAND",
-    "RERANKER_DIR_NAME",
-    "RERANKER_MODEL_ID",
     "Breaker",
     "Reranker",
     "boost",
-    "read_reranker_dir",
     "reranker_dir",
 ]
 
 log = structlog.get_logger("omegad")
-
-RERANKER_MODEL_ID = "cross-encoder/ms-marco-MiniLM-L-6-v2"
-RERANKER_DIR_NAME = "ms-marco-MiniLM-L-6-v2"
-FETCH_RERANKER_COMMAND = "omegad models fetch reranker"
-
-#: ONNX files a model directory may hold, best first: an int8 per-channel model when present.
-ONNX_CANDIDATES = ("model_int8.onnx", "model.onnx")
 
 #: Failed loads are retried on demand (a query while not ready), at most this often.
 RETRY_SPACING_S = 5.0
@@ -88,35 +83,6 @@ def boost(score: float, logit: float, weight: float) -> tuple[float, float]:
 def reranker_dir(config: Config) -> Path:
     """Where the daemon looks: ``reranker.model_dir`` if set, else the user cache."""
     return config.reranker_model_dir or config.model_cache_dir / RERANKER_DIR_NAME
-
-
-def read_reranker_dir(directory: Path) -> CrossEncoderFiles:
-    """Check a reranker directory: ``model.onnx`` (or ``model_int8.onnx``, preferred) +
-    ``tokenizer.json`` [+ ``manifest.json`` naming the model id and quantization]."""
-    tokenizer = directory / "tokenizer.json"
-    try:
-        onnx = next((directory / n for n in ONNX_CANDIDATES if (directory / n).is_file()), None)
-        has_tokenizer = tokenizer.is_file()
-    except OSError as exc:  # e.g. a directory the daemon may not search
-        raise ModelMissing(f"cannot read {directory}: {exc.strerror or exc}") from None
-    missing = [n for n, ok in (("model.onnx", onnx is not None), ("tokenizer.json", has_tokenizer)) if not ok]
-    if missing:
-        raise ModelMissing(f"{directory} lacks {' and '.join(missing)}")
-    assert onnx is not None
-    model_id = RERANKER_MODEL_ID
-    quantization = "int8 (per-channel)" if onnx.name == "model_int8.onnx" else "none (fp32)"
-    manifest = directory / "manifest.json"
-    if manifest.is_file():
-        try:
-            doc = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ModelMissing(f"{manifest} is unreadable: {exc}") from None
-        if isinstance(doc, dict):
-            model_id = str(doc.get("model_id", model_id))
-            quant = doc.get("quantization", {})
-            if isinstance(quant, dict) and onnx.name in quant:
-                quantization = str(quant[onnx.name])
-    return CrossEncoderFiles(directory, onnx, tokenizer, model_id, quantization)
 
 
 async def _run_detached(fn: Callable[[], Any], name: str) -> Any:

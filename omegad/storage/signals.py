@@ -26,8 +26,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from .config import Config
-from .store import MemoryStore, id_in, open_or_create, upsert_by_id
+from omegad.config import Config
+from omegad.storage.store import MemoryStore, id_in, open_or_create, upsert_by_id
 
 __all__ = ["MemorySignals", "SignalStore", "Signals"]
 

@@ -38,11 +38,11 @@ import pyarrow as pa
 import pyarrow.compute
 import structlog
 
-from .config import Config
-from .fsutil import fsync_dir, fsync_file
-from .lanceops import ChildOps, CompactionBounds, LanceOps, LanceOpsTimeout, LocalOps
-from .lanceops import preempted as _preempted
-from .timeutil import iso
+from omegad.config import Config
+from omegad.storage.fsutil import fsync_dir, fsync_file
+from omegad.storage.lanceops import ChildOps, CompactionBounds, LanceOps, LanceOpsTimeout, LocalOps
+from omegad.storage.lanceops import preempted as _preempted
+from omegad.timeutil import iso
 
 log = structlog.get_logger("omegad")
 

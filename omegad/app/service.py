@@ -23,25 +23,22 @@ import numpy as np
 import numpy.typing as npt
 import structlog
 
-from omegad_client.protocol import PROTOCOL_VERSION
-
-from . import __version__, heap
-from .backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, memory_line, vector_from
-from .config import Config
-from .contradictions.checker import Checker
-from .contradictions.edges import EDGES_TABLE, KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
-from .embed import Embedder, UnloadedEmbedder
-from .errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable, error_text
-from .events import EventHub
-from .faults import STORAGE, Backoff, Faults, classify
-from .fsutil import fsync_tree
-from .indexer import build_in_subprocess
-from .lanceops import ChildOps
-from .models import damaged_files, embedding_dir, files_signature
-from .neighbours import NeighbourCache
-from .pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
-from .recovery import delete_record, edge_delete_record, edge_record, replay, row_record, signal_record
-from .requests import (
+from omegad import __version__
+from omegad.app import heap
+from omegad.app.backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, memory_line, vector_from
+from omegad.app.events import EventHub
+from omegad.app.faults import STORAGE, Backoff, Faults, classify
+from omegad.app.recovery import delete_record, edge_delete_record, edge_record, replay, row_record, signal_record
+from omegad.config import Config
+from omegad.contradictions.checker import Checker
+from omegad.contradictions.edges import EDGES_TABLE, KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id, resolved
+from omegad.errors import InvalidParams, NotFound, ServiceError, StartupError, Unavailable, error_text
+from omegad.models.files import damaged_files, embedding_dir, files_signature
+from omegad.recall.embed import Embedder, UnloadedEmbedder
+from omegad.recall.neighbours import NeighbourCache
+from omegad.recall.pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
+from omegad.recall.rerank import Reranker
+from omegad.requests import (
     ContradictionsParams,
     ExportParams,
     FeedbackParams,
@@ -58,14 +55,17 @@ from .requests import (
     UpdateParams,
     encode_cursor,
 )
-from .rerank import Reranker
-from .signals import TABLE as SIGNALS_TABLE
-from .signals import MemorySignals, Signals, SignalStore
-from .store import TABLE as MEMORIES_TABLE
-from .store import Filter, MaintainPolicy, MemoryStore, Row
-from .timeutil import iso, now_us, to_micros
-from .wal import WriteAheadLog
-from .worker import Batcher, JobQueue, wait_until
+from omegad.storage.fsutil import fsync_tree
+from omegad.storage.indexer import build_in_subprocess
+from omegad.storage.lanceops import ChildOps
+from omegad.storage.signals import TABLE as SIGNALS_TABLE
+from omegad.storage.signals import MemorySignals, Signals, SignalStore
+from omegad.storage.store import TABLE as MEMORIES_TABLE
+from omegad.storage.store import Filter, MaintainPolicy, MemoryStore, Row
+from omegad.storage.wal import WriteAheadLog
+from omegad.timeutil import iso, now_us, to_micros
+from omegad.worker import Batcher, JobQueue, wait_until
+from omegad_client.protocol import PROTOCOL_VERSION
 
 #: Deletes the writer remembers, so that an edge to a memory deleted while it was being
 #: checked is refused without a storage query (`MemoryService._alive`).
@@ -297,7 +297,7 @@ class Service:
         return time.monotonic() - max(self.embedder_batcher.last_done, self.writer.last_done) < QUIET_S
 
     def _fetch_reranker(self) -> Any:
-        from .models import fetch_reranker
+        from omegad.models.fetch import fetch_reranker
 
         return fetch_reranker(self.config.model_cache_dir, endpoint=self.config.hub_endpoint)
 
@@ -955,7 +955,7 @@ class Service:
             grown_out = self.store.vector_index_setting == "auto" and self.store.vector_index_built == "hnsw"
             rebuild = "size" if grown_out else "kind"
         elif report.get("vector_index_grown"):
-            rebuild = "grown"  # (RaBitQ: `omegad.store.VECTOR_INDEX_REBUILD_GROWTH`)
+            rebuild = "grown"  # (RaBitQ: `omegad.storage.store.VECTOR_INDEX_REBUILD_GROWTH`)
         if (wanted or rebuild) and not self.store.index_build_running:
             self.store.index_build_running = True
             if rebuild:

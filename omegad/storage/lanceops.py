@@ -8,7 +8,7 @@ pass allocated and freed (glibc keeps it). In a child the daemon never loads tha
 the child's memory goes back to the system when it exits (`ChildOps` ends it when idle).
 
 `LocalOps` does the work in the calling process (tests, benchmarks, `omegad maintain` on a
-stopped store); `ChildOps` forwards the same calls to ``python -m omegad.lanceops LANCE_DIR``,
+stopped store); `ChildOps` forwards the same calls to ``python -m omegad.storage.lanceops LANCE_DIR``,
 one JSON object a line each way:
 
     daemon → {"op": NAME, "args": {...}}
@@ -38,7 +38,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from .errors import error_text
+from omegad.errors import error_text
 
 __all__ = [
     "DATASET_CACHE_BYTES",
@@ -70,7 +70,7 @@ EXIT_WAIT_S = 5.0
 
 @dataclass(frozen=True)
 class CompactionBounds:
-    """How far a compaction goes (from `omegad.store.MaintainPolicy`): fragments smaller than
+    """How far a compaction goes (from `omegad.storage.store.MaintainPolicy`): fragments smaller than
     *target_rows* merge into ones of about that size, at most *max_source_rows* rows are
     rewritten, fragments under index segments of more than *max_remap_rows* rows are left
     alone, and so are those that would lose their deleted rows under one of more than
@@ -159,7 +159,7 @@ def remap_excluded(
     under a segment of more than *max_rows* rows are never
     compacted, and those that would lose their deleted rows (at least *deleted_share* of them)
     not under one of more than *max_rebuild_rows*; their deleted rows stay marked deleted.
-    Fragments in *dead* hold dead rows (`omegad.store.DeadRows`), which a compaction would drop too."""
+    Fragments in *dead* hold dead rows (`omegad.storage.store.DeadRows`), which a compaction would drop too."""
     frags = {f.fragment_id: f.metadata for f in dataset.get_fragments()}
 
     def losing_rows(i: int) -> bool:
@@ -255,7 +255,7 @@ class LocalOps:
     def fold_new(self, table: str, max_deltas: int) -> dict[str, Any] | None:
         """Index the rows the indexes do not cover yet — a delta of each index, merged with
         its newest segments size-tiered (`segments_to_merge`) — and nothing else (see
-        `omegad.store.MemoryStore.fold_new_rows`). None when every index covers every row."""
+        `omegad.storage.store.MemoryStore.fold_new_rows`). None when every index covers every row."""
         rows = 0
         folded: dict[str, int] = {}
         for name, unindexed, to_merge in self._pending(table, max_deltas):
@@ -289,7 +289,7 @@ class LocalOps:
 
     def compact_plan(self, table: str, bounds: CompactionBounds, dead: dict[int, int]) -> dict[str, Any]:
         """Plan a compaction of *table* within *bounds* (see
-        `omegad.store.MemoryStore._compact`). *dead*: fragment → its dead rows. Returns the fragments
+        `omegad.storage.store.MemoryStore._compact`). *dead*: fragment → its dead rows. Returns the fragments
         whose dead rows must be deleted for good before the rewrite (``bury``: those it
         rewrites, and those where Lance would drop deleted rows) and how many are left alone."""
         from lance.optimize import Compaction, CompactionOptions
@@ -393,11 +393,11 @@ class ChildOps:
         package_root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
-        env.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")  # (see omegad.store)
+        env.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")  # (see omegad.storage.store)
         self._buf.clear()
         proc = subprocess.Popen(
             # -P: not the daemon's working directory first on the path (a json.py there)
-            [sys.executable, "-P", "-m", "omegad.lanceops", str(self.lance_dir)],
+            [sys.executable, "-P", "-m", "omegad.storage.lanceops", str(self.lance_dir)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,  # (stderr: the daemon's, for Lance's own warnings)
@@ -600,7 +600,7 @@ def say(obj: dict[str, Any]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="omegad.lanceops", description="Lance maintenance calls for omegad")
+    parser = argparse.ArgumentParser(prog="omegad.storage.lanceops", description="Lance maintenance calls for omegad")
     parser.add_argument("lance_dir", type=Path)
     args = parser.parse_args(argv)
     # a Ctrl-C or systemd's SIGTERM to the whole group is meant for the daemon, which ends us:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import Config
+from omegad.config import Config
 
 __all__ = ["LAUNCHD_LABEL", "ServiceFiles", "install", "launchd_plist", "service_files", "status", "systemd_units"]
 

@@ -24,16 +24,16 @@ import anyio
 import anyio.abc
 import structlog
 
-from .config import Config
-from .contradictions.edges import EdgeStore
-from .embed import Embedder, ModelMissing, UnloadedEmbedder
-from .errors import StartupError, error_text
-from .faults import EMBEDDER_FIX
-from .models import resolve_embedding
-from .rpc.server import Server, listen_unix, prepare_socket_path
-from .sdnotify import ActivationError, inherited_listener, notify
-from .service import Service
-from .store import MemoryStore, StoreMismatch, read_store_meta
+from omegad.app.faults import EMBEDDER_FIX
+from omegad.app.service import Service
+from omegad.config import Config
+from omegad.contradictions.edges import EdgeStore
+from omegad.daemon.sdnotify import ActivationError, inherited_listener, notify
+from omegad.errors import StartupError, error_text
+from omegad.models.files import ModelMissing, resolve_embedding
+from omegad.recall.embed import Embedder, UnloadedEmbedder
+from omegad.rpc.server import Server, listen_unix, prepare_socket_path
+from omegad.storage.store import MemoryStore, StoreMismatch, read_store_meta
 
 __all__ = ["load_embedder", "run_server", "take_lock"]
 
@@ -116,7 +116,7 @@ async def run_server(
                     embedder.dim,
                     index_cache_mb=config.index_cache_mb,
                     metadata_cache_mb=config.metadata_cache_mb,
-                    ops_in_child=True,  # (see omegad.lanceops)
+                    ops_in_child=True,  # (see omegad.storage.lanceops)
                     vector_index=config.vector_index,
                     rabitq_from_rows=config.rabitq_from_rows,
                 )

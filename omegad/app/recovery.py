@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from .contradictions.edges import Edge, EdgeStore, edge_from
-from .signals import MemorySignals, SignalStore, signal_from
-from .store import MemoryStore, Row
+from omegad.contradictions.edges import Edge, EdgeStore, edge_from
+from omegad.storage.signals import MemorySignals, SignalStore, signal_from
+from omegad.storage.store import MemoryStore, Row
 
 __all__ = [
     "FinalState",

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .store import Filter, MemoryStore, Row
+from omegad.storage.store import Filter, MemoryStore, Row
 
 __all__ = ["NeighbourCache"]
 

@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from .config import Config
-from .requests import QueryContext
-from .store import Row
+from omegad.config import Config
+from omegad.requests import QueryContext
+from omegad.storage.store import Row
 
 __all__ = ["Candidate", "Trace", "dedup", "fuse", "heuristic", "recall_size"]
 
@@ -60,7 +60,7 @@ class Candidate:
     rerank: float | None = None  # sigmoid of the cross-encoder logit
     rerank_logit: float | None = None
     demoted: float | None = None  # the contradiction demotion factor, when applied
-    feedback: float = 1.0  # lifecycle factors (see omegad.signals)
+    feedback: float = 1.0  # lifecycle factors (see omegad.storage.signals)
     access: float = 1.0
     context: float = 1.0  # the caller's context (file, project, ...) matched: `context_factor`
     context_match: tuple[str, ...] = ()

@@ -1,0 +1,3 @@
+"""The ``omegad`` command line: ``serve``, ``models``, ``service``, ``mcp``, ``doctor`` and the
+memory commands. The top layer: it may import everything below it.
+"""
