@@ -73,7 +73,7 @@ def ensure_model(directory: Path, builder_python: str) -> None:
 
 def _candidates(texts: list[str], tag: str) -> list[Any]:
     from omegad.recall.pipeline import Candidate
-    from omegad.storage.store import Row
+    from omegad.storage.rows import Row
 
     vec = np.zeros(384, dtype=np.float32)
     return [

@@ -42,7 +42,9 @@ from _daemon import BenchDaemon, pct
 from omegad.config import load_config
 from omegad.contradictions.edges import EdgeStore
 from omegad.daemon.lifecycle import load_embedder
-from omegad.storage.store import MaintainPolicy, MemoryStore, Row
+from omegad.storage.maintenance import MaintainPolicy
+from omegad.storage.rows import Row
+from omegad.storage.store import MemoryStore
 
 DIM = 384
 WORDS = [
@@ -116,11 +118,11 @@ def fill(
         store.insert(rows)
     fill_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    first = store.maintain(MaintainPolicy(), force=True)
+    first = store.maintenance.maintain(MaintainPolicy(), force=True)
     t1 = time.perf_counter()
-    built = store.build_vector_index()
+    built = store.maintenance.build_vector_index()
     t2 = time.perf_counter()
-    second = store.maintain(MaintainPolicy(), force=True)
+    second = store.maintenance.maintain(MaintainPolicy(), force=True)
     # A daemon that had received these one by one would have checked them for contradictions
     # as they came; mark them checked, or the daemon would spend the benchmark checking a
     # million memories in the background.
@@ -136,7 +138,7 @@ def fill(
         "second_maintenance_s": round(time.perf_counter() - t2, 2),
         "namespaces": len(store.counts()),
         "health": second["after"],
-        "vector_index_kind": store.vector_index_built,  # (what `auto` built)
+        "vector_index_kind": store.indexes.vector_built,  # (what `auto` built)
         "first": {k: first.get(k) for k in ("indexed", "compacted")},
     }
 
@@ -183,7 +185,7 @@ def delete_some(data_dir: Path, model_id: str) -> int:
     that fragment alone (dropping the rows would rewrite the index segment over it inside the
     commit, stores waiting)."""
     store = MemoryStore.open(data_dir, model_id, DIM)
-    first_rows = int(store._table.to_lance().get_fragments()[0].metadata.physical_rows)
+    first_rows = int(store.table.to_lance().get_fragments()[0].metadata.physical_rows)
     deleted = int(first_rows * DELETED_SHARE)  # (rows keep their order: m00000000 is first)
     store.delete([f"m{i:08d}" for i in range(deleted)])
     return deleted

@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 
 from omegad.contradictions.edges import Edge
+from omegad.storage.rows import Row
 from omegad.storage.signals import MemorySignals
-from omegad.storage.store import NO_DEAD_ROWS, DeadRows, Row
+from omegad.storage.tombstones import NO_DEAD_ROWS, DeadRows
 from omegad.timeutil import iso, now_us
 
 __all__ = ["EXPORT_IDLE_S", "ExportLease", "edge_line", "memory_line"]

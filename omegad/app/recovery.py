@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 from omegad.contradictions.edges import Edge, EdgeStore, edge_from
+from omegad.storage.rows import Row
 from omegad.storage.signals import MemorySignals, SignalStore, signal_from
-from omegad.storage.store import MemoryStore, Row
+from omegad.storage.store import MemoryStore
 
 __all__ = [
     "FinalState",

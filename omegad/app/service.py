@@ -58,10 +58,12 @@ from omegad.requests import (
 from omegad.storage.fsutil import fsync_tree
 from omegad.storage.indexer import build_in_subprocess
 from omegad.storage.lanceops import ChildOps
+from omegad.storage.maintenance import MaintainPolicy
+from omegad.storage.rows import TABLE as MEMORIES_TABLE
+from omegad.storage.rows import Filter, Row
 from omegad.storage.signals import TABLE as SIGNALS_TABLE
 from omegad.storage.signals import MemorySignals, Signals, SignalStore
-from omegad.storage.store import TABLE as MEMORIES_TABLE
-from omegad.storage.store import Filter, MaintainPolicy, MemoryStore, Row
+from omegad.storage.store import MemoryStore
 from omegad.storage.wal import WriteAheadLog
 from omegad.timeutil import iso, now_us, to_micros
 from omegad.worker import Batcher, JobQueue, wait_until
@@ -205,8 +207,9 @@ class Service:
         self.config = config
         self.embedder = embedder
         self.store = store
-        store.index_min_namespace_rows = config.index_min_namespace_rows
-        store.use_vector_index(config.vector_index, config.rabitq_from_rows)  # (the server opens it so)
+        store.use_vector_index(  # (the server opens it so)
+            config.vector_index, config.rabitq_from_rows, min_namespace_rows=config.index_min_namespace_rows
+        )
         # (blocking when not given: the server opens it in a worker thread)
         self.edges = edges if edges is not None else EdgeStore.open(store, config.data_dir)
         self.graph = EdgeIndex()
@@ -334,7 +337,7 @@ class Service:
             tg.start_soon(self._trim_heap_when_quiet)
             if self._load_embedder is not None:
                 tg.start_soon(self._watch_embedder)
-            if self.store.vector_index_outdated:  # (``index.vector_index`` changed)
+            if self.store.indexes.vector_outdated:  # (``index.vector_index`` changed)
                 self._maybe_build_vector_index({})
             task_status.started()
 
@@ -746,9 +749,9 @@ class Service:
         if op.prepared is not None:
             report = op.prepared
         else:  # the whole pass here (a pass beside the writer was pre-empted last time)
-            report = self.store.reorganize(self.policy, force=op.force, extra_tables=extra)
+            report = self.store.maintenance.reorganize(self.policy, force=op.force, extra_tables=extra)
             report["serialized"] = True
-        report = self.store.finish(self.policy, report, durable=self._checkpoint, extra_tables=extra)
+        report = self.store.maintenance.finish(self.policy, report, durable=self._checkpoint, extra_tables=extra)
         report["access_counts_saved"] = saved
         report["reason"] = op.reason
         rows, commits = op.counted or (self.rows_since_maintenance, self.commits_since_maintenance)
@@ -768,7 +771,9 @@ class Service:
         free = self.faults.free_bytes()
         report: dict[str, Any] = {"cleanup_only": True, "reason": reason, "free_bytes_before": free}
         report["durable"] = self._checkpoint(rotate=False)
-        report["cleanup"] = self.store.cleanup_versions(self.policy, [self.edges.table, self.signal_store.table])
+        report["cleanup"] = self.store.maintenance.cleanup_versions(
+            self.policy, [self.edges.table, self.signal_store.table]
+        )
         report["free_bytes_after"] = self.faults.free_bytes()
         self.last_maintenance_us = now_us()
         self.last_maintenance = report
@@ -812,7 +817,7 @@ class Service:
                 def reorganize() -> dict[str, Any]:
                     if not self.faults.data_dir_ok():  # Lance would recreate its directories
                         raise self.faults.error("data_dir_missing")
-                    out = self.store.reorganize(self.policy, force=force, extra_tables=extra)
+                    out = self.store.maintenance.reorganize(self.policy, force=force, extra_tables=extra)
                     fsync_tree(self.store.directory)  # so the checkpoint in the writer is quick
                     return out
 
@@ -824,7 +829,9 @@ class Service:
                 )
             self._serialize_next_pass = bool(report.get("preempted")) and not report.get("serialized")
             # beside the writer: namespace counts, and fresh caches when the old ones hold stale entries
-            renewed = await anyio.to_thread.run_sync(self.store.after_pass, report, limiter=self.maintain_limiter)
+            renewed = await anyio.to_thread.run_sync(
+                self.store.maintenance.after_pass, report, limiter=self.maintain_limiter
+            )
             # what the pass and the recount (a scan of every row) freed, back to the system
             await anyio.to_thread.run_sync(heap.trim, limiter=self.maintain_limiter)
             if renewed:
@@ -843,10 +850,10 @@ class Service:
         """Why a maintenance pass is due now, if it is: indexes missing, too many fragments
         (each commit adds one; a pile of them slows every query), too many unindexed rows, or
         a long write-ahead log."""
-        if not self.store.indexes_ready and self.commits_since_maintenance:
+        if not self.store.indexes.ready and self.commits_since_maintenance:
             return "indexes"
         fragments = self.fragments_estimate + self.commits_since_maintenance - self._commits_at_estimate
-        if fragments > self.fragment_limit() and not self.store.index_build_running:  # (no compaction then)
+        if fragments > self.fragment_limit() and not self.store.indexes.build_running:  # (no compaction then)
             return "fragments"
         if self.rows_since_maintenance >= self.policy.unindexed_rows:
             return "unindexed_rows"
@@ -895,7 +902,7 @@ class Service:
         self.neighbours.upserted([*rows, *changed])
         self.neighbours.deleted(deleted)
         self.checker.notify(committed, rows)
-        if committed and self.store.vector_index_ready:
+        if committed and self.store.indexes.vector:
             self._fold_wanted.set()
         if not any(isinstance(op, (InsertOp, UpdateOp, DeleteOp, EdgeOp, ImportOp)) for op in ops):
             return
@@ -947,21 +954,20 @@ class Service:
 
     def _maybe_build_vector_index(self, report: dict[str, Any]) -> None:
         rows = int(report.get("after", {}).get("rows", 0))
-        wanted = not self.store.vector_index_ready and rows >= self.policy.vector_index_rows
+        wanted = not self.store.indexes.vector and rows >= self.policy.vector_index_rows
         rebuild = None
-        if self.store.vector_index_outdated:
+        if self.store.indexes.vector_outdated:
             # ``auto``: the store has grown past ``index.rabitq_from_rows``; else the setting
             # changed (or the index is of no kind it knows)
-            grown_out = self.store.vector_index_setting == "auto" and self.store.vector_index_built == "hnsw"
+            grown_out = self.store.indexes.setting == "auto" and self.store.indexes.vector_built == "hnsw"
             rebuild = "size" if grown_out else "kind"
         elif report.get("vector_index_grown"):
             rebuild = "grown"  # (RaBitQ: `omegad.storage.store.VECTOR_INDEX_REBUILD_GROWTH`)
-        if (wanted or rebuild) and not self.store.index_build_running:
-            self.store.index_build_running = True
+        if (wanted or rebuild) and not self.store.indexes.build_running:
             if rebuild:
                 log.info(
                     "vector_index_rebuilding",
-                    kind=self.store.vector_index_kind,
+                    kind=self.store.indexes.vector_kind,
                     reason=rebuild,
                     rows=rows or None,
                     partitions=report.get("vector_index_partitions"),
@@ -988,17 +994,18 @@ class Service:
         """Build the vector index in a low-priority subprocess (minutes on a big store; writes
         and queries go on: see `omegad.indexer`), then a maintenance pass picks it up and folds
         in what came meanwhile."""
+        if self.store.indexes.build_running:  # (another pass asked for it before this one started)
+            return
         try:
-            info = await build_in_subprocess(
-                self.store.directory, self._commits_held, kind=self.store.vector_index_kind
-            )
+            with self.store.indexes.building():
+                info = await build_in_subprocess(
+                    self.store.directory, self._commits_held, kind=self.store.indexes.vector_kind
+                )
             self.last_vector_index = info
             log.info("vector_index_built", **info)
         except Exception as exc:  # e.g. a conflict with a compaction: the next pass retries
             log.warning("vector_index_failed", error=error_text(exc))
             self.last_vector_index = {"error": error_text(exc)}
-        finally:
-            self.store.index_build_running = False
         # a pass picks the index up (and what compaction was deferred meanwhile)
         self.jobs.submit_nowait(lambda: self._maintenance_job(False, "vector_index", when_due=False))
 
@@ -1123,7 +1130,7 @@ class Service:
             async with self._maintaining:
                 try:
                     report = await anyio.to_thread.run_sync(
-                        self.store.fold_new_rows, self.policy, limiter=self.maintain_limiter
+                        self.store.maintenance.fold_new_rows, self.policy, limiter=self.maintain_limiter
                     )
                 except Exception as exc:  # the next pass folds them instead
                     log.warning("fold_failed", error=error_text(exc))
@@ -1484,12 +1491,12 @@ class Service:
                 "rows_since": self.rows_since_maintenance,
                 "commits_since": self.commits_since_maintenance,
                 "due": self.maintenance_due(),
-                "vector_index_building": self.store.index_build_running,
+                "vector_index_building": self.store.indexes.build_running,
                 "last_vector_index": self.last_vector_index,
                 "folds": self.folds,
                 "last_fold": self.last_fold,
                 "process": self.store.ops.describe(),
-                "compact_shrink": self.store.compact_shrink,
+                "compact_shrink": self.store.maintenance.compact_shrink,
                 "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
                 "backoff": self.backoff.describe(),
                 "last": self.last_maintenance,

@@ -42,7 +42,8 @@ from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore
 from omegad.contradictions.model import Detection
 from omegad.errors import error_text
 from omegad.recall.neighbours import NeighbourCache
-from omegad.storage.store import Filter, MemoryStore, Row
+from omegad.storage.rows import Filter, Row
+from omegad.storage.store import MemoryStore
 from omegad.timeutil import iso, now_us
 
 __all__ = ["Checker"]

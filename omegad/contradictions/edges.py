@@ -15,7 +15,8 @@ import pyarrow as pa
 import structlog
 
 from omegad.contradictions.model import DETECTOR_VERSION
-from omegad.storage.store import MemoryStore, id_in, open_or_create, sql_str, upsert_by_id
+from omegad.storage.rows import id_in, open_or_create, sql_str, upsert_by_id
+from omegad.storage.store import MemoryStore
 from omegad.timeutil import iso, now_us
 
 __all__ = ["EDGES_TABLE", "KIND", "Edge", "EdgeIndex", "EdgeOp", "EdgeStore", "edge_from", "edge_id", "resolved"]

@@ -33,7 +33,8 @@ from omegad.errors import StartupError, error_text
 from omegad.models.files import ModelMissing, resolve_embedding
 from omegad.recall.embed import Embedder, UnloadedEmbedder
 from omegad.rpc.server import Server, listen_unix, prepare_socket_path
-from omegad.storage.store import MemoryStore, StoreMismatch, read_store_meta
+from omegad.storage.rows import StoreMismatch
+from omegad.storage.store import MemoryStore, read_store_meta
 
 __all__ = ["load_embedder", "run_server", "take_lock"]
 

@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from omegad.storage.store import Filter, MemoryStore, Row
+from omegad.storage.rows import Filter, Row
+from omegad.storage.store import MemoryStore
 
 __all__ = ["NeighbourCache"]
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from omegad.config import Config
 from omegad.requests import QueryContext
-from omegad.storage.store import Row
+from omegad.storage.rows import Row
 
 __all__ = ["Candidate", "Trace", "dedup", "fuse", "heuristic", "recall_size"]
 

@@ -74,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass  # (not allowed: build at the daemon's priority)
     import lance
 
-    from omegad.storage.store import TABLE, VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME, vector_index_params
+    from omegad.storage.indexes import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME, vector_index_params
+    from omegad.storage.rows import TABLE
 
     t0 = time.perf_counter()
     try:

@@ -27,7 +27,8 @@ from typing import Any
 import pyarrow as pa
 
 from omegad.config import Config
-from omegad.storage.store import MemoryStore, id_in, open_or_create, upsert_by_id
+from omegad.storage.rows import id_in, open_or_create, upsert_by_id
+from omegad.storage.store import MemoryStore
 
 __all__ = ["MemorySignals", "SignalStore", "Signals"]
 

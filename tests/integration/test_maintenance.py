@@ -243,7 +243,7 @@ def test_a_vector_index_of_another_kind_answers_and_is_rebuilt(daemon_factory) -
     once, and the daemon rebuilds it as the configured kind in the background."""
     import time
 
-    from omegad.storage.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
+    from omegad.storage.indexes import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
 
     # (no in-memory copy of the namespace: its searches, and the checker's, go through the index)
     config = "[store]\ncache_rows = 0\n[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\n"
@@ -289,13 +289,10 @@ def test_a_rabitq_index_built_small_is_rebuilt_once_the_store_has_grown(daemon_f
     import numpy as np
 
     from omegad.contradictions.edges import EdgeStore
-    from omegad.storage.store import (
-        VECTOR_INDEX_PARTITION_ROWS,
-        VECTOR_INDEX_REBUILD_GROWTH,
-        MaintainPolicy,
-        MemoryStore,
-        Row,
-    )
+    from omegad.storage.indexes import VECTOR_INDEX_PARTITION_ROWS, VECTOR_INDEX_REBUILD_GROWTH
+    from omegad.storage.maintenance import MaintainPolicy
+    from omegad.storage.rows import Row
+    from omegad.storage.store import MemoryStore
 
     config = QUIET + '[index]\nvector_index = "rabitq"\n'
     d: Daemon = daemon_factory(config=config).start()
@@ -315,10 +312,10 @@ def test_a_rabitq_index_built_small_is_rebuilt_once_the_store_has_grown(daemon_f
             store.insert([Row(f"m{i}", f"filler {i}", "fact", [], "bulk", {}, 1, 1, 1, vectors[i]) for i in rows])
 
     add(store, 0, VECTOR_INDEX_PARTITION_ROWS + 10)
-    store.maintain(MaintainPolicy(), force=True)
-    store.build_vector_index()  # 1 partition
+    store.maintenance.maintain(MaintainPolicy(), force=True)
+    store.maintenance.build_vector_index()  # 1 partition
     add(store, VECTOR_INDEX_PARTITION_ROWS + 10, grown)
-    store.maintain(MaintainPolicy(), force=True)  # (folded into that partition)
+    store.maintenance.maintain(MaintainPolicy(), force=True)  # (folded into that partition)
     EdgeStore.open(store, d.data_dir).write_cursor(store.max_updated_at())  # (no checking 65k fillers)
     del store
     d.start()
@@ -353,7 +350,7 @@ def test_auto_rebuilds_the_graph_as_rabitq_once_the_store_has_grown(daemon_facto
     in the background, queries answering throughout, and it stays RaBitQ when memories go."""
     import time
 
-    from omegad.storage.store import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
+    from omegad.storage.indexes import VECTOR_INDEX_KINDS, VECTOR_INDEX_NAME
 
     config = (
         "[store]\ncache_rows = 0\n[index]\nvector_index_rows = 300\nmin_namespace_rows = 100\nrabitq_from_rows = 400\n"

@@ -14,7 +14,8 @@ import pytest
 
 from omegad.storage import lanceops
 from omegad.storage.lanceops import ChildOps, CompactionBounds, LanceOpsFailed, LanceOpsTimeout, LocalOps, preempted
-from omegad.storage.store import MaintainPolicy, MemoryStore
+from omegad.storage.maintenance import MaintainPolicy
+from omegad.storage.store import MemoryStore
 
 from .test_store import _exact, _indexed_store, row
 
@@ -52,12 +53,12 @@ def test_a_store_maintained_through_the_child_keeps_every_row(tmp_path: Path, op
     extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
     for k in range(4):
         s.insert(extra[10 * k : 10 * k + 10])
-    fold = s.fold_new_rows(MaintainPolicy())
+    fold = s.maintenance.fold_new_rows(MaintainPolicy())
     assert fold is not None and fold["rows"] == 40
     s.delete(["x3", "x17"])
     s.upsert([row("x5", "side", "x5 rewritten about deploys", rows[5].vector)])
     assert len(s.dead.rows) == 3
-    report = s.maintain(MaintainPolicy(max_fragments=1), force=True)
+    report = s.maintenance.maintain(MaintainPolicy(max_fragments=1), force=True)
     assert report["compacted"]["memories"]["fragments_removed"] >= 4, report
     assert report["cleanup"]["versions_removed"] > 0, report
     assert not s.dead.rows  # deleted for good with the rewrite
@@ -196,20 +197,20 @@ def test_a_commit_out_of_time_halves_the_next_compactions_bounds(
     policy = MaintainPolicy(max_fragments=1)
     monkeypatch.setattr(lanceops, "COMMIT_TIMEOUT_S", 0.0)
     with pytest.raises(LanceOpsTimeout, match="compact_commit"):
-        s.maintain(policy, force=True)
-    assert s.compact_shrink == 1 and ops.starts == 1 and not ops.running  # (killed)
+        s.maintenance.maintain(policy, force=True)
+    assert s.maintenance.compact_shrink == 1 and ops.starts == 1 and not ops.running  # (killed)
     _exact(s, rows, rows)
     assert s.count() == 60
     monkeypatch.setattr(lanceops, "COMMIT_TIMEOUT_S", 60.0)
     for k in range(6):  # (whether or not the killed child's commit landed: more to compact)
         s.insert([row(f"x{k}{i}", "main", f"late {k} {i}", _v(100 + 10 * k + i)) for i in range(5)])
-    report = s.maintain(policy, force=True)
+    report = s.maintenance.maintain(policy, force=True)
     assert report["compacted"]["memories"]["fragments_removed"] >= 6, report
     full = planned[0]
     assert planned[-1] == CompactionBounds(
         full.target_rows, full.max_source_rows // 2, full.max_remap_rows // 2, full.max_rebuild_rows // 2
     )
-    assert s.compact_shrink == 0  # in time: back to the full bounds
+    assert s.maintenance.compact_shrink == 0  # in time: back to the full bounds
     late = [row(f"x{k}{i}", "main", f"late {k} {i}", _v(100 + 10 * k + i)) for k in range(6) for i in range(5)]
     _exact(s, rows + late, rows + late)
     assert s.count() == 90

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from omegad.recall.neighbours import NeighbourCache
-from omegad.storage.store import Filter, MemoryStore, Row
+from omegad.storage.rows import Filter, Row
+from omegad.storage.store import MemoryStore
 
 DIM = 16
 

@@ -5,7 +5,7 @@ import pytest
 
 from omegad.config import Config
 from omegad.recall.pipeline import dedup, fuse, heuristic, recall_size
-from omegad.storage.store import Row
+from omegad.storage.rows import Row
 
 DAY_US = 86_400_000_000
 NOW = 1_800_000_000_000_000

@@ -10,7 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omegad.storage.store import Filter, MaintainPolicy, MemoryStore, Readers, Row, StoreMismatch, sql_str
+from omegad.storage.maintenance import MaintainPolicy
+from omegad.storage.readers import Readers
+from omegad.storage.rows import Filter, Row, StoreMismatch, sql_str
+from omegad.storage.store import MemoryStore
 
 
 def vec(*xs: float) -> np.ndarray:  # type: ignore[type-arg]
@@ -51,13 +54,13 @@ def test_store_roundtrip_filters_and_search(tmp_path: Path) -> None:
     assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", tags=("db",)), 10)] == ["a"]
     assert [r.id for r, _ in s.vector_search(vec(1, 0, 0), Filter("one", since_us=1500), 10)] == ["b"]
     assert s.text_search("postgres", Filter("one"), 10) == []  # no full-text index yet
-    assert s.create_missing_indexes() == {
+    assert s.maintenance.create_missing_indexes() == {
         "fts_created": True,
         "id_index_created": True,
         "namespace_index_created": True,
     }
-    assert s.create_missing_indexes() == {}
-    assert s.indexes_ready
+    assert s.maintenance.create_missing_indexes() == {}
+    assert s.indexes.ready
     assert [r.id for r, _ in s.text_search("postgres pool", Filter("one"), 10)] == ["a"]
     s.insert([row("d", "one", "postgres replica lag", vec(0, 0, 1))])  # unindexed, still found
     assert {r.id for r, _ in s.text_search("postgres", Filter("one"), 10)} == {"a", "d"}
@@ -69,7 +72,7 @@ def test_store_roundtrip_filters_and_search(tmp_path: Path) -> None:
     assert s.count() == 3
     assert s.health()["fragments"] > 1 and s.health()["unindexed_rows"] > 0
     synced: list[bool] = []
-    report = s.maintain(MaintainPolicy(), force=True, durable=lambda: synced.append(True) or {"ok": True})
+    report = s.maintenance.maintain(MaintainPolicy(), force=True, durable=lambda: synced.append(True) or {"ok": True})
     assert synced == [True] and report["durable"] == {"ok": True}
     assert report["compacted"]["memories"]["fragments_added"] == 1
     assert report["after"]["fragments"] == 1 and report["after"]["unindexed_rows"] == 0
@@ -130,12 +133,12 @@ def test_a_long_read_makes_cleanup_skip_without_waiting() -> None:
 def test_passes_under_load_fold_new_rows_as_deltas_and_merge_them_later(tmp_path: Path) -> None:
     s = MemoryStore.open(tmp_path, "m", 3)
     s.insert([row(f"a{i}", "one", f"postgres replica {i}", vec(1, i, 0)) for i in range(5)])
-    s.maintain(MaintainPolicy(), force=True)  # indexes created
+    s.maintenance.maintain(MaintainPolicy(), force=True)  # indexes created
     policy = MaintainPolicy(unindexed_rows=1, max_index_deltas=3)
     merged = []
     for r in range(4):
         s.insert([row(f"b{r}", "one", f"postgres failover drill {r}", vec(0, 1, r))])
-        report = s.maintain(policy, force=False)
+        report = s.maintenance.maintain(policy, force=False)
         assert report["after"]["unindexed_rows"] == 0
         merged.append(report["indexed"]["deltas_merged"])
     assert merged[0] == 0 and max(merged) > 0  # cheap deltas first, merged once there are 3 pieces
@@ -153,7 +156,7 @@ def test_a_compaction_preempted_by_concurrent_deletes_loses_nothing(tmp_path: Pa
     rows = [row(f"r{i}", "n", f"text number {i}", vec(1, i % 5, 2, 3)) for i in range(400)]
     for k in range(0, 400, 4):  # 100 fragments
         s.insert(rows[k : k + 4])
-    s.maintain(MaintainPolicy(max_fragments=1000, unindexed_rows=10**9), force=False)  # indexes only
+    s.maintenance.maintain(MaintainPolicy(max_fragments=1000, unindexed_rows=10**9), force=False)  # indexes only
     deleted: list[str] = []
     stop = threading.Event()
 
@@ -167,14 +170,14 @@ def test_a_compaction_preempted_by_concurrent_deletes_loses_nothing(tmp_path: Pa
     t = threading.Thread(target=deleter)
     t.start()
     try:
-        report = s.reorganize(MaintainPolicy(target_rows_per_fragment=1000), force=True)
+        report = s.maintenance.reorganize(MaintainPolicy(target_rows_per_fragment=1000), force=True)
     finally:
         stop.set()
         t.join()
     compacted = report["compacted"]["memories"]
     assert compacted.get("preempted") or compacted["fragments_removed"] > 0, report
     assert sorted(s.existing_ids([r.id for r in rows])) == sorted(r.id for r in rows if r.id not in deleted)
-    report = s.maintain(MaintainPolicy(target_rows_per_fragment=1000), force=True)
+    report = s.maintenance.maintain(MaintainPolicy(target_rows_per_fragment=1000), force=True)
     assert "preempted" not in report and report["after"]["fragments"] == 1
     assert s.count() == 400 - len(deleted)
 
@@ -234,13 +237,13 @@ def test_stale_cache_entries_are_dropped_pass_after_pass(tmp_path: Path, ratio: 
     policy = MaintainPolicy(
         unindexed_rows=1, max_fragments=2, max_index_deltas=2, renew_cache_bytes=bound, stale_cache_ratio=ratio
     )
-    s.maintain(policy, force=True)
+    s.maintenance.maintain(policy, force=True)
     renewed = 0
     worst = 0.0
     for r in range(14):
         for k in range(4):  # four commits: fragments to compact
             s.insert(rows(f"r{r}k{k}-", 50))
-        report = s.maintain(policy, force=False)
+        report = s.maintenance.maintain(policy, force=False)
         renewed += "cache_renewed" in report
         for ns in ("ns0", "ns1", "ns2"):  # queries load the new segments
             assert s.text_search("postgres failover", Filter(ns), 10)
@@ -298,7 +301,7 @@ def test_health_beside_passes_that_clean_up_versions(tmp_path: Path) -> None:
             for p in range(15):
                 for k in range(5):
                     s.insert([row(f"p{p}-{k}", "one", f"more {p} {k}", vec(0, 1, p + k))])
-                s.maintain(MaintainPolicy(max_fragments=1, reader_wait_s=0.01), force=True)
+                s.maintenance.maintain(MaintainPolicy(max_fragments=1, reader_wait_s=0.01), force=True)
                 passes += 1
         except BaseException as exc:  # reported below
             errors.append(exc)
@@ -315,7 +318,7 @@ def test_health_beside_passes_that_clean_up_versions(tmp_path: Path) -> None:
     assert calls > 15  # the two really ran side by side
     # (a pass skips its cleanup while a read is in flight for longer than reader_wait_s,
     # which the loop above can make happen on a busy machine; without reads, one is left)
-    s.maintain(MaintainPolicy(max_fragments=1), force=True)
+    s.maintenance.maintain(MaintainPolicy(max_fragments=1), force=True)
     assert s.health()["versions"] == 1
 
 
@@ -334,10 +337,10 @@ def _indexed_store(s: MemoryStore, n: int, dim: int) -> list[Row]:
     s.insert(rows[:n])
     for k in range(20):
         s.insert(rows[n + 5 * k : n + 5 * k + 5])
-    s.maintain(MaintainPolicy(max_fragments=1000), force=False)  # scalar and text indexes
-    s.build_vector_index()
+    s.maintenance.maintain(MaintainPolicy(max_fragments=1000), force=False)  # scalar and text indexes
+    s.maintenance.build_vector_index()
     s.refresh_index_state()
-    s.maintain(MaintainPolicy(max_fragments=1000), force=True)
+    s.maintenance.maintain(MaintainPolicy(max_fragments=1000), force=True)
     assert s.health()["unindexed_rows"] == 0 and s.health()["fragments"] == 1
     return rows
 
@@ -352,7 +355,7 @@ def _indexed_store_and_late_rows(s: MemoryStore) -> tuple[list[Row], list[Row]]:
 
 
 def _deletion_files(s: MemoryStore) -> int:
-    return sum(f.metadata.deletion_file is not None for f in s._table.to_lance().get_fragments())
+    return sum(f.metadata.deletion_file is not None for f in s.table.to_lance().get_fragments())
 
 
 def _exact(s: MemoryStore, rows: list[Row], live: list[Row]) -> None:
@@ -380,12 +383,12 @@ def test_compaction_never_rewrites_a_big_index_segment(tmp_path: Path) -> None:
     extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(40)]
     for k in range(4):
         s.insert(extra[10 * k : 10 * k + 10])
-    s.maintain(MaintainPolicy(max_fragments=1000, unindexed_rows=1), force=False)  # extra: a small delta
+    s.maintenance.maintain(MaintainPolicy(max_fragments=1000, unindexed_rows=1), force=False)  # extra: a small delta
     live = [r for r in rows + extra if r.id not in set(gone)]
     before = s.index_segments()
     assert _deletion_files(s) == 0 and len(s.dead.rows) == len(gone)  # (tombstones: `delete`)
     policy = MaintainPolicy(max_fragments=1, max_remap_rows=1000, max_rebuild_rows=500)
-    report = s.maintain(policy, force=True)
+    report = s.maintenance.maintain(policy, force=True)
     assert report["compacted"]["memories"]["fragments_kept"] == 1, report
     assert len(s.dead.rows) == len(gone) and s.count() == len(live)  # the big fragment was left alone...
     after = s.index_segments()
@@ -395,13 +398,13 @@ def test_compaction_never_rewrites_a_big_index_segment(tmp_path: Path) -> None:
     _exact(s, rows + extra, live)
     more = [row(f"z{i}", "side", f"later note {i} about deploys", rows[i + 50].vector) for i in range(30)]
     s.insert(more)
-    report = s.maintain(policy, force=True)  # folded, deltas merged
+    report = s.maintenance.maintain(policy, force=True)  # folded, deltas merged
     assert report["after"]["unindexed_rows"] == 0
     _exact(s, rows + extra + more, live + more)
     guard_off = MaintainPolicy(max_fragments=1, max_remap_rows=10**6, max_rebuild_rows=10**6)
-    report = s.maintain(guard_off, force=True)
+    report = s.maintenance.maintain(guard_off, force=True)
     assert _deletion_files(s) == 0 and "fragments_kept" not in report["compacted"]["memories"]
-    assert not s.dead.rows and s._table.count_rows() == len(live + more)  # gone for good
+    assert not s.dead.rows and s.table.count_rows() == len(live + more)  # gone for good
     assert not set(s.index_segments()["vector_idx"]) & set(after["vector_idx"])  # rewritten
     _exact(s, rows + extra + more, live + more)
 
@@ -415,20 +418,22 @@ def test_fragments_under_a_mid_size_segment_are_merged_but_keep_their_deleted_ro
     extra = [row(f"x{i}", "side", f"late note {i} about deploys", rows[i].vector) for i in range(30)]
     for k in range(3):
         s.insert(extra[10 * k : 10 * k + 10])
-    s._table.to_lance().optimize.optimize_indices(num_indices_to_merge=10)  # ...and these three too
-    s._table.checkout_latest()
+    s.table.to_lance().optimize.optimize_indices(num_indices_to_merge=10)  # ...and these three too
+    s.table.checkout_latest()
     assert s.health()["fragments"] == 4 and len(s.index_segments()["vector_idx"]) == 1
     gone = [r.id for r in rows[:120]]  # 20% of the 600-row fragment
     s.delete(gone)
     policy = MaintainPolicy(max_fragments=1, max_remap_rows=1000, max_rebuild_rows=500)
-    report = s.maintain(policy, force=True)
+    report = s.maintenance.maintain(policy, force=True)
     assert report["compacted"]["memories"]["fragments_kept"] == 1, report
     assert s.health()["fragments"] == 2 and len(s.dead.rows) == len(gone)  # small ones merged, big one kept
     live = [r for r in rows + extra if r.id not in set(gone)]
     _exact(s, rows + extra, live)
-    report = s.maintain(MaintainPolicy(max_fragments=1, max_remap_rows=1000, max_rebuild_rows=1000), force=True)
+    report = s.maintenance.maintain(
+        MaintainPolicy(max_fragments=1, max_remap_rows=1000, max_rebuild_rows=1000), force=True
+    )
     assert _deletion_files(s) == 0 and s.health()["fragments"] == 1 and not s.dead.rows
-    assert s._table.count_rows() == len(live)
+    assert s.table.count_rows() == len(live)
     _exact(s, rows + extra, live)
 
 
@@ -438,7 +443,7 @@ def test_renewing_the_caches_warns_of_nothing(tmp_path: Path, capfd: pytest.Capt
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 300, 16)
     capfd.readouterr()
-    s.renew_cache()
+    s.maintenance.renew_cache()
     assert "WARN" not in capfd.readouterr().err
     assert s.vector_search(rows[7].vector, Filter(rows[7].namespace), 1)[0][0].id == rows[7].id
 
@@ -490,14 +495,15 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
     between an update's two commits, and when dead rows crowd a search's nearest rows. Both
     search paths: through the indexes (the namespace of 75% filtered after ranking) and
     exact."""
-    from omegad.storage.store import BURYING, RETIRING, _delete_in
+    from omegad.storage.commits import delete_in
+    from omegad.storage.tombstones import BURYING, RETIRING
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 2000, 16)
-    s.index_min_namespace_rows = min_namespace_rows
+    s.indexes.min_namespace_rows = min_namespace_rows
     s.refresh_namespace_rows()
-    assert s.uses_vector_index("main") == (min_namespace_rows == 100)
-    assert (s._postfilter_fetch(Filter("main"), 10) is not None) == (min_namespace_rows == 100)
+    assert s.search.uses_vector_index("main") == (min_namespace_rows == 100)
+    assert (s.search._postfilter_fetch(Filter("main"), 10) is not None) == (min_namespace_rows == 100)
     all_ids = [r.id for r in rows]
     live = {r.id: r for r in rows}
     s.delete([r.id for r in rows[:60]])
@@ -542,7 +548,7 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
     _reads(s, all_ids, live)
     # reopened: the same
     s2 = MemoryStore.open(tmp_path, "m", 16)
-    s2.index_min_namespace_rows = min_namespace_rows
+    s2.indexes.min_namespace_rows = min_namespace_rows
     s2.refresh_namespace_rows()
     assert s2.dead.rows == s.dead.rows
     _reads(s2, all_ids, live)
@@ -553,19 +559,19 @@ def test_deletes_and_updates_under_the_vector_index_leave_dead_rows_every_read_d
         r.id, "note 300 after the crash about deploys", r.type, [], r.namespace, {}, r.created_at, 9_000, 3, r.vector
     )
     (tmp_path / "lance" / RETIRING).touch()
-    s2._table.add(__import__("omegad.storage.store", fromlist=["_records"])._records([newer], 16))
+    s2.table.add(__import__("omegad.storage.store", fromlist=["_records"]).records([newer], 16))
     live[r.id] = newer
     s3 = MemoryStore.open(tmp_path, "m", 16)
-    s3.index_min_namespace_rows = min_namespace_rows
+    s3.indexes.min_namespace_rows = min_namespace_rows
     s3.refresh_namespace_rows()
     assert not (tmp_path / "lance" / RETIRING).exists()
     _reads(s3, all_ids, live)
     # a crash between deleting dead rows for good and dropping their tombstones
     (tmp_path / "lance" / BURYING).touch()
     some = list(s3.dead.rows)[:5]
-    _delete_in(s3._table, "_rowid", some)
+    delete_in(s3.table, "_rowid", some)
     s4 = MemoryStore.open(tmp_path, "m", 16)
-    s4.index_min_namespace_rows = min_namespace_rows
+    s4.indexes.min_namespace_rows = min_namespace_rows
     s4.refresh_namespace_rows()
     assert not (tmp_path / "lance" / BURYING).exists() and len(s4.dead.rows) == len(s3.dead.rows) - 5
     _reads(s4, all_ids, live)
@@ -577,8 +583,8 @@ def test_a_delete_right_after_a_compaction_finds_the_rows_in_their_new_places(tm
     row's old place as dead and leave the row itself live."""
     s = MemoryStore.open(tmp_path, "m", 16)
     rows, extra = _indexed_store_and_late_rows(s)
-    assert s.fold_new_rows(MaintainPolicy()) is not None  # the small fragments under a delta
-    metrics, _, _ = s._compact(s._table, 65_536, MaintainPolicy())  # (as a pass does, beside the writer)
+    assert s.maintenance.fold_new_rows(MaintainPolicy()) is not None  # the small fragments under a delta
+    metrics, _, _ = s.maintenance._compact(s.table, 65_536, MaintainPolicy())  # (as a pass does, beside the writer)
     assert metrics is not None and metrics["fragments_removed"] >= 4
     s.delete(["x3", "x17"])
     s.replace(Row("x5", "x5 rewritten about deploys", "fact", [], "side", {}, 1000, 2000, 2, extra[5].vector))
@@ -604,10 +610,10 @@ def test_a_compaction_whose_process_dies_after_committing_still_moves_the_handle
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows, extra = _indexed_store_and_late_rows(s)
-    assert s.fold_new_rows(MaintainPolicy()) is not None
+    assert s.maintenance.fold_new_rows(MaintainPolicy()) is not None
     s.ops = DiesAfterCommitting(tmp_path / "lance")
     with pytest.raises(LanceOpsFailed):
-        s._compact(s._table, 65_536, MaintainPolicy())
+        s.maintenance._compact(s.table, 65_536, MaintainPolicy())
     assert s.health()["fragments"] < 5  # (it was committed)
     s.delete(["x3", "x17"])  # (the writer, right after: its lock was held until the handle moved)
     live = [r for r in rows + extra if r.id not in ("x3", "x17")]
@@ -626,7 +632,7 @@ def test_a_compaction_gives_up_when_rows_of_its_fragments_die_meanwhile(
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows, extra = _indexed_store_and_late_rows(s)
-    assert s.fold_new_rows(MaintainPolicy()) is not None
+    assert s.maintenance.fold_new_rows(MaintainPolicy()) is not None
     real_plan = Compaction.plan
 
     def plan_then_delete(dataset, options):  # type: ignore[no-untyped-def]
@@ -636,13 +642,13 @@ def test_a_compaction_gives_up_when_rows_of_its_fragments_die_meanwhile(
 
     monkeypatch.setattr(Compaction, "plan", staticmethod(plan_then_delete))
     with pytest.raises(OSError, match="preempted"):
-        s._compact(s._table, 65_536, MaintainPolicy())
+        s.maintenance._compact(s.table, 65_536, MaintainPolicy())
     monkeypatch.setattr(Compaction, "plan", staticmethod(real_plan))
     live = [r for r in rows + extra if r.id != "x12"]
     assert "x12" not in s.existing_ids(["x12"]) and s.count() == len(live)
-    report = s.maintain(MaintainPolicy(max_fragments=1), force=True)
+    report = s.maintenance.maintain(MaintainPolicy(max_fragments=1), force=True)
     assert report["compacted"]["memories"]["fragments_removed"] >= 4, report
-    assert not s.dead.rows and s._table.count_rows() == len(live)  # gone for good with the rewrite
+    assert not s.dead.rows and s.table.count_rows() == len(live)  # gone for good with the rewrite
     _exact(s, rows + extra, live)
 
 
@@ -655,10 +661,10 @@ def test_a_bulk_load_is_compacted_whole_before_its_first_indexes(tmp_path: Path)
     vs = _clustered(rng, 3_000, 16)
     for k in range(10):
         s.insert([row(f"b{k}-{i}", "main", f"bulk note {k} {i}", vs[300 * k + i]) for i in range(300)])
-    assert s.health()["fragments"] == 10 and not s._table.list_indices()
-    report = s.maintain(MaintainPolicy(max_fragments=1, max_compact_rows=1_000), force=True)
+    assert s.health()["fragments"] == 10 and not s.table.list_indices()
+    report = s.maintenance.maintain(MaintainPolicy(max_fragments=1, max_compact_rows=1_000), force=True)
     assert report["compacted"]["memories"]["fragments_removed"] == 10, report
-    assert report.get("fts_created") and s.health()["fragments"] == 1 and s.indexes_ready
+    assert report.get("fts_created") and s.health()["fragments"] == 1 and s.indexes.ready
     assert s.count() == 3_000 and s.text_search("bulk note 7", Filter("main"), 5)
 
 
@@ -672,26 +678,28 @@ def test_dead_rows_that_rank_first_in_full_text_are_passed_over_without_filterin
     its reading them, it filters first after all, with the same answer."""
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 2000, 16)  # "note i about deploys": every row ties on "deploys"
-    s.index_min_namespace_rows = 100
+    s.indexes.min_namespace_rows = 100
     s.refresh_namespace_rows()
     flt = Filter("main")
     k = 10
-    assert s._postfilter_fetch(flt, k, indexed=True) is not None
+    assert s.search._postfilter_fetch(flt, k, indexed=True) is not None
     oldest = [r.id for r in rows if r.namespace == "main"][:100]
     s.delete(oldest)
     assert len(s.dead.rows) == 100
     calls: list[tuple[int, bool]] = []
-    real_query = s._text_query
+    real_query = s.search._text_query
 
     def spy(text: str, f: Filter, n: int, prefilter: bool, **kw: object) -> object:
         calls.append((n, prefilter))
         return real_query(text, f, n, prefilter, **kw)  # type: ignore[arg-type]
 
     def best_live() -> list[float]:
-        tbl = s._top_k_live(lambda n: real_query("deploys", flt, n, prefilter=True, dead=s.dead), k, "main", s.dead)
+        tbl = s.search._top_k_live(
+            lambda n: real_query("deploys", flt, n, prefilter=True, dead=s.dead), k, "main", s.dead
+        )
         return [round(x, 4) for x in tbl.column("_score").to_pylist()]
 
-    monkeypatch.setattr(s, "_text_query", spy)
+    monkeypatch.setattr(s.search, "_text_query", spy)
     got = s.text_search("deploys", flt, k)
     assert not any(pre for _, pre in calls), calls  # ranked first every time
     assert len(calls) >= 2 and calls[0][0] < calls[-1][0] <= 16 * k  # asked for more
@@ -700,7 +708,7 @@ def test_dead_rows_that_rank_first_in_full_text_are_passed_over_without_filterin
     assert [round(x, 4) for _, x in got] == best_live()
     # a compaction between the ranking and the reading moved the rows (`_take` finds none of
     # them: the next test): it filters first after all
-    monkeypatch.setattr(s, "_take", lambda ranked, score: None)
+    monkeypatch.setattr(s.search, "_take", lambda ranked, score: None)
     calls.clear()
     got = s.text_search("deploys", flt, k)
     assert calls[-1][1] is True  # filtered first at the end
@@ -720,20 +728,20 @@ def test_rows_are_read_by_their_addresses_until_a_compaction_moves_them(tmp_path
     rows = [row(f"r{i:03d}", "main", f"note {i} about caches", vs[i]) for i in range(300)]
     for j in range(3):
         s.insert(rows[100 * j : 100 * j + 100])
-    ranked = s._table.search().select(["id", "_rowid"]).limit(None).to_arrow()
+    ranked = s.table.search().select(["id", "_rowid"]).limit(None).to_arrow()
     order = [250, 3, 120, 7]
     picked = pa.table(
         {"_rowid": ranked.column("_rowid").take(order), "_score": pa.array([4.0, 3.0, 2.0, 1.0], pa.float32())}
     )
-    whole = s._take(picked, "_score")
+    whole = s.search._take(picked, "_score")
     assert whole is not None
     assert whole.column("id").to_pylist() == [ranked.column("id")[i].as_py() for i in order]
     assert whole.column("_score").to_pylist() == [4.0, 3.0, 2.0, 1.0]
     assert whole.column("text").to_pylist()[0] == rows[int(ranked.column("id")[250].as_py()[1:])].text
-    s.maintain(MaintainPolicy(), force=True)  # the 3 fragments become 1
+    s.maintenance.maintain(MaintainPolicy(), force=True)  # the 3 fragments become 1
     assert s.health()["fragments"] == 1
-    assert s._take(picked, "_score") is None
-    assert s._take(picked.slice(0, 0), "_score") is None
+    assert s.search._take(picked, "_score") is None
+    assert s.search._take(picked.slice(0, 0), "_score") is None
 
 
 def test_an_update_makes_its_new_row_durable_before_it_retires_the_old_one(
@@ -745,13 +753,14 @@ def test_an_update_makes_its_new_row_durable_before_it_retires_the_old_one(
     written after, never saw the update). So everything the append wrote — data file,
     manifest, transaction, their directories, and the crash marker — is fsynced before the
     tombstone is written."""
+    import omegad.storage.commits as commits_mod
     import omegad.storage.store as store_mod
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 600, 16)
     table_dir = tmp_path / "lance" / "memories.lance"
     events: list[tuple[str, str]] = []
-    real_file, real_dir = store_mod.fsync_file, store_mod.fsync_dir
+    real_file, real_dir = commits_mod.fsync_file, commits_mod.fsync_dir
 
     def sync_file(p: object) -> bool:
         events.append(("file", str(p)))
@@ -761,9 +770,10 @@ def test_an_update_makes_its_new_row_durable_before_it_retires_the_old_one(
         events.append(("dir", str(p)))
         real_dir(p)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store_mod, "fsync_file", sync_file)
+    monkeypatch.setattr(commits_mod, "fsync_file", sync_file)
+    monkeypatch.setattr(commits_mod, "fsync_dir", sync_dir)
     monkeypatch.setattr(store_mod, "fsync_dir", sync_dir)
-    real_add = s._tombstones.add
+    real_add = s.tombstones.add
     written: list[str] = []
 
     def tombstone(data: object, *args: object, **kwargs: object) -> object:
@@ -772,7 +782,7 @@ def test_an_update_makes_its_new_row_durable_before_it_retires_the_old_one(
             written.extend(str(p) for p in (table_dir / sub).iterdir() if p.name not in listed[sub])
         return real_add(data, *args, **kwargs)
 
-    monkeypatch.setattr(s._tombstones, "add", tombstone)
+    monkeypatch.setattr(s.tombstones, "add", tombstone)
     old = rows[5]
     new = Row(old.id, "note 5 rewritten about deploys", old.type, [], old.namespace, {}, 1, 7_000, 2, old.vector)
     listed = {sub: {p.name for p in (table_dir / sub).iterdir()} for sub in ("data", "_versions", "_transactions")}
@@ -783,7 +793,7 @@ def test_an_update_makes_its_new_row_durable_before_it_retires_the_old_one(
     assert {Path(p).parent.name for p in written} == {"data", "_versions", "_transactions"}
     assert set(written) <= synced, set(written) - synced
     (rid,) = s._live_rows_of([old.id])
-    fragment = s._table.to_lance().get_fragment(rid >> 32)
+    fragment = s.table.to_lance().get_fragment(rid >> 32)
     assert {str(table_dir / "data" / f.path) for f in fragment.data_files()} <= synced  # the new row's file
     assert {str(table_dir / sub) for sub in ("data", "_versions", "_transactions")} <= dirs
     assert str(tmp_path / "lance") in dirs  # (the marker)
@@ -796,7 +806,7 @@ def test_an_update_whose_fsync_fails_is_repaired_by_the_next_pass(
     """The fsync between an update's two commits can fail (EIO, a full disk): the new row is
     committed and the old one not retired. The update reports the error, and the next pass
     retires the older version (until then searches keep the newest per id)."""
-    import omegad.storage.store as store_mod
+    import omegad.storage.commits as commits_mod
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 600, 16)
@@ -806,14 +816,14 @@ def test_an_update_whose_fsync_fails_is_repaired_by_the_next_pass(
     def broken(p: object) -> bool:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(store_mod, "fsync_file", broken)
+    monkeypatch.setattr(commits_mod, "fsync_file", broken)
     with pytest.raises(OSError, match="Input/output"):
         s.upsert([new])
     monkeypatch.undo()
     assert s.repair_pending and len(s._live_rows_of([old.id])) == 2
     (top, _), *_ = s.vector_search(old.vector, Filter(old.namespace), 3)
     assert top.text == new.text
-    s.maintain(MaintainPolicy(max_fragments=1000), force=True)
+    s.maintenance.maintain(MaintainPolicy(max_fragments=1000), force=True)
     assert not s.repair_pending and len(s._live_rows_of([old.id])) == 1
     assert s.get_many([old.id])[old.id].text == new.text
 
@@ -824,33 +834,33 @@ def test_an_update_fsyncs_its_own_data_file_and_not_a_compactions(
     """A compaction in the maintenance process writes its new files into ``data/`` beside the
     writer, uncommitted. An update fsyncs the data file its append's transaction names, not
     every new file there (a compaction's output is up to hundreds of MB, under the write lock)."""
-    import omegad.storage.store as store_mod
+    import omegad.storage.commits as commits_mod
 
     s = MemoryStore.open(tmp_path, "m", 16)
     rows = _indexed_store(s, 600, 16)
     table_dir = tmp_path / "lance" / "memories.lance"
     synced: list[str] = []
-    real_file = store_mod.fsync_file
+    real_file = commits_mod.fsync_file
 
     def sync_file(p: object) -> bool:
         synced.append(str(p))
         return real_file(p)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store_mod, "fsync_file", sync_file)
+    monkeypatch.setattr(commits_mod, "fsync_file", sync_file)
     foreign = table_dir / "data" / "0110compaction-output-not-committed.lance"
-    real_add = s._table.add
+    real_add = s.table.add
 
     def add(data: object, *args: object, **kwargs: object) -> object:
         foreign.write_bytes(b"x" * 1000)  # (written meanwhile by another process)
         return real_add(data, *args, **kwargs)
 
-    monkeypatch.setattr(s._table, "add", add)
+    monkeypatch.setattr(s.table, "add", add)
     old = rows[9]
     new = Row(old.id, "note 9 rewritten about deploys", old.type, [], old.namespace, {}, 1, 7_000, 2, old.vector)
     s.upsert([new])
     monkeypatch.undo()
     (rid,) = s._live_rows_of([old.id])
-    own = {str(table_dir / "data" / f.path) for f in s._table.to_lance().get_fragment(rid >> 32).data_files()}
+    own = {str(table_dir / "data" / f.path) for f in s.table.to_lance().get_fragment(rid >> 32).data_files()}
     assert own <= set(synced), (own, synced)
     assert str(foreign) not in synced
     assert s.get_many([old.id])[old.id].text == new.text
@@ -863,7 +873,7 @@ def test_dead_rows_added_one_by_one_keep_the_ranges_and_count_the_rest() -> None
     counted in its namespace's `not_excluded` (what the searches rely on)."""
     import re
 
-    from omegad.storage.store import DeadRows
+    from omegad.storage.tombstones import DeadRows
 
     def check(dead: DeadRows) -> None:
         ranges = [(int(a), int(b)) for a, b in re.findall(r"_rowid BETWEEN (\d+) AND (\d+)", dead.excluding)]
@@ -903,15 +913,15 @@ def test_dead_rows_added_one_by_one_keep_the_ranges_and_count_the_rest() -> None
 def test_an_updates_data_file_is_named_by_its_transaction_even_beside_other_commits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`_appended_files` reads the new transaction files, skipping another commit's temporary
+    """`appended_files` reads the new transaction files, skipping another commit's temporary
     file (renamed meanwhile) and one removed before it is read (a commit that lost a race):
     without that, the update failed after its new row was committed."""
-    import omegad.storage.store as store_mod
+    import omegad.storage.commits as commits_mod
 
     d = tmp_path / "memories.lance"
     for sub in ("data", "_transactions"):
         (d / sub).mkdir(parents=True)
-    before = store_mod._commit_files(d)
+    before = commits_mod.commit_files(d)
     (d / "data" / "aaa.lance").write_bytes(b"x")
     (d / "data" / "bbb.lance").write_bytes(b"y")  # (a compaction's, uncommitted)
     (d / "_transactions" / "5-x.txn").write_bytes(b"\x12\x0faaa.lance\x18")
@@ -925,7 +935,7 @@ def test_an_updates_data_file_is_named_by_its_transaction_even_beside_other_comm
         return real(self)
 
     monkeypatch.setattr(Path, "read_bytes", read)
-    assert store_mod._appended_files(d, before) == {"aaa.lance"}
+    assert commits_mod.appended_files(d, before) == {"aaa.lance"}
 
 
 def test_the_store_defaults_are_the_configuration_defaults() -> None:
@@ -934,7 +944,8 @@ def test_the_store_defaults_are_the_configuration_defaults() -> None:
     import inspect
 
     from omegad.config import Config
-    from omegad.storage.store import AUTO_RABITQ_ROWS, MaintainPolicy
+    from omegad.storage.indexes import AUTO_RABITQ_ROWS
+    from omegad.storage.maintenance import MaintainPolicy
 
     policy = MaintainPolicy()
     assert (policy.target_rows_per_fragment, policy.max_fragments, policy.unindexed_rows, policy.vector_index_rows) == (

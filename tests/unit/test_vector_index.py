@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 import structlog.testing
 
-from omegad.storage import store as store_module
-from omegad.storage.store import Filter, MaintainPolicy, MemoryStore, Row, _scored
+from omegad.storage import indexes as index_module
+from omegad.storage.maintenance import MaintainPolicy
+from omegad.storage.rows import Filter, Row, scored_of
+from omegad.storage.store import MemoryStore
 
 DIM = 384
 SIZES = {"big": 9_000, "mid": 2_500, "small": 450, "tiny": 40}
@@ -49,19 +51,19 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path, kin
     rows = [rows[i] for i in order]  # namespaces interleaved in the table
     for start in range(0, len(rows), 4_000):
         store.insert(rows[start : start + 4_000])
-    store.maintain(MaintainPolicy(), force=True)
-    assert not store.vector_index_ready
-    built = store.build_vector_index()
+    store.maintenance.maintain(MaintainPolicy(), force=True)
+    assert not store.indexes.vector
+    built = store.maintenance.build_vector_index()
     assert built["rows"] == len(rows)
     # rows after the build: outside the index until folded, found all the same
     late = sample(200)
     store.insert([Row(f"late-{i}", "late", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(late)])
     vectors["big"] += [(f"late-{i}", v) for i, v in enumerate(late)]
-    store.maintain(MaintainPolicy(unindexed_rows=10**9), force=False)  # picks the index up, no folding
-    assert store.index_state()["vector_idx"]["type"] == store_module.VECTOR_INDEX_KINDS[kind][0]
-    assert store.vector_index_ready
-    assert store.uses_vector_index("big") and store.uses_vector_index("mid")
-    assert not store.uses_vector_index("small") and not store.uses_vector_index("tiny")
+    store.maintenance.maintain(MaintainPolicy(unindexed_rows=10**9), force=False)  # picks the index up, no folding
+    assert store.index_state()["vector_idx"]["type"] == index_module.VECTOR_INDEX_KINDS[kind][0]
+    assert store.indexes.vector
+    assert store.search.uses_vector_index("big") and store.search.uses_vector_index("mid")
+    assert not store.search.uses_vector_index("small") and not store.search.uses_vector_index("tiny")
 
     for ns in SIZES:
         ids = [m for m, _ in vectors[ns]]
@@ -88,13 +90,13 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path, kin
                 found += len(exact)
         assert hits / found >= 0.98, (ns, hits / found)
     # the big namespace (~72% of the table) is filtered after the graph search, the others before
-    assert store._postfilter_fetch(Filter("big"), K) is not None
-    assert store._postfilter_fetch(Filter("mid"), K) is None
-    assert store._postfilter_fetch(Filter("big", types=("fact",)), K) is None
+    assert store.search._postfilter_fetch(Filter("big"), K) is not None
+    assert store.search._postfilter_fetch(Filter("mid"), K) is None
+    assert store.search._postfilter_fetch(Filter("big", types=("fact",)), K) is None
     # near the island every row the graph search fetches is filtered out: the search falls
     # back to a prefilter and still returns the big namespace's nearest rows
-    fetch = store._postfilter_fetch(Filter("big"), K)
-    assert store._vector_query(island, Filter("big"), K, fetch).to_arrow().num_rows < K
+    fetch = store.search._postfilter_fetch(Filter("big"), K)
+    assert store.search._vector_query(island, Filter("big"), K, fetch).to_arrow().num_rows < K
     ids = [m for m, _ in vectors["big"]]
     matrix = np.stack([v for _, v in vectors["big"]])
     normal = matrix[5]
@@ -109,24 +111,24 @@ def test_recall_against_exact_search_in_every_namespace_size(tmp_path: Path, kin
     # a pass that merges index segments away renews the caches (the old segments are not
     # kept next to the new ones); queries go on with the same answers
     store.insert([Row(f"later-{i}", "later", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(sample(50))])
-    report = store.maintain(MaintainPolicy(unindexed_rows=1), force=False)  # a delta, kept
+    report = store.maintenance.maintain(MaintainPolicy(unindexed_rows=1), force=False)  # a delta, kept
     assert "cache_renewed" not in report
     before = store.index_segments()["vector_idx"]
     assert len(before) == 2, before  # the base and the delta of the new rows
     old_session = store.session
     store.insert([Row(f"more-{i}", "more", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(sample(10))])
     merge = MaintainPolicy(max_index_deltas=1, unindexed_rows=1, renew_cache_bytes=1)
-    report = store.maintain(merge, force=False)
+    report = store.maintenance.maintain(merge, force=False)
     assert set(before) - set(store.index_segments()["vector_idx"]), report  # the delta merged away
     assert "vector_idx" in report["cache_renewed"]["indexes"] and store.session is not old_session
     assert store.session.size_bytes > 0  # the new index was loaded by the probe
     (top, cos), *_ = store.vector_search(late[3], Filter("big"), 5)
     assert top.id == "late-3" and cos > 0.999
-    report = store.maintain(MaintainPolicy(renew_cache_bytes=1), force=False)  # nothing merged away
+    report = store.maintenance.maintain(MaintainPolicy(renew_cache_bytes=1), force=False)  # nothing merged away
     assert "cache_renewed" not in report
     # a replaced segment smaller than the bound leaves the caches as they are
     store.insert([Row(f"last-{i}", "last", "fact", [], "big", {}, 1, 1, 1, v) for i, v in enumerate(sample(20))])
-    report = store.maintain(MaintainPolicy(max_index_deltas=1, unindexed_rows=1), force=False)
+    report = store.maintenance.maintain(MaintainPolicy(max_index_deltas=1, unindexed_rows=1), force=False)
     assert report["indexed"]["deltas_merged"] >= 1 and "cache_renewed" not in report
 
 
@@ -145,12 +147,12 @@ def test_queries_between_clusters_find_their_nearest_rows(tmp_path: Path, kind: 
     store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index=kind)
     namespaces = ["big" if i % 10 else "mid" for i in range(n)]
     store.insert([Row(f"m{i}", f"memory {i}", "fact", [], namespaces[i], {}, 1, 1, 1, v) for i, v in enumerate(vs)])
-    store.maintain(MaintainPolicy(), force=True)
-    store.build_vector_index()
-    store.maintain(MaintainPolicy(), force=True)
+    store.maintenance.maintain(MaintainPolicy(), force=True)
+    store.maintenance.build_vector_index()
+    store.maintenance.maintain(MaintainPolicy(), force=True)
     store.refresh_namespace_rows()
-    assert store.uses_vector_index("mid") and store._postfilter_fetch(Filter("big"), 30) is not None
-    assert store._postfilter_fetch(Filter("mid"), 30) is None
+    assert store.search.uses_vector_index("mid") and store.search._postfilter_fetch(Filter("big"), 30) is not None
+    assert store.search._postfilter_fetch(Filter("mid"), 30) is None
     for ns in ("big", "mid"):
         mask = np.array([x == ns for x in namespaces])
         ids = np.array([f"m{i}" for i in range(n)])[mask]
@@ -224,14 +226,14 @@ def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path, 
     writer.join()
     assert info["rows"] >= n and info["commit_ms"] >= 0 and info["build_ms"] > 0, info
     assert held and held[0] >= 5, (held, len(during))  # commits acknowledged while the build ran
-    store.maintain(MaintainPolicy(unindexed_rows=10**9), force=False)
-    assert store.vector_index_ready
+    store.maintenance.maintain(MaintainPolicy(unindexed_rows=10**9), force=False)
+    assert store.indexes.vector
     assert store.count() == n + len(during)
     assert set(store.get_many(during)) == set(during)
-    stats = {i.name: store._table.index_stats(i.name) for i in store._table.list_indices()}
+    stats = {i.name: store.table.index_stats(i.name) for i in store.table.list_indices()}
     assert stats["vector_idx"].num_indexed_rows == info["rows"], stats
-    assert stats["vector_idx"].index_type == store_module.VECTOR_INDEX_KINDS[kind][0]
-    assert not store.vector_index_outdated
+    assert stats["vector_idx"].index_type == index_module.VECTOR_INDEX_KINDS[kind][0]
+    assert not store.indexes.vector_outdated
     with pytest.raises(IndexBuildFailed, match="exit 1"):
         anyio.run(build_in_subprocess, tmp_path / "no-such-store")
 
@@ -246,11 +248,11 @@ def test_new_rows_are_folded_into_every_index_between_passes(tmp_path: Path, kin
     vectors = unit(rng.standard_normal((3_000, DIM)).astype(np.float32))
     store.insert([Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, v) for i, v in enumerate(vectors)])
     policy = MaintainPolicy(max_index_deltas=4)
-    assert store.fold_new_rows(policy) is None  # no vector index yet
-    store.maintain(policy, force=True)
-    store.build_vector_index()
-    store.maintain(policy, force=False)
-    assert store.vector_index_ready and store.fold_new_rows(policy) is None  # it covers every row
+    assert store.maintenance.fold_new_rows(policy) is None  # no vector index yet
+    store.maintenance.maintain(policy, force=True)
+    store.maintenance.build_vector_index()
+    store.maintenance.maintain(policy, force=False)
+    assert store.indexes.vector and store.maintenance.fold_new_rows(policy) is None  # it covers every row
     late: list[tuple[str, np.ndarray]] = []  # type: ignore[type-arg]
     for batch in range(12):
         new = unit(rng.standard_normal((5 + 20 * batch, DIM)).astype(np.float32))
@@ -258,7 +260,7 @@ def test_new_rows_are_folded_into_every_index_between_passes(tmp_path: Path, kin
         store.insert(rows)
         late += [(r.id, r.vector) for r in rows]
         assert store.index_state()["vector_idx"]["unindexed_rows"] == len(rows)
-        report = store.fold_new_rows(policy)
+        report = store.maintenance.fold_new_rows(policy)
         assert report is not None and report["rows"] == len(rows), report
         assert set(report["indexes"]) == {"vector_idx", "text_idx", "id_idx", "namespace_idx"}, report
         state = store.index_state()
@@ -292,19 +294,21 @@ def test_full_text_search_in_a_big_namespace_filters_after_ranking(tmp_path: Pat
     ]
     rows += [Row(f"b{i}", "zephyr in big", "fact", [], "big", {}, 1, 1, 1, np.zeros(DIM, np.float32)) for i in range(3)]
     store.insert(rows)
-    store.maintain(MaintainPolicy(), force=True)
+    store.maintenance.maintain(MaintainPolicy(), force=True)
     store.refresh_namespace_rows()
-    assert store.indexes_ready
-    assert store._postfilter_fetch(Filter("big"), 15, indexed=True) is not None
+    assert store.indexes.ready
+    assert store.search._postfilter_fetch(Filter("big"), 15, indexed=True) is not None
     for k in (5, 15, 45):
         for query in ("deploy cache", "retry token build", "latency", "queue index deploy retry"):
-            pre = _scored(store._text_query(query, Filter("big"), k, prefilter=True), DIM)
+            pre = scored_of(store.search._text_query(query, Filter("big"), k, prefilter=True), DIM)
             got = store.text_search(query, Filter("big"), k)
             assert len(got) == k and all(r.namespace == "big" for r, _ in got)
             assert [round(s, 4) for _, s in got] == [round(s, 4) for _, s in pre]  # (ties may swap ids)
-    fetch = store._postfilter_fetch(Filter("big"), 15, indexed=True)
+    fetch = store.search._postfilter_fetch(Filter("big"), 15, indexed=True)
     assert fetch is not None
-    assert store._text_query("zephyr", Filter("big"), fetch, prefilter=False).num_rows < 3  # the 300 others rank first
+    assert (
+        store.search._text_query("zephyr", Filter("big"), fetch, prefilter=False).num_rows < 3
+    )  # the 300 others rank first
     assert sorted(r.id for r, _ in store.text_search("zephyr", Filter("big"), 15)) == ["b0", "b1", "b2"]
     hidden = Filter("big", exclude_ids=("b1",))
     assert sorted(r.id for r, _ in store.text_search("zephyr", hidden, 15)) == ["b0", "b2"]
@@ -315,29 +319,29 @@ def test_the_index_cache_bound_grows_with_the_indexes(tmp_path: Path, monkeypatc
     needing more than the bound renews the caches with a bigger one, so the vector index
     stays cached: an index the cache cannot hold is read from disk by every search. (The floor
     and margin are lowered so that 12,000 rows outgrow the bound.)"""
-    monkeypatch.setattr(store_module, "AUTO_CACHE_FLOOR_MB", 1)
-    monkeypatch.setattr(store_module, "CACHE_MARGIN_MB", 0)
+    monkeypatch.setattr(index_module, "AUTO_CACHE_FLOOR_MB", 1)
+    monkeypatch.setattr(index_module, "CACHE_MARGIN_MB", 0)
     rng = np.random.default_rng(5)
     store = MemoryStore.open(tmp_path, "synthetic", DIM)
     assert store.cache_auto and store.cache_mb[0] == 1  # (no index yet)
     vectors = unit(rng.standard_normal((12_000, DIM)).astype(np.float32))
     store.insert([Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1, 1, 1, v) for i, v in enumerate(vectors)])
     policy = MaintainPolicy()
-    store.maintain(policy, force=True)
-    store.build_vector_index()
-    report = store.maintain(policy, force=False)
+    store.maintenance.maintain(policy, force=True)
+    store.maintenance.build_vector_index()
+    report = store.maintenance.maintain(policy, force=False)
     on_disk = sum(store.index_segments()["vector_idx"].values())
     assert on_disk > 2 << 20  # (more than the bound it had)
-    need = store_module.index_cache_need_mb(store.index_segments())
+    need = index_module.index_cache_need_mb(store.index_segments())
     assert store.index_cache_need_mb == need
     renewed = report["cache_renewed"]
-    assert renewed["index_cache_mb"] == store.cache_mb[0] == store_module.auto_index_cache_mb(need) > need
+    assert renewed["index_cache_mb"] == store.cache_mb[0] == index_module.auto_index_cache_mb(need) > need
     assert any("index cache bound 1 MB" in why for why in renewed["indexes"]), renewed
     (top, cos), *_ = store.vector_search(vectors[7], Filter("ns"), 5)
     assert top.id == "m7" and cos > 0.999
     assert (store.cache_bytes() or 0) >= on_disk  # the index is held, not read again per search
     # raised again with the old caches dropped first: reads wait at the gate until the load
-    renewed = store.renew_cache(store.cache_mb[0] + 16, drop_first=True)
+    renewed = store.maintenance.renew_cache(store.cache_mb[0] + 16, drop_first=True)
     assert renewed["loaded"] == "after the swap" and store.cache_mb[0] == renewed["index_cache_mb"]
     assert (store.cache_bytes() or 0) >= on_disk  # (loaded by the renewal's probe)
     done = threading.Event()
@@ -346,7 +350,7 @@ def test_the_index_cache_bound_grows_with_the_indexes(tmp_path: Path, monkeypatc
         store.vector_search(vectors[9], Filter("ns"), 5)
         done.set()
 
-    with store._loading:  # as `renew_cache` holds it while it loads
+    with store.loading:  # as `renew_cache` holds it while it loads
         reader = threading.Thread(target=read)
         reader.start()
         assert not done.wait(0.5)  # held at the gate
@@ -354,14 +358,14 @@ def test_the_index_cache_bound_grows_with_the_indexes(tmp_path: Path, monkeypatc
     assert done.is_set()
     # reopened: the bound follows the indexes on disk at once
     store = MemoryStore.open(tmp_path, "synthetic", DIM)
-    assert store.cache_mb[0] == store_module.auto_index_cache_mb(need) and store.index_cache_need_mb == need
+    assert store.cache_mb[0] == index_module.auto_index_cache_mb(need) and store.index_cache_need_mb == need
     # a fixed bound stays as configured, whatever the indexes need
     with structlog.testing.capture_logs() as logs:
         fixed = MemoryStore.open(tmp_path, "synthetic", DIM, index_cache_mb=1)
     assert not fixed.cache_auto and fixed.cache_mb[0] == 1
     (warning,) = [e for e in logs if e["event"] == "index_cache_too_small"]
     assert warning["index_cache_mb"] == 1 and warning["need_mb"] == need
-    fixed.maintain(policy, force=True)
+    fixed.maintenance.maintain(policy, force=True)
     assert fixed.cache_mb[0] == 1
 
 
@@ -370,14 +374,14 @@ def test_a_rabitq_index_is_due_for_a_rebuild_once_the_table_has_grown(tmp_path: 
     keeps its few partitions: a pass reports it due (`vector_index_grown`) once the table has
     four times the rows its partitions were made for, and not after the rebuild. The graph is
     never due (one partition at any size)."""
-    rows_per = store_module.VECTOR_INDEX_PARTITION_ROWS
-    grown = store_module.VECTOR_INDEX_REBUILD_GROWTH * rows_per
-    assert not store_module.vector_index_grown("rabitq", 1, grown - 1)
-    assert store_module.vector_index_grown("rabitq", 1, grown)
-    assert not store_module.vector_index_grown("rabitq", None, grown)
-    assert not store_module.vector_index_grown("hnsw", 1, 100 * grown)
-    assert store_module.vector_index_grown("rabitq", 16, 10**9)  # (to the most partitions, 64)
-    assert not store_module.vector_index_grown("rabitq", 17, 10**9)  # (64 < 4 × 17: never again)
+    rows_per = index_module.VECTOR_INDEX_PARTITION_ROWS
+    grown = index_module.VECTOR_INDEX_REBUILD_GROWTH * rows_per
+    assert not index_module.vector_index_grown("rabitq", 1, grown - 1)
+    assert index_module.vector_index_grown("rabitq", 1, grown)
+    assert not index_module.vector_index_grown("rabitq", None, grown)
+    assert not index_module.vector_index_grown("hnsw", 1, 100 * grown)
+    assert index_module.vector_index_grown("rabitq", 16, 10**9)  # (to the most partitions, 64)
+    assert not index_module.vector_index_grown("rabitq", 17, 10**9)  # (64 < 4 × 17: never again)
 
     rng = np.random.default_rng(5)
     store = MemoryStore.open(tmp_path, "synthetic", DIM, vector_index="rabitq")
@@ -390,15 +394,15 @@ def test_a_rabitq_index_is_due_for_a_rebuild_once_the_table_has_grown(tmp_path: 
 
     policy = MaintainPolicy(unindexed_rows=10**9)
     add(0, rows_per + 100)
-    store.maintain(policy, force=True)
-    store.build_vector_index()
-    report = store.maintain(policy, force=True)
+    store.maintenance.maintain(policy, force=True)
+    store.maintenance.build_vector_index()
+    report = store.maintenance.maintain(policy, force=True)
     assert "vector_index_partitions" not in report  # (too few rows to be due at all)
     add(rows_per + 100, grown)
-    report = store.maintain(policy, force=True)
+    report = store.maintenance.maintain(policy, force=True)
     assert report["vector_index_partitions"] == 1 and report.get("vector_index_grown") is True, report
-    store.build_vector_index()
-    report = store.maintain(policy, force=True)
+    store.maintenance.build_vector_index()
+    report = store.maintenance.maintain(policy, force=True)
     assert report["vector_index_partitions"] == grown // rows_per and "vector_index_grown" not in report, report
     (top, cos), *_ = store.vector_search(vectors[grown - 7], Filter("ns"), 3)
     assert top.id == f"m{grown - 7}" and cos > 0.999
@@ -407,7 +411,7 @@ def test_a_rabitq_index_is_due_for_a_rebuild_once_the_table_has_grown(tmp_path: 
 def test_auto_asks_for_the_graph_while_small_and_rabitq_from_then_on(tmp_path: Path) -> None:
     """``index.vector_index = "auto"``: the graph below ``rabitq_from_rows`` rows, RaBitQ at it,
     and RaBitQ kept once built (rows may fall back under the bound: no rebuild back)."""
-    kind_for = store_module.vector_index_kind_for
+    kind_for = index_module.vector_index_kind_for
     assert kind_for("auto", 999, None, 1_000) == "hnsw" and kind_for("auto", 1_000, None, 1_000) == "rabitq"
     assert kind_for("auto", 5_000, "hnsw", 1_000) == "rabitq" and kind_for("auto", 10, "rabitq", 1_000) == "rabitq"
     assert kind_for("hnsw", 5_000, "rabitq", 1_000) == "hnsw" and kind_for("rabitq", 10, None, 1_000) == "rabitq"
@@ -418,22 +422,22 @@ def test_auto_asks_for_the_graph_while_small_and_rabitq_from_then_on(tmp_path: P
     vectors = unit(rng.standard_normal((3_100, DIM)).astype(np.float32))
     rows = [Row(f"m{i}", f"memory {i}", "fact", [], "n", {}, 1, 1, 1, v) for i, v in enumerate(vectors)]
     store.insert(rows[:2_500])
-    store.maintain(MaintainPolicy(), force=True)
-    assert store.vector_index_kind == "hnsw" and store.vector_index_built is None
-    store.build_vector_index()
-    store.maintain(MaintainPolicy(), force=True)
-    assert store.vector_index_built == "hnsw" and not store.vector_index_outdated
+    store.maintenance.maintain(MaintainPolicy(), force=True)
+    assert store.indexes.vector_kind == "hnsw" and store.indexes.vector_built is None
+    store.maintenance.build_vector_index()
+    store.maintenance.maintain(MaintainPolicy(), force=True)
+    assert store.indexes.vector_built == "hnsw" and not store.indexes.vector_outdated
     store.insert(rows[2_500:])
-    store.maintain(MaintainPolicy(), force=True)
-    assert store.vector_index_kind == "rabitq" and store.vector_index_outdated  # (the graph answers meanwhile)
+    store.maintenance.maintain(MaintainPolicy(), force=True)
+    assert store.indexes.vector_kind == "rabitq" and store.indexes.vector_outdated  # (the graph answers meanwhile)
     (top, _), *_ = store.vector_search(vectors[7], Filter("n"), 3)
     assert top.id == "m7"
-    store.build_vector_index()
-    store.maintain(MaintainPolicy(), force=True)
+    store.maintenance.build_vector_index()
+    store.maintenance.maintain(MaintainPolicy(), force=True)
     assert store.index_state()["vector_idx"]["type"] == "IVF_RQ"
-    assert store.vector_index_built == "rabitq" and not store.vector_index_outdated
+    assert store.indexes.vector_built == "rabitq" and not store.indexes.vector_outdated
     store.delete([f"m{i}" for i in range(2_000)])
-    store.maintain(MaintainPolicy(), force=True)
-    assert store.vector_index_kind == "rabitq" and not store.vector_index_outdated
+    store.maintenance.maintain(MaintainPolicy(), force=True)
+    assert store.indexes.vector_kind == "rabitq" and not store.indexes.vector_outdated
     (top, _), *_ = store.vector_search(vectors[2_707], Filter("n"), 3)
     assert top.id == "m2707"

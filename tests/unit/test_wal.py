@@ -9,7 +9,8 @@ import numpy as np
 
 from omegad.app.recovery import delete_record, edge_delete_record, edge_record, final_state, replay, row_record
 from omegad.contradictions.edges import Edge, EdgeStore
-from omegad.storage.store import MemoryStore, Row
+from omegad.storage.rows import Row
+from omegad.storage.store import MemoryStore
 from omegad.storage.wal import HEADER, WriteAheadLog
 
 
