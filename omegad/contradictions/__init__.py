@@ -15,7 +15,8 @@ What it owns, from the bottom up (each module imports only the ones above it):
 The detector modules share ``_``-prefixed helpers among themselves: they are one
 implementation cut into files, not separate interfaces. Outside this package use
 ``detect.detect``, ``model.Detection`` / ``model.Signal`` / ``model.DETECTOR_VERSION``,
-``known.ANTONYMS``, ``edges`` and ``checker``. ``edges`` and ``checker`` may import the store,
-config, faults and neighbours modules; nothing here imports the RPC layer or the service.
+``known.ANTONYMS``, ``edges`` and ``checker``. ``edges``, ``classifier`` and ``checker`` may
+import `omegad.storage`, `omegad.recall`, `omegad.models` and the shared modules; nothing here
+imports the service (`omegad.app`), the RPC layer or the process (the layers contract).
 docs/contradictions.md has the design and its figures.
 """

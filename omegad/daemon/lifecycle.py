@@ -101,7 +101,7 @@ async def run_server(
                 text = str(exc)
                 raise StartupError(text if "omegad models fetch" in text else f"{text}; fix: {EMBEDDER_FIX}") from None
             # degraded: serve the store's memories (get, export...) and reload the model
-            # once its files change (see Service._reload_embedder)
+            # once its files change (see omegad.app.watch)
             embedder = UnloadedEmbedder(
                 str(meta.get("embedding_model")),
                 int(meta.get("embedding_dim") or 0),

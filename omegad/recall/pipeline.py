@@ -18,9 +18,9 @@ Scoring, in full (defaults in `omegad.config`, documented in docs/scoring.md):
   docs/scoring.md for the measurements.
 * heuristic: ``score = fused × type_weight[type] × recency × feedback × access``, with
   ``recency = floor + (1 − floor) × 0.5 ^ (age_days / half_life[type])`` and the bounded
-  lifecycle factors of `omegad.signals` (feedback 0.5–1.5, access 1–1.2).
+  lifecycle factors of `omegad.storage.signals` (feedback 0.5–1.5, access 1–1.2).
 * rerank: the top ``reranker.top_k`` (20) re-scored by the cross-encoder:
-  ``score × (1 + w × sigmoid(logit))`` (see `omegad.rerank`).
+  ``score × (1 + w × sigmoid(logit))`` (see `omegad.recall.rerank`).
 * dedup: a result whose embedding has cosine ≥ ``dedup_cosine`` with a better-scored result,
   or whose normalised text equals one, is dropped.
 """

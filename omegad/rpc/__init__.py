@@ -19,6 +19,6 @@ May import: `fields`, `schema` and `access` import nothing from omegad but `omeg
 `omegad.errors`, `omegad.grants`, `omegad.requests` (and each other); nothing below this
 package imports any of it (the service takes `omegad.requests` and raises `omegad.errors`). `registry`, `dispatch` and `server`
 are the top layer: they may import the service and what it is built from, and only the
-daemon's lifecycle (`omegad.server`) imports them. This file imports nothing, so that
+daemon's process (`omegad.daemon`) imports them. This file imports nothing, so that
 importing a leaf does not load the top.
 """

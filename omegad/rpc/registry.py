@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from omegad.app import admin, exports, graph, memories, query, stats
 from omegad.app.service import Service
 from omegad.config import Config
 from omegad.errors import Forbidden
@@ -52,7 +53,7 @@ def named(namespace: str | None) -> Scope:
     return Scope(frozenset() if namespace is None else frozenset({namespace}))
 
 
-def memories(*ids: str) -> Scope:
+def of_memories(*ids: str) -> Scope:
     return Scope(ids=ids)
 
 
@@ -90,7 +91,7 @@ class Method(Generic[P]):
 
 def _contradictions_scope(p: ContradictionsParams) -> Scope:
     if p.id is not None:
-        return memories(p.id)
+        return of_memories(p.id)
     if p.namespace is None:
         raise Forbidden("listing contradictions of every namespace is the owner's; name a namespace")
     return named(p.namespace)
@@ -106,64 +107,64 @@ _QUERY_KEYS = ("text", "limit", "namespace", "types", "tags", "since", "until", 
 _LIST_KEYS = ("namespace", "types", "tags", "since", "until", "order", "cursor", "limit", "include_hidden")
 
 _ROWS = (
-    Method("hello", (), schema.no_params, Service.hello, Rule.OPEN),
-    Method("ping", (), schema.no_params, Service.ping, Rule.OPEN),
-    Method("store", _STORE_KEYS, schema.store, Service.store_one, Rule.WRITE, lambda p: named(p.namespace)),
+    Method("hello", (), schema.no_params, admin.hello, Rule.OPEN),
+    Method("ping", (), schema.no_params, admin.ping, Rule.OPEN),
+    Method("store", _STORE_KEYS, schema.store, memories.store_one, Rule.WRITE, lambda p: named(p.namespace)),
     Method(
         "store_batch",
         ("items",),
         schema.store_batch,
-        Service.store_batch,
+        memories.store_batch,
         Rule.WRITE,
         lambda p: Scope(frozenset(item.namespace for item in p.items)),
     ),
-    Method("get", ("id",), schema.by_id, Service.get, Rule.READ, lambda p: memories(p.id)),
+    Method("get", ("id",), schema.by_id, memories.get, Rule.READ, lambda p: of_memories(p.id)),
     Method(
         "update",
         ("id", "text", "type", "tags", "metadata"),
         schema.update,
-        Service.update,
+        memories.update,
         Rule.WRITE,
-        lambda p: memories(p.id),
+        lambda p: of_memories(p.id),
     ),
-    Method("delete", ("id",), schema.by_id, Service.delete, Rule.WRITE, lambda p: memories(p.id)),
-    Method("query", _QUERY_KEYS, schema.query, Service.query, Rule.READ, lambda p: named(p.namespace)),
-    Method("stats", (), schema.no_params, Service.stats, Rule.OWNER),
-    Method("flush", ("timeout",), schema.flush, Service.flush, Rule.OPEN),
+    Method("delete", ("id",), schema.by_id, memories.delete, Rule.WRITE, lambda p: of_memories(p.id)),
+    Method("query", _QUERY_KEYS, schema.query, query.query, Rule.READ, lambda p: named(p.namespace)),
+    Method("stats", (), schema.no_params, stats.stats, Rule.OWNER),
+    Method("flush", ("timeout",), schema.flush, admin.flush, Rule.OPEN),
     Method("cancel", ("request_id",), schema.cancel, None, Rule.OPEN),
     Method(
         "contradictions",
         ("namespace", "id", "limit"),
         schema.contradictions,
-        Service.contradictions,
+        graph.contradictions,
         Rule.READ,
         _contradictions_scope,
     ),
     Method(
-        "traverse", ("id", "kinds", "depth"), schema.traverse, Service.traverse, Rule.READ, lambda p: memories(p.id)
+        "traverse", ("id", "kinds", "depth"), schema.traverse, graph.traverse, Rule.READ, lambda p: of_memories(p.id)
     ),
     Method(
         "resolve",
         ("source", "target", "resolution"),
         schema.resolve,
-        Service.resolve,
+        graph.resolve,
         Rule.WRITE,
-        lambda p: memories(p.source, p.target),
+        lambda p: of_memories(p.source, p.target),
     ),
     Method(
         "unresolve",
         ("source", "target"),
         schema.unresolve,
-        Service.resolve,
+        graph.resolve,
         Rule.WRITE,
-        lambda p: memories(p.source, p.target),
+        lambda p: of_memories(p.source, p.target),
     ),
-    Method("maintain", (), schema.no_params, Service.maintain, Rule.OWNER),
-    Method("feedback", ("id", "score"), schema.feedback, Service.feedback, Rule.WRITE, lambda p: memories(p.id)),
-    Method("export", ("namespace", "snapshot", "offset", "limit"), schema.export, Service.export, Rule.OWNER),
-    Method("import", ("records", "model"), schema.import_, Service.import_, Rule.OWNER),
-    Method("list", _LIST_KEYS, schema.list_, Service.list_memories, Rule.READ, lambda p: named(p.namespace)),
-    Method("namespaces", (), schema.no_params, Service.namespaces, Rule.OPEN, redact=_readable_namespaces),
+    Method("maintain", (), schema.no_params, admin.maintain, Rule.OWNER),
+    Method("feedback", ("id", "score"), schema.feedback, memories.feedback, Rule.WRITE, lambda p: of_memories(p.id)),
+    Method("export", ("namespace", "snapshot", "offset", "limit"), schema.export, exports.export, Rule.OWNER),
+    Method("import", ("records", "model"), schema.import_, exports.import_, Rule.OWNER),
+    Method("list", _LIST_KEYS, schema.list_, memories.list_memories, Rule.READ, lambda p: named(p.namespace)),
+    Method("namespaces", (), schema.no_params, memories.namespaces, Rule.OPEN, redact=_readable_namespaces),
     # events are filtered per subscriber by what it may read; a namespace it names is checked here
     Method("subscribe", ("topics", "namespace"), schema.subscribe, None, Rule.READ, lambda p: named(p.namespace)),
     Method("unsubscribe", ("subscription",), schema.unsubscribe, None, Rule.OPEN),

@@ -33,12 +33,12 @@ COMMIT_DIRS = ("data", "_versions", "_transactions", "_deletions")
 
 
 def commit_files(table_dir: Path) -> dict[str, set[str]]:
-    """The files in a Lance table's commit directories now (see `_fsync_commits`)."""
+    """The files in a Lance table's commit directories now (see `fsync_commits`)."""
     return {sub: set(os.listdir(table_dir / sub)) if (table_dir / sub).is_dir() else set() for sub in COMMIT_DIRS}
 
 
 def fsync_commits(table_dir: Path, before: dict[str, set[str]], data_files: Iterable[str] = ()) -> None:
-    """fsync what a Lance table's commits wrote since *before* (`_commit_files`, under the
+    """fsync what a Lance table's commits wrote since *before* (`commit_files`, under the
     write lock): the new manifests, transactions and deletion files, of the data files only
     *data_files* (names in ``data/``: a compaction writes its new files there beside the
     writer, uncommitted, and they are not this commit's), and the directories."""
@@ -54,10 +54,10 @@ def fsync_commits(table_dir: Path, before: dict[str, set[str]], data_files: Iter
 
 
 def appended_files(table_dir: Path, before: dict[str, set[str]]) -> set[str]:
-    """The data files an append since *before* (`_commit_files`) wrote: the new files of
+    """The data files an append since *before* (`commit_files`) wrote: the new files of
     ``data/`` that its transaction names (a transaction file is protobuf, which stores the
     path strings as they are). A compaction writes its new files there too, uncommitted, in
-    the maintenance process (`omegad.lanceops`), and fsyncing those would hold the writer up;
+    the maintenance process (`omegad.storage.lanceops`), and fsyncing those would hold the writer up;
     finding them without Lance's dataset API keeps that library out of the daemon. When no
     transaction names one (another format), every new file."""
     try:

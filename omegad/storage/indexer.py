@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             name=VECTOR_INDEX_NAME,
             metric="cosine",
             fragment_ids=fragments,
-            replace=True,  # (an index of another kind: `MemoryStore.vector_index_outdated`)
+            replace=True,  # (an index of another kind: `IndexState.vector_outdated`)
             **vector_index_params(args.kind, rows),
         )
         # durable before it is published: a manifest must never name missing index files

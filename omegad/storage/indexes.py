@@ -23,6 +23,7 @@ __all__ = [
     "IndexState",
     "auto_index_cache_mb",
     "build_vector_index",
+    "describe_indexes",
     "index_cache_need_mb",
     "vector_index_grown",
     "vector_index_kind_for",
@@ -79,7 +80,7 @@ def index_sizes(directory: Path) -> dict[str, dict[str, int]]:
 
 
 #: The vector index, by kind (``index.vector_index``): LanceDB's index type, and how its
-#: ``list_indices`` names it. `omegad.indexer` builds the same through Lance's own API.
+#: ``list_indices`` names it. `omegad.storage.indexer` builds the same through Lance's own API.
 #:
 #: - ``hnsw`` (``auto``'s below `AUTO_RABITQ_ROWS`): an HNSW graph over 8-bit scalar-quantised
 #:   vectors, one partition, so a namespace filter inside the graph search loses no hits. The
@@ -144,7 +145,7 @@ def vector_index_params(kind: str, rows: int) -> dict[str, Any]:
 
 def build_vector_index(handle: Any, kind: str = "hnsw") -> dict[str, Any]:
     """Build and commit the memories' vector index of *kind* on the LanceDB table *handle*, in
-    this process (`MemoryStore.build_vector_index`; the daemon uses `omegad.indexer` instead)."""
+    this process (`Maintenance.build_vector_index`; the daemon uses `omegad.storage.indexer` instead)."""
     from lancedb.index import HnswSq, IvfRq
 
     t0 = time.perf_counter()
@@ -163,6 +164,23 @@ def replaced_indexes(before: dict[str, dict[str, int]], after: dict[str, dict[st
         for name, segments in before.items()
         if sum(size for uuid, size in segments.items() if uuid not in after.get(name, {})) >= min_bytes
     ]
+
+
+def describe_indexes(table: Any) -> dict[str, Any]:
+    """Each index of the LanceDB *table*, by name (``fts``, ``id``, or its own): its type and
+    the rows it covers and does not, with the table's version."""
+    out: dict[str, Any] = {"version": int(table.version), "fts": None}
+    for idx in table.list_indices():
+        stats = table.index_stats(idx.name)
+        if stats is None:
+            continue
+        name = "fts" if str(stats.index_type).upper() == "FTS" else "id" if list(idx.columns) == ["id"] else idx.name
+        out[name] = {
+            "type": str(stats.index_type),
+            "indexed_rows": int(stats.num_indexed_rows),
+            "unindexed_rows": int(stats.num_unindexed_rows),
+        }
+    return out
 
 
 @dataclass

@@ -8,7 +8,7 @@ import contextlib
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,6 +27,7 @@ from omegad.storage.indexes import (
     vector_index_grown,
 )
 from omegad.storage.lanceops import CompactionBounds, LanceOpsTimeout, preempted
+from omegad.storage.repair import repair_duplicates
 from omegad.storage.rows import TABLE, TOMBSTONES
 from omegad.storage.tombstones import BURYING, RETIRING
 
@@ -35,12 +36,12 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("omegad")
 
-__all__ = ["MaintainPolicy", "Maintenance"]
+__all__ = ["MaintainPolicy", "Maintenance", "Pass"]
 
 
 @dataclass
 class MaintainPolicy:
-    """When and how far maintenance compacts (see `MemoryStore.maintain`). The settings a user
+    """When and how far maintenance compacts (see `Maintenance.maintain`). The settings a user
     can change default to the configuration's defaults (`omegad.config.Config`)."""
 
     target_rows_per_fragment: int = Config.maintenance_target_rows_per_fragment
@@ -62,13 +63,32 @@ class MaintainPolicy:
 
 
 #: The most times a compaction's bounds are halved after commits that took too long
-#: (`lanceops.COMMIT_TIMEOUT_S`): 262,144 rows rewritten become 4,096.
+#: (`childops.COMMIT_TIMEOUT_S`): 262,144 rows rewritten become 4,096.
 MAX_COMPACT_SHRINK = 6
+
+
+@dataclass
+class Pass:
+    """A maintenance pass between its steps (`Maintenance.reorganize`, `finish`, `after_pass`).
+    *report* is what clients and the log see (the ``maintain`` reply); the other fields are
+    what one step hands the next, and are never sent."""
+
+    report: dict[str, Any] = field(default_factory=dict)
+    #: the memories' index segments when the pass began: `finish` compares the ones after
+    segments_before: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: why the caches are renewed after the pass (`renew_cache_if_replaced`): indexes whose
+    #: segments a merge replaced, or "stale entries"
+    renew_for: list[str] = field(default_factory=list)
+    #: the automatic index cache bound the indexes need now, when above the current one
+    cache_bound_mb: int | None = None
 
 
 class Maintenance:
     """The maintenance of one store: passes (`maintain`, or `reorganize` then `finish`),
-    folds of new rows between them, and the renewal of LanceDB's caches."""
+    folds of new rows between them, and the renewal of LanceDB's caches.
+
+    Over 400 lines because the steps of a pass share the policy, the compaction bounds and
+    the pass's hand-offs (`Pass`); Lance's own calls are in `omegad.storage.lanceops`."""
 
     def __init__(self, store: MemoryStore) -> None:
         self.store = store
@@ -163,7 +183,7 @@ class Maintenance:
         durable: Callable[[], dict[str, Any]] | None = None,
         extra_tables: Sequence[Any] = (),
     ) -> dict[str, Any]:
-        """One maintenance pass, bounded in cost as the store grows:
+        """One maintenance pass, bounded in cost as the store grows (its report returned):
 
         1. create missing indexes (after step 3 in a table without any index yet);
         2. fold unindexed rows into the indexes (only the new rows are indexed), past
@@ -181,22 +201,25 @@ class Maintenance:
         and a compaction that a concurrent delete or update pre-empts is given up (reported
         ``preempted``; nothing is lost). Steps 4–5 (`finish`) must not.
         """
-        report = self.reorganize(policy, force=force, extra_tables=extra_tables)
-        report = self.finish(policy, report, durable=durable, extra_tables=extra_tables)
-        self.after_pass(report)
-        return report
+        done = self.finish(
+            policy,
+            self.reorganize(policy, force=force, extra_tables=extra_tables),
+            durable=durable,
+            extra_tables=extra_tables,
+        )
+        self.after_pass(done)
+        return done.report
 
-    def reorganize(
-        self, policy: MaintainPolicy, *, force: bool = False, extra_tables: Sequence[Any] = ()
-    ) -> dict[str, Any]:
+    def reorganize(self, policy: MaintainPolicy, *, force: bool = False, extra_tables: Sequence[Any] = ()) -> Pass:
         """Steps 1–3 of `maintain` (safe beside concurrent writes)."""
         started = time.perf_counter()
-        report: dict[str, Any] = {}
+        done = Pass()
+        report = done.report
         self.store.table.checkout_latest()  # a vector index built on another handle meanwhile
         self.store.refresh_index_state()
         if self.store.repair_pending:
             with self.store.commit_lock:
-                report["duplicates_retired"] = self.store.repair_duplicates()
+                report["duplicates_retired"] = repair_duplicates(self.store)
                 (self.store.directory / RETIRING).unlink(missing_ok=True)
                 self.store.repair_pending = False
         # a table without any index yet (a bulk load) is compacted first: indexes created over
@@ -204,7 +227,7 @@ class Maintenance:
         unindexed_table = not self.store.table.list_indices()
         if not unindexed_table:
             self._create_missing_indexes(report)
-        report["_index_segments"] = self.store.index_segments()  # (see `finish`)
+        done.segments_before = self.store.index_segments()
         before = self.store.health()
         report["before"] = before
         compact_rows = policy.target_rows_per_fragment
@@ -239,28 +262,28 @@ class Maintenance:
                     metrics, commit_ms, excluded = self._compact(table, compact_rows, pol)
                     if metrics is None:
                         continue  # nothing to rewrite
-                    done: dict[str, Any] = {
+                    table_report: dict[str, Any] = {
                         "fragments_removed": metrics["fragments_removed"],
                         "fragments_added": metrics["fragments_added"],
                         "commit_ms": commit_ms,  # (the memories' commits wait this long)
                     }
                     if excluded:
-                        done["fragments_kept"] = excluded  # (under big index segments: `remap_excluded`)
+                        table_report["fragments_kept"] = excluded  # (under big index segments: `remap_excluded`)
                 except OSError as exc:  # a delete or update committed on those fragments first
                     if not preempted(exc):
                         raise
                     report["preempted"] = True
-                    done = {"preempted": True}
+                    table_report = {"preempted": True}
                 finally:
                     table.checkout_latest()
-                done["ms"] = round((time.perf_counter() - t0) * 1000, 1)
-                report.setdefault("compacted", {})[name] = done
+                table_report["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+                report.setdefault("compacted", {})[name] = table_report
         if unindexed_table:
             self._create_missing_indexes(report)
         if incremental and fold:
             self._fold(report, unindexed, force, policy, into_base=False)
         report["reorganize_ms"] = round((time.perf_counter() - started) * 1000, 1)
-        return report
+        return done
 
     def _compact(
         self, table: Any, target_rows: int, policy: MaintainPolicy
@@ -358,25 +381,25 @@ class Maintenance:
     def finish(
         self,
         policy: MaintainPolicy,
-        report: dict[str, Any],
+        done: Pass,
         *,
         durable: Callable[[], dict[str, Any]] | None = None,
         extra_tables: Sequence[Any] = (),
-    ) -> dict[str, Any]:
-        """Steps 4–5 of `maintain`, serialised with writes; adds to *report* and returns it."""
+    ) -> Pass:
+        """Steps 4–5 of `maintain`, serialised with writes; adds to the pass and returns it."""
         started = time.perf_counter()
+        report = done.report
         if durable is not None:
             report["durable"] = durable()
             report["durable_ms"] = round((time.perf_counter() - started) * 1000, 1)
         # old versions: only after the new ones are durable, and never under a running read
         report["cleanup"] = self.cleanup_versions(policy, extra_tables)
         segments = self.store.index_segments()
-        self._cache_bound_check(segments, report)
-        replaced = replaced_indexes(report.pop("_index_segments", {}), segments, policy.renew_cache_bytes)
-        if not replaced and self._stale_cache(segments, policy):
-            replaced = ["stale entries"]
-        if replaced:
-            report["renew_cache"] = replaced  # (by the caller, after the writer: `renew_cache`)
+        done.cache_bound_mb = self._cache_bound(segments)
+        # (renewed by the caller, after the writer: `after_pass`)
+        done.renew_for = replaced_indexes(done.segments_before, segments, policy.renew_cache_bytes)
+        if not done.renew_for and self._stale_cache(segments, policy):
+            done.renew_for = ["stale entries"]
         report["after"] = self.store.health()
         rows = int(report["after"].get("rows", 0))
         # (an index of 1 partition is the first due: when it would not be, none is)
@@ -395,18 +418,19 @@ class Maintenance:
                 report["vector_index_grown"] = True  # (the daemon rebuilds it: `Service`)
         report["finish_ms"] = round((time.perf_counter() - started) * 1000, 1)
         report["ms"] = round(report.get("reorganize_ms", 0.0) + report["finish_ms"], 1)
-        return report
+        return done
 
-    def _cache_bound_check(self, segments: dict[str, dict[str, int]], report: dict[str, Any]) -> None:
-        """After a pass: note what the indexes need; with the automatic bound, ask for the
-        caches to be renewed with a bigger one once they need more than the bound."""
+    def _cache_bound(self, segments: dict[str, dict[str, int]]) -> int | None:
+        """After a pass: note what the indexes need; with the automatic bound, the bigger one
+        the caches must be renewed with once they need more than the bound (else None)."""
         need = index_cache_need_mb(segments)
         grew = need > self.store.index_cache_need_mb
         self.store.index_cache_need_mb = need
         if self.store.cache_auto and need > self.store.cache_mb[0]:
-            report["_index_cache_mb"] = auto_index_cache_mb(need)
-        elif grew:
+            return auto_index_cache_mb(need)
+        if grew:
             self.store.warn_small_cache()
+        return None
 
     def _stale_cache(self, segments: dict[str, dict[str, int]], policy: MaintainPolicy) -> bool:
         """The caches hold mostly stale entries. Each pass's fold, merge or compaction replaces
@@ -418,19 +442,19 @@ class Maintenance:
             return False
         return cached > policy.stale_cache_ratio * on_disk(segments) + policy.renew_cache_bytes
 
-    def after_pass(self, report: dict[str, Any]) -> bool:
+    def after_pass(self, done: Pass) -> bool:
         """After `finish`, beside the writer: recount the rows per namespace (a scan of the
         namespace column, seconds at 1M memories, too long to hold stores up for; rows written
         meanwhile may be missed until the next pass, which only affects the choice of search
         path), then `renew_cache_if_replaced`."""
         self.store.refresh_namespace_rows()
-        return self.renew_cache_if_replaced(report)
+        return self.renew_cache_if_replaced(done)
 
-    def renew_cache_if_replaced(self, report: dict[str, Any]) -> bool:
-        """After `finish`: renew the caches when it found a big index rewritten (its
-        ``renew_cache``), recording ``cache_renewed`` in *report*. Beside the writer."""
-        replaced = report.pop("renew_cache", None) or []
-        bound = report.pop("_index_cache_mb", None)
+    def renew_cache_if_replaced(self, done: Pass) -> bool:
+        """After `finish`: renew the caches when it found a big index rewritten or stale
+        entries (*renew_for*) or a bigger bound needed, recording ``cache_renewed`` in the
+        report. Beside the writer."""
+        replaced, bound = done.renew_for, done.cache_bound_mb
         # A bound raised for indexes that merely grew: the old caches hold what the new ones
         # will, so a big one is dropped before the load rather than held twice.
         drop_first = bound is not None and not replaced and (self.store.cache_bytes() or 0) > DROP_FIRST_BYTES
@@ -438,7 +462,7 @@ class Maintenance:
             replaced = [*replaced, f"index cache bound {self.store.cache_mb[0]} MB → {bound} MB"]
         if not replaced:
             return False
-        report["cache_renewed"] = {"indexes": replaced, **self.renew_cache(bound, drop_first=drop_first)}
+        done.report["cache_renewed"] = {"indexes": replaced, **self.renew_cache(bound, drop_first=drop_first)}
         return True
 
     def renew_cache(self, index_cache_mb: int | None = None, *, drop_first: bool = False) -> dict[str, Any]:

@@ -57,7 +57,7 @@ TEXT_POSTFILTER_MAX = 16
 
 
 class Search:
-    """The searches of one store (`MemoryStore.vector_search`, `text_search`)."""
+    """The searches of one store (run by `MemoryStore.vector_search`, `vector_search_many` and `text_search`)."""
 
     def __init__(self, store: MemoryStore) -> None:
         self.store = store

@@ -27,6 +27,7 @@ import pyarrow.compute
 import structlog
 
 from omegad.config import Config
+from omegad.storage.childops import ChildOps
 from omegad.storage.commits import appended_files, commit_files, connect, delete_in, fsync_commits
 from omegad.storage.fsutil import fsync_dir
 from omegad.storage.indexes import (
@@ -34,16 +35,17 @@ from omegad.storage.indexes import (
     SIDE_CACHE_MB,
     IndexState,
     auto_index_cache_mb,
+    describe_indexes,
     index_cache_need_mb,
     index_sizes,
 )
-from omegad.storage.lanceops import ChildOps, LanceOps, LocalOps
+from omegad.storage.lanceops import LanceOps, LocalOps
 from omegad.storage.maintenance import Maintenance
 from omegad.storage.readers import Readers, reader
+from omegad.storage.repair import load_dead_rows
 from omegad.storage.rows import (
     SELECT,
     TABLE,
-    TOMBSTONES,
     Filter,
     Row,
     StoreMismatch,
@@ -57,7 +59,7 @@ from omegad.storage.rows import (
     upsert_by_id,
 )
 from omegad.storage.search import Search
-from omegad.storage.tombstones import BURYING, NO_DEAD_ROWS, RETIRING, DeadRows
+from omegad.storage.tombstones import NO_DEAD_ROWS, RETIRING, DeadRows
 
 log = structlog.get_logger("omegad")
 
@@ -78,7 +80,11 @@ def read_store_meta(data_dir: Path) -> dict[str, Any] | None:
 
 
 class MemoryStore:
-    """The memories table. Open with `MemoryStore.open`; all methods block."""
+    """The memories table. Open with `MemoryStore.open`; all methods block.
+
+    Over 400 lines because its reads and writes share the commit lock, the table handle a
+    cache renewal swaps, and the dead rows; searches, maintenance, repair and index state
+    are parts beside it (`search`, `maintenance`, `repair`, `indexes`)."""
 
     def __init__(self, directory: Path, table: Any, db: Any, dim: int, model_id: str) -> None:
         self.directory = directory
@@ -175,66 +181,8 @@ class MemoryStore:
         # The side tables (edges, signals) are small and get caches of their own, so that
         # the memories' caches can be replaced whole (`renew_cache`).
         store.side_db, _ = connect(directory, SIDE_CACHE_MB, SIDE_CACHE_MB)
-        store._open_tombstones()
+        load_dead_rows(store)
         return store
-
-    def _open_tombstones(self) -> None:
-        """Load the dead rows; after a crash between an update's two commits, retire the
-        older of the two live versions it left (`_repair_duplicates`)."""
-        self.tombstones = open_or_create(self.side_db, TOMBSTONES, tombstone_schema())
-        tbl = self.tombstones.search().limit(None).to_arrow()
-        frags = set(self.ops.fragments(TABLE)) if tbl.num_rows else set()
-        rows: dict[int, tuple[str, str, str]] = {}
-        for rid, mid, ns, ty in zip(
-            *(tbl.column(c).to_pylist() for c in ("rowid", "id", "namespace", "type")), strict=True
-        ):
-            if int(rid) >> 32 in frags:  # (else the row is gone already)
-                rows[int(rid)] = (mid, ns, ty)
-        self.dead = DeadRows.of(rows)
-        purge_marker = self.directory / BURYING
-        if purge_marker.exists():
-            self.dead = self._existing(self.dead)
-            purge_marker.unlink()
-        marker = self.directory / RETIRING
-        if marker.exists():
-            with self.commit_lock:
-                self.repair_duplicates()
-            marker.unlink()
-
-    def _existing(self, dead: DeadRows) -> DeadRows:
-        """*dead* without the rows that are no longer in the table (and their tombstones)."""
-        rowids = list(dead.rows)
-        found: set[int] = set()
-        for start in range(0, len(rowids), 1_000):
-            chunk = ", ".join(str(r) for r in rowids[start : start + 1_000])
-            tbl = self.table.search().where(f"_rowid IN ({chunk})").select(["_rowid"]).limit(None).to_arrow()
-            found.update(int(r) for r in tbl.column("_rowid").to_pylist())
-        gone = [r for r in rowids if r not in found]
-        delete_in(self.tombstones, "rowid", gone)
-        return dead.without_rows(gone)
-
-    def repair_duplicates(self) -> int:
-        """Retire every live row but the newest of each id (a crash between an update's
-        commit of the new row and its retiring of the old one left both). Returns how many."""
-        tbl = self.dead.drop(
-            self.table.search().select(["id", "namespace", "type", "updated_at", "_rowid"]).limit(None).to_arrow()
-        )
-        newest: dict[str, tuple[int, int]] = {}
-        extra: dict[int, tuple[str, str, str]] = {}
-        cols = [tbl.column(c).to_pylist() for c in ("id", "namespace", "type", "updated_at", "_rowid")]
-        info = {}
-        for mid, ns, ty, up, rid in zip(*cols, strict=True):
-            info[rid] = (mid, ns, ty)
-            key = (int(up), int(rid))
-            best = newest.get(mid)
-            if best is None:
-                newest[mid] = key
-            else:
-                older = min(best, key)
-                newest[mid] = max(best, key)
-                extra[older[1]] = info[older[1]]
-        self.delete_rows(extra)
-        return len(extra)
 
     def warn_small_cache(self) -> None:
         """Log when a fixed index cache bound is below what the indexes need (searches then
@@ -382,7 +330,7 @@ class MemoryStore:
         return int(self.table.version)
 
     def pin(self) -> tuple[int, DeadRows]:
-        """The memories table's version and its dead rows, together (a pass's `_compact`
+        """The memories table's version and its dead rows, together (a pass's `Maintenance._compact`
         changes both under the commit lock)."""
         with self.commit_lock:
             return int(self.table.version), self.dead
@@ -434,20 +382,8 @@ class MemoryStore:
 
     @reader
     def index_state(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"version": int(self.table.version), "fts": None}
-        for idx in self.table.list_indices():
-            stats = self.table.index_stats(idx.name)
-            if stats is None:
-                continue
-            name = (
-                "fts" if str(stats.index_type).upper() == "FTS" else "id" if list(idx.columns) == ["id"] else idx.name
-            )
-            out[name] = {
-                "type": str(stats.index_type),
-                "indexed_rows": int(stats.num_indexed_rows),
-                "unindexed_rows": int(stats.num_unindexed_rows),
-            }
-        return out
+        """Each index of the memories table: its type and the rows it covers (`describe_indexes`)."""
+        return describe_indexes(self.table)
 
     def refresh_index_state(self) -> None:
         self.indexes.refresh(self.table)
@@ -487,7 +423,7 @@ class MemoryStore:
         row deleted from a fragment the vector index covers makes every search through the
         index build a mask over all indexed rows (docs/storage.md, Maintenance: "Deleted
         rows"). A pass removes dead rows for good when it compacts their fragments
-        (`_compact`); under the big index segments, which passes never rewrite, they stay."""
+        (`Maintenance._compact`); under the big index segments, which passes never rewrite, they stay."""
         if ids:
             with self.commit_lock:
                 if not self.indexes.vector:
@@ -499,7 +435,7 @@ class MemoryStore:
         """Insert or replace rows by id. Before the vector index exists, in one commit (Lance's
         merge-insert); after, the new rows are appended and the old ones retired (`delete`):
         two commits, with a marker between them — a crash there leaves both versions, and
-        the next open retires the older (`_repair_duplicates`). The writer's log entry, which
+        the next open retires the older (`repair.repair_duplicates`). The writer's log entry, which
         makes the update acknowledged, is written after both."""
         rows = list({r.id: r for r in rows}.values())  # (the last version of an id)
         if not rows:

@@ -8,7 +8,7 @@ made. The writer therefore appends every committed change to this log — one ``
 - a crash before the append loses only writes nobody was told about (they may or may not be in
   the table; either way they are whole rows — LanceDB commits are atomic);
 - a crash after it loses nothing: at start the log is replayed into the tables
-  (`omegad.recovery`, which knows what the records mean), idempotently by
+  (`omegad.app.recovery`, which knows what the records mean), idempotently by
   id (the newest commit stamp of a memory wins; a replayed row that the table already holds is
   not written again), so replaying twice, or replaying what survived anyway, changes nothing.
 

@@ -8,7 +8,8 @@ from typing import Any
 import anyio
 import pytest
 
-from omegad.app import service as service_module
+from omegad.app import admin, graph, memories
+from omegad.app import writer as writer_module
 from omegad.app.service import DELETES_REMEMBERED, Service
 from omegad.requests import ContradictionsParams, FlushParams, IdParams, StoreBatchParams, StoreParams
 
@@ -47,12 +48,12 @@ def test_a_full_queue_loses_no_check(tmp_path: Path) -> None:
             StoreParams(text="The user switched to light mode in every editor", namespace="q"),
         ]
         for item in items:  # one commit each
-            await service.store_batch(StoreBatchParams(items=(item,)))
+            await memories.store_batch(service, StoreBatchParams(items=(item,)))
         gate.set()
-        await service.flush(FlushParams())
+        await admin.flush(service, FlushParams())
         stats = service.checker.stats()
         assert stats["overflowed"] > 0 and stats["depth"] == 0
-        edges = (await service.contradictions(ContradictionsParams(namespace="q")))["contradictions"]
+        edges = (await graph.contradictions(service, ContradictionsParams(namespace="q")))["contradictions"]
         assert [(e["old"]["text"], e["new"]["text"]) for e in edges] == [
             ("The user prefers dark mode in every editor", "The user switched to light mode in every editor")
         ]
@@ -68,16 +69,16 @@ def test_an_edge_to_a_memory_deleted_during_its_check_is_not_written(
     """The old side of a flagged pair is deleted after the checker read it and before its
     edge reaches the writer: the writer refuses the edge — from the deletes it remembers, or
     (*remembered* = 0: every delete forgotten at once) by asking the store."""
-    monkeypatch.setattr(service_module, "DELETES_REMEMBERED", remembered)
+    monkeypatch.setattr(writer_module, "DELETES_REMEMBERED", remembered)
     old_text = "The user prefers dark mode in every editor"
     new_text = "The user switched to light mode in every editor"
 
     async def body(service: Service) -> None:
         # control: without the delete the pair is flagged
-        await service.store_one(StoreParams(text=old_text, namespace="control"))
-        await service.store_one(StoreParams(text=new_text, namespace="control"))
-        await service.flush(FlushParams())
-        control = (await service.contradictions(ContradictionsParams(namespace="control")))["contradictions"]
+        await memories.store_one(service, StoreParams(text=old_text, namespace="control"))
+        await memories.store_one(service, StoreParams(text=new_text, namespace="control"))
+        await admin.flush(service, FlushParams())
+        control = (await graph.contradictions(service, ContradictionsParams(namespace="control")))["contradictions"]
         assert len(control) == 1
 
         write = service.checker._write
@@ -89,14 +90,14 @@ def test_an_edge_to_a_memory_deleted_during_its_check_is_not_written(
             return await write(ops)
 
         service.checker._write = gated
-        old = await service.store_one(StoreParams(text=old_text, namespace="d"))
-        await service.store_one(StoreParams(text=new_text, namespace="d"))
+        old = await memories.store_one(service, StoreParams(text=old_text, namespace="d"))
+        await memories.store_one(service, StoreParams(text=new_text, namespace="d"))
         with anyio.fail_after(60):
             await held.wait()  # the edge is computed, not yet written
-        await service.delete(IdParams(id=old["id"]))
+        await memories.delete(service, IdParams(id=old["id"]))
         release.set()
-        await service.flush(FlushParams())
-        assert (await service.contradictions(ContradictionsParams(namespace="d")))["contradictions"] == []
+        await admin.flush(service, FlushParams())
+        assert (await graph.contradictions(service, ContradictionsParams(namespace="d")))["contradictions"] == []
         assert service.graph.of(old["id"]) == []
 
     run_service(tmp_path, body)
@@ -107,9 +108,9 @@ async def _two_memories_and_their_edge(service: Service) -> tuple[str, Any, dict
     written); returns the older one's id, the edge and the commit stamps it was decided on."""
     from omegad.contradictions.edges import KIND, Edge, edge_id
 
-    old = await service.store_one(StoreParams(text="The deploy runs from main", namespace="d"))
-    new = await service.store_one(StoreParams(text="The deploy no longer runs from main", namespace="d"))
-    await service.flush(FlushParams())
+    old = await memories.store_one(service, StoreParams(text="The deploy runs from main", namespace="d"))
+    new = await memories.store_one(service, StoreParams(text="The deploy no longer runs from main", namespace="d"))
+    await admin.flush(service, FlushParams())
     rows = service.store.get_many([old["id"], new["id"]])
     edge = Edge(
         id=edge_id(KIND, new["id"], old["id"]),

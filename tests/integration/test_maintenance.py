@@ -150,7 +150,7 @@ def test_vector_index_is_built_in_the_background_and_used(daemon_factory) -> Non
         hits = c.query("which bucket does service 999 log to?", namespace="v", limit=3)
         assert hits[0]["id"] == late
         # soon after, without a pass, the new row is in every index (searches are slower while
-        # rows are left out: `MemoryStore.fold_new_rows`). The pass the finished build queued
+        # rows are left out: `Maintenance.fold_new_rows`). The pass the finished build queued
         # may still be waiting: let it run first, so that it cannot be mistaken for one here.
         c.flush()
         runs = c.stats()["maintenance"]["runs"]

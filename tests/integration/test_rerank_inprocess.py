@@ -10,6 +10,8 @@ from typing import Any
 import anyio
 import pytest
 
+from omegad.app import admin, memories
+from omegad.app import query as query_handler
 from omegad.app.service import Service
 from omegad.config import load_config
 from omegad.models.files import resolve_embedding
@@ -58,11 +60,11 @@ def test_reranker_only_sees_the_callers_namespace(tmp_path: Path) -> None:
     received: list[tuple[str, str]] = []
 
     async def body(service: Service) -> None:
-        await service.store_batch(StoreBatchParams(items=tuple(_item(t, "mine") for t in mine)))
-        await service.store_batch(StoreBatchParams(items=tuple(_item(t, "theirs") for t in theirs)))
+        await memories.store_batch(service, StoreBatchParams(items=tuple(_item(t, "mine") for t in mine)))
+        await memories.store_batch(service, StoreBatchParams(items=tuple(_item(t, "theirs") for t in theirs)))
         # background work first (the contradiction checker scores neighbour pairs with the
         # same model): from here on the spy sees only what the queries send
-        await service.flush(FlushParams())
+        await admin.flush(service, FlushParams())
         encoder = service.reranker.encoder
         assert encoder is not None
         real = encoder.score
@@ -72,13 +74,13 @@ def test_reranker_only_sees_the_callers_namespace(tmp_path: Path) -> None:
             return real(pairs)
 
         encoder.score = spy  # type: ignore[method-assign]
-        reply = await service.query(_query("how do we deploy the image?", "mine"))
+        reply = await query_handler.query(service, _query("how do we deploy the image?", "mine"))
         (stage,) = [s for s in reply["trace"] if s["stage"] == "rerank"]
         assert stage["pairs"] == len(mine) and stage["scored"] == len(mine)
         assert {r["namespace"] for r in reply["results"]} == {"mine"}
         # and the other way round: their query sees only theirs
         received_before = len(received)
-        reply = await service.query(_query("how do we deploy the image?", "theirs", limit=10))
+        reply = await query_handler.query(service, _query("how do we deploy the image?", "theirs", limit=10))
         assert {r["namespace"] for r in reply["results"]} == {"theirs"}
         assert {p for _, p in received[received_before:]} <= set(theirs)
         assert len(received) - received_before == 20  # top_k of the 30 candidates
@@ -99,10 +101,11 @@ def test_concurrent_queries_share_onnx_runs(tmp_path: Path) -> None:
     each gets exactly the scores it would get alone."""
 
     async def body(service: Service) -> None:
-        store_reply = await service.store_batch(
-            StoreBatchParams(items=tuple(_item(f"memory number {i} about topic {i % 3}", "n") for i in range(20)))
+        store_reply = await memories.store_batch(
+            service,
+            StoreBatchParams(items=tuple(_item(f"memory number {i} about topic {i % 3}", "n") for i in range(20))),
         )
-        await service.flush(FlushParams())  # the contradiction checker's model calls are done
+        await admin.flush(service, FlushParams())  # the contradiction checker's model calls are done
         rows = await anyio.to_thread.run_sync(service.store.get_many, store_reply["ids"])
         queries = [f"question {q} about topic {q % 3}" for q in range(8)]
 
@@ -149,10 +152,10 @@ def test_a_bad_pair_fails_only_its_own_query_in_a_shared_batch(tmp_path: Path) -
     tok.save(str(model_dir / "tokenizer.json"))
 
     async def body(service: Service) -> None:
-        store_reply = await service.store_batch(
-            StoreBatchParams(items=tuple(_item(f"note {i} on the deploy", "n") for i in range(5)))
+        store_reply = await memories.store_batch(
+            service, StoreBatchParams(items=tuple(_item(f"note {i} on the deploy", "n") for i in range(5)))
         )
-        await service.flush(FlushParams())  # the contradiction checker's model calls are done
+        await admin.flush(service, FlushParams())  # the contradiction checker's model calls are done
         rows = await anyio.to_thread.run_sync(service.store.get_many, store_reply["ids"])
         details: dict[str, dict[str, Any]] = {}
         batches_before = service.reranker.batcher.batches

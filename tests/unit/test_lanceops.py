@@ -1,4 +1,4 @@
-"""Lance's maintenance calls in a child process (`omegad.storage.lanceops.ChildOps`): the same answers
+"""Lance's maintenance calls in a child process (`omegad.storage.childops.ChildOps`): the same answers
 as in process, errors of the right kind (a pre-empted commit stays an `OSError`), a child that
 dies is replaced, an idle one ends."""
 
@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from omegad.storage import lanceops
-from omegad.storage.lanceops import ChildOps, CompactionBounds, LanceOpsFailed, LanceOpsTimeout, LocalOps, preempted
+from omegad.storage import childops
+from omegad.storage.childops import ChildOps
+from omegad.storage.lanceops import CompactionBounds, LanceOpsFailed, LanceOpsTimeout, LocalOps, preempted
 from omegad.storage.maintenance import MaintainPolicy
 from omegad.storage.store import MemoryStore
 
@@ -195,13 +196,13 @@ def test_a_commit_out_of_time_halves_the_next_compactions_bounds(
         ops, "compact_plan", lambda table, bounds, dead: planned.append(bounds) or plan(table, bounds, dead)
     )
     policy = MaintainPolicy(max_fragments=1)
-    monkeypatch.setattr(lanceops, "COMMIT_TIMEOUT_S", 0.0)
+    monkeypatch.setattr(childops, "COMMIT_TIMEOUT_S", 0.0)
     with pytest.raises(LanceOpsTimeout, match="compact_commit"):
         s.maintenance.maintain(policy, force=True)
     assert s.maintenance.compact_shrink == 1 and ops.starts == 1 and not ops.running  # (killed)
     _exact(s, rows, rows)
     assert s.count() == 60
-    monkeypatch.setattr(lanceops, "COMMIT_TIMEOUT_S", 60.0)
+    monkeypatch.setattr(childops, "COMMIT_TIMEOUT_S", 60.0)
     for k in range(6):  # (whether or not the killed child's commit landed: more to compact)
         s.insert([row(f"x{k}{i}", "main", f"late {k} {i}", _v(100 + 10 * k + i)) for i in range(5)])
     report = s.maintenance.maintain(policy, force=True)

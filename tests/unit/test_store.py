@@ -170,7 +170,7 @@ def test_a_compaction_preempted_by_concurrent_deletes_loses_nothing(tmp_path: Pa
     t = threading.Thread(target=deleter)
     t.start()
     try:
-        report = s.maintenance.reorganize(MaintainPolicy(target_rows_per_fragment=1000), force=True)
+        report = s.maintenance.reorganize(MaintainPolicy(target_rows_per_fragment=1000), force=True).report
     finally:
         stop.set()
         t.join()

@@ -169,7 +169,7 @@ def test_queries_between_clusters_find_their_nearest_rows(tmp_path: Path, kind: 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_index_is_built_in_a_subprocess_while_commits_go_on(tmp_path: Path, kind: str) -> None:
-    """`omegad.indexer` builds the index in a process of its own: commits go on meanwhile (in a
+    """`omegad.storage.indexer` builds the index in a process of its own: commits go on meanwhile (in a
     thread of the daemon they waited for the whole build), and its own commit, made while they
     are held off, lands even under a stream of appends that made Lance's own retries give up
     ("too many concurrent writers" after 30 s at ~55 commits/s). Nothing is lost, and the store
