@@ -39,9 +39,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _daemon import BenchDaemon, pct
 
+from omegad.app.build import load_embedder
 from omegad.config import load_config
 from omegad.contradictions.edges import EdgeStore
-from omegad.daemon.lifecycle import load_embedder
 from omegad.storage.maintenance import MaintainPolicy
 from omegad.storage.rows import Row
 from omegad.storage.store import MemoryStore

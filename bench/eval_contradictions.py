@@ -62,8 +62,8 @@ def resolve(spec: str) -> list[Path]:
 
 
 def cosines(pairs: list[dict[str, Any]]) -> list[float]:
+    from omegad.app.build import load_embedder
     from omegad.config import load_config
-    from omegad.daemon.lifecycle import load_embedder
 
     embedder = load_embedder(load_config())
     old = embedder.embed([p["old"] for p in pairs])

@@ -92,7 +92,7 @@ class Scheduler:
 
     def apply(self, op: MaintainOp) -> Pass | dict[str, Any]:
         """The part of a maintenance pass serialised with writes (writer thread; see
-        `run_maintenance`), or only a checkpoint (its report) or a cleanup (its report)."""
+        `run_pass`), or only a checkpoint (its report) or a cleanup (its report)."""
         if op.checkpoint_only:
             saved = self.writer.save_access_counts()
             return self.writer.checkpoint() if (self.writer.wal.bytes or saved) else {}

@@ -24,19 +24,14 @@ import anyio
 import anyio.abc
 import structlog
 
-from omegad.app.faults import EMBEDDER_FIX
+from omegad.app.build import build_service
 from omegad.app.service import Service
 from omegad.config import Config
-from omegad.contradictions.edges import EdgeStore
 from omegad.daemon.sdnotify import ActivationError, inherited_listener, notify
 from omegad.errors import StartupError, error_text
-from omegad.models.files import ModelMissing, resolve_embedding
-from omegad.recall.embed import Embedder, UnloadedEmbedder
 from omegad.rpc.server import Server, listen_unix, prepare_socket_path
-from omegad.storage.rows import StoreMismatch
-from omegad.storage.store import MemoryStore, read_store_meta
 
-__all__ = ["load_embedder", "run_server", "take_lock"]
+__all__ = ["run_server", "take_lock"]
 
 log = structlog.get_logger("omegad")
 
@@ -64,17 +59,6 @@ def take_lock(data_dir: Path) -> IO[bytes]:
     return f
 
 
-def load_embedder(config: Config) -> Embedder:
-    """Find and load the embedding model (blocking); raises `ModelMissing` saying what to do."""
-    files = resolve_embedding(config.embedding_model_dir, config.model_cache_dir)
-    return Embedder(
-        files,
-        threads=config.embedding_threads,
-        batch_size=config.embed_batch_size,
-        spinning=config.embedding_spinning,
-    )
-
-
 async def run_server(
     config: Config,
     *,
@@ -92,40 +76,8 @@ async def run_server(
             prepare_socket_path(config.socket_path, shared=config.socket_mode != 0o600)
         else:
             stack.callback(inherited.close)
-        embedder: Embedder | UnloadedEmbedder
-        try:
-            embedder = await anyio.to_thread.run_sync(load_embedder, config)
-        except ModelMissing as exc:
-            meta = read_store_meta(config.data_dir)
-            if meta is None:  # nothing stored yet: nothing to serve without the model
-                text = str(exc)
-                raise StartupError(text if "omegad models fetch" in text else f"{text}; fix: {EMBEDDER_FIX}") from None
-            # degraded: serve the store's memories (get, export...) and reload the model
-            # once its files change (see omegad.app.watch)
-            embedder = UnloadedEmbedder(
-                str(meta.get("embedding_model")),
-                int(meta.get("embedding_dim") or 0),
-                str(exc),
-                threads=config.embedding_threads,
-                batch_size=config.embed_batch_size,
-            )
-        try:
-            store = await anyio.to_thread.run_sync(
-                lambda: MemoryStore.open(
-                    config.data_dir,
-                    embedder.model_id,
-                    embedder.dim,
-                    index_cache_mb=config.index_cache_mb,
-                    metadata_cache_mb=config.metadata_cache_mb,
-                    ops_in_child=True,  # (see omegad.storage.lanceops)
-                    vector_index=config.vector_index,
-                    rabitq_from_rows=config.rabitq_from_rows,
-                )
-            )
-        except StoreMismatch as exc:
-            raise StartupError(str(exc)) from None
-        edges = await anyio.to_thread.run_sync(EdgeStore.open, store, config.data_dir)
-        service = Service(config, embedder, store, edges, load_embedder=lambda: load_embedder(config))
+        service = await build_service(config)
+        embedder, store = service.embedder, service.store
         server = Server(config, service)
         if inherited is None:
             raw = await anyio.to_thread.run_sync(listen_unix, config.socket_path, config.socket_mode)

@@ -10,7 +10,8 @@ import pytest
 
 from omegad.app import admin, graph, memories
 from omegad.app import writer as writer_module
-from omegad.app.service import DELETES_REMEMBERED, Service
+from omegad.app.service import Service
+from omegad.app.writer import DELETES_REMEMBERED
 from omegad.requests import ContradictionsParams, FlushParams, IdParams, StoreBatchParams, StoreParams
 
 from .test_rerank_inprocess import run_service
@@ -132,7 +133,7 @@ def test_a_delete_decided_before_the_graph_knew_of_an_edge_still_removes_it(tmp_
     on the event loop before the graph learned of the edge (`has_edges` False): the writer
     removes the edge anyway, so no edge to a deleted memory is kept or exported (seen once in
     a soak: 'export: edge … has a side that is not live')."""
-    from omegad.app.service import DeleteOp
+    from omegad.app.ops import DeleteOp
     from omegad.contradictions.edges import EdgeOp
 
     async def body(service: Service) -> None:
@@ -152,7 +153,7 @@ def test_an_edge_written_in_the_batch_that_deletes_its_memory_is_not_reported_wr
     (the checker, `resolve`) adds what the write reports to the in-memory graph, so the report
     must leave the edge out; otherwise a query annotated a live memory as contradicting a
     deleted one until the daemon restarted."""
-    from omegad.app.service import DeleteOp
+    from omegad.app.ops import DeleteOp
     from omegad.contradictions.edges import EdgeOp
 
     async def body(service: Service) -> None:
