@@ -19,7 +19,7 @@ from .model import _W_ATTRIBUTE, _W_GENERIC, _W_STATE, _W_VERB, MAX_CLAUSES, MAX
 from .quantities import _quantities
 from .roles import _NO_ENTRY, _PASSIVE_AUX, _PREDICATE_WORDS, _is_function_word, _looks_like_person, _unknown_verb
 from .tokens import _prefix, _tokens
-from .words import _LABEL, _Tok, _words
+from .words import _LABEL, _stem, _Tok, _words
 
 
 @_cached
@@ -37,10 +37,31 @@ def _analyse(text: str) -> _Text:
                 break
     toks = toks[:cut]
     lowercase = not any(ch.isupper() for ch in body)
-    clauses = [_clause(c, lowercase) for c in _split_clauses(toks)][:MAX_CLAUSES]
+    clauses: list[_Clause] = []
+    for part in _split_clauses(toks)[:MAX_CLAUSES]:
+        clause = _clause(_resolve_pronoun(part, clauses[-1]) if clauses else part, lowercase)
+        clause.text = " ".join(t.low for t in part)  # as written, the pronoun kept
+        clauses.append(clause)
     clauses = [c for c in clauses if c.terms or c.quantities]
     temporal = [cue for c in clauses for cue in c.temporal]
     return _Text(clauses, temporal, speaker, bool(_PAST_MARKERS.search(body)))
+
+
+#: Pronouns that, opening a clause, stand for the previous clause's subject.
+_ANAPHORS = _words("it they he she")
+
+
+def _resolve_pronoun(toks: list[_Tok], prev: _Clause) -> list[_Tok]:
+    """A clause opening with "it", "they", "he" or "she" speaks of the previous clause's subject
+    ("the export no longer runs; it was switched off"): the pronoun is replaced by its words."""
+    first = next((k for k, t in enumerate(toks) if t.kind != "p"), None)
+    if first is None or toks[first].low not in _ANAPHORS:
+        return toks
+    subject = [t for t in prev.terms if t.subject and not t.label and not t.when]
+    if not subject or len(subject) > 3:
+        return toks
+    words = [w for t in subject for w in prev.tokens[t.pos : t.end + 1 if t.end >= t.pos else t.pos + 1]]
+    return [*toks[:first], *words, *toks[first + 1 :]]
 
 
 def _split_clauses(toks: list[_Tok]) -> list[list[_Tok]]:
@@ -194,6 +215,53 @@ _STATE_VERBS = _words(
     "prohibit encrypt compress pin sign activate deactivate turn switch close keep make set mandate "
     "enforce opt"
 )
+#: Words after which a state word is a verb ("we don't support IE11"), not an adjective.
+_VERB_BEFORE = _words("not never do does did can could will would should must may might shall to")
+#: "is against X": a refusal of X, read as a negating verb.
+_AGAINST = Entry(concept="against", text="against", negating_verb=True)
+#: Participles after which "against X" keeps X out.
+_GUARDED = _words("protected guarded secured shielded hardened locked")
+#: Verbs of a passive or copular predicate later in the clause ("deleted items are left out").
+_LATER_PREDICATE = _words("is are was were be been get gets got remain remains stay stays")
+
+
+def _modifier_use(toks: list[_Tok], i: int, length: int, prev_low: str, prev_kind: str) -> bool:
+    """Whether a negating verb stands as a noun or an adjective before a noun ("the archive
+    bucket", "deleted items are left out", "batch deletes"), not as the verb of its clause."""
+    if length != 1:
+        return False
+    if i + 1 >= len(toks) or toks[i + 1].kind == "p":
+        # a plural ending the clause after the noun it belongs to ("doesn't support batch deletes")
+        return prev_kind == "c" and toks[i].low.endswith("s") and not toks[i].low.endswith("ss")
+    nxt = toks[i + 1]
+    if nxt.kind not in ("w", "c") or _is_function_word(nxt) or (_word(nxt) or _NO_ENTRY).negating_verb:
+        return False
+    if prev_low in _DETERMINERS and prev_low not in ("that", "this"):
+        return True
+    return (
+        prev_kind in ("", "p")
+        and toks[i].low.endswith("ed")
+        and any(t.low in _LATER_PREDICATE for t in toks[i + 2 : i + 6])
+    )
+
+
+#: Verbs of preference that name the choice given up after "to" or "than".
+_PREFER = frozenset(_stem(w) for w in ("prefer", "favor", "favour", "rather"))
+
+
+def _rejects_other(toks: list[_Tok], i: int, terms: list[_Term], preferred_at: int) -> bool:
+    """Whether "to" or "than" after a verb of preference and its object names the choice given
+    up ("prefers tabs to spaces", "would rather rebase than merge")."""
+    low = toks[i].low
+    if preferred_at < 0 or low not in ("to", "than") or not any(t.pos > preferred_at for t in terms):
+        return False
+    if low == "than":
+        return True
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    entry = _word(nxt) if nxt is not None and nxt.kind == "w" else None
+    return nxt is not None and nxt.kind != "p" and not (entry is not None and (entry.verb or entry.stop))
+
+
 _PRONOUNS = _words("we i they it you he she everyone nobody nothing")
 _CONDITIONAL = {"if", "once", "when", "whenever", "unless", "until"}
 
@@ -220,11 +288,12 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
     verb_at: set[int] = set()  # where a verb of change stands ("moved", "switched")
     rejected_at: set[int] = set()  # quantities inside a rejected phrase
     owner = ""  # the word before a possessive "'s", for the noun after it
-    after_label = False  # the next word follows a commit's label: its verb, in the imperative
+    label_at = -2  # where a label ends: the word right after it is a commit's verb, in the imperative
     in_pp = False  # inside a prepositional or temporal phrase, until a comma
     when = False  # inside a phrase that dates the claim ("since the migration"), until a comma
     prep_word = ""  # the last scope preposition
     preference = functional = conditional = False
+    preferred_at = -1  # where a verb of preference stands ("prefers", "would rather")
     persons: set[str] = set()
     reject = ""  # "span": until a comma ("instead of X"); "from": until "to" ("moved from X to Y")
     changed = False  # a verb of change seen ("switched", "moved")
@@ -261,7 +330,7 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
                 for t in terms:
                     t.label = True  # "api ::" (a commit's scope): what the note is filed under
                     t.weight = min(t.weight, _W_GENERIC)
-                after_label = True
+                label_at = i
             if tok.low == "'s" and terms and terms[-1].pos == i - 1 and terms[-1].person:
                 nxt = toks[i + 1] if i + 1 < n else None
                 role = _word(nxt) if nxt is not None and nxt.kind == "w" else None
@@ -278,8 +347,8 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
         entry, length = matches[i]
         text = " ".join(t.low for t in toks[i : i + length])
         nxt = toks[i + length] if i + length < n else None
-        if tok.low in _CONDITIONAL and length == 1:
-            conditional = True
+        if length == 1 and (tok.low in _CONDITIONAL or (tok.low == "while" and not terms)):
+            conditional = True  # "if …", "once …", a clause opening with "while …": a circumstance
         if (
             when
             and length == 1
@@ -290,6 +359,16 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
             )
         ):
             when = False  # "as of last night's cutover the web app runs …": the claim starts here
+        if (
+            in_pp
+            and not when
+            and length == 1
+            and prev_kind == "c"
+            and (tok.low in _PRONOUNS or (tok.low in _DETERMINERS and tok.low not in ("that", "this")))
+            and terms
+            and terms[0].in_pp
+        ):
+            in_pp = False  # "for notebooks the user prefers marimo": a fronted phrase ends here
         if entry is not None and entry.negation:
             follow = nxt.low if nxt is not None else ""
             if follow in _NOT_DENIAL or (follow in ("forget", "forgot") and tok.low in ("not", "never")):
@@ -306,10 +385,14 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
             prev_kind, prev_low, prev_content = "s", tok.low, None
             i += length
             continue
+        if tok.low == "against" and (prev_low in _COPULAS or prev_low in _GUARDED) and nxt is not None:
+            entry = _AGAINST  # "Priya is against X", "protected against force pushes": no X
         if (
             entry is not None
             and (entry.negating_verb or entry.replacing)
             and not (tok.low.endswith("ing") and (prev_low in _PREPOSITIONS or prev_low in ("before", "after")))
+            and not _modifier_use(toks, i, length, prev_low, prev_kind)
+            and prev_low not in _CONDITIONAL  # "defaults to us-east when omitted": a condition
         ):
             if text in ("any more", "anymore"):
                 soft_negations += 1
@@ -378,10 +461,14 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
             and (i + 1 in used or (nxt is not None and nxt.kind == "n"))
         ):
             is_state = False  # "after 90 minutes": a duration
+        if is_state and length == 1 and tok.low in ("long", "wide", "high", "tall", "deep") and i - 1 in used:
+            is_state = False  # "15 working days long": the measure of a value, not a state
         if is_state and tok.low in ("sync", "syncs", "async") and length == 1:
             is_state = prev_low in _COPULAS or nxt is None or nxt.kind == "p"  # "syncs with" is a verb
         if is_state and tok.low in ("on", "off") and length == 1:
             follow = nxt.low if nxt is not None else ""
+            if follow == "by" and i + 2 < n and (i + 2 in used or toks[i + 2].kind == "n"):
+                follow = "of"  # "off by one day": a miss, not a switch
             is_state = (
                 (prev_low in _COPULAS or prev_kind in ("c", "p"))
                 and follow not in _DETERMINERS
@@ -391,6 +478,11 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
                     or follow in ("by", "in", "for", "at", "across", "everywhere", "now", "when")
                 )
             )
+        if length == 1 and not reject and _rejects_other(toks, i, terms, preferred_at):
+            reject = "span"  # "prefers tabs to spaces", "would rather rebase than merge"
+            prev_kind, prev_low, prev_content = "s", tok.low, None
+            i += 1
+            continue
         if (
             entry is not None
             and (entry.stop or entry.scope_preposition)
@@ -430,6 +522,7 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
                     and prev_kind in ("", "s", "p")
                     and not tok.low.endswith("s")
                     and tok.low not in _STATE_VERBS
+                    and prev_low not in _VERB_BEFORE
                 )
             term.member = entry.member
             term.categories = entry.categories
@@ -446,6 +539,8 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
                 term.weight = _W_ATTRIBUTE
             if entry.concept in _known().preference:
                 preference = True
+                if entry.concept == _known().prefer and toks[i + length - 1].key in _PREFER:
+                    preferred_at = i
             if entry.state is not None and entry.state[0] == _known().like_axis:
                 preference = True
         elif tok.kind == "c":
@@ -460,11 +555,10 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
             term.person = True
             persons.add(tok.low)
         if entry is None and length == 1 and tok.kind == "w" and not term.person:
-            if after_label or _unknown_verb(toks, i, prev_low, prev_kind, terms):
+            if i == label_at + 1 or _unknown_verb(toks, i, prev_low, prev_kind, terms):
                 term.weight = _W_VERB  # "feat(auth): shorten sessions", "the service authenticates users"
             elif tok.low.endswith("ly") and len(tok.low) > 4:
                 term.weight = _W_GENERIC  # an adverb the lexicon does not know: how, not what
-        after_label = False
         if owner and (entry is None or not (entry.stop or entry.verb)):
             term.owned = owner  # "the app's build scripts": the app's, not the app
         owner = ""
@@ -534,6 +628,7 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
         conditional=conditional,
     )
     clause.words = {tk.low for tk in toks}
+    clause.tokens = toks
     for t in terms:
         t.neg = negated ^ t.targeted ^ t.rejected
         clause.keys.add(t.key)

@@ -7,16 +7,20 @@ from dataclasses import dataclass
 
 from .known import _known, _lexicon
 from .matching import (
+    _DENIALS,
     _alternatives,
     _bare,
     _bounded,
     _core,
+    _core_coverage,
     _core_state,
     _covered,
+    _denies_shared,
     _differ,
     _dims_match,
     _in_members,
     _is_subject,
+    _lexical_negation,
     _mark,
     _member_subject,
     _mentions,
@@ -25,10 +29,12 @@ from .matching import (
     _noun_key,
     _persons,
     _polarity,
+    _presence,
     _qty_consistent,
     _qty_context,
     _scope_text,
     _terms_text,
+    _text_coverage,
     _unknown_swap,
 )
 from .model import (
@@ -41,6 +47,12 @@ from .model import (
     _Text,
 )
 from .words import _stem
+
+
+def _values(a: str | None, b: str | None) -> bool:
+    """Two code-like values (ports, paths, hosts)."""
+    return bool(a and b and a.startswith("`") and b.startswith("`"))
+
 
 # -- comparison ---------------------------------------------------------------------------------
 
@@ -124,6 +136,7 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
     antonym_hits: list[str] = []
     hit_axes: set[int] = set()
     double_flips = 0
+    denied_states = 0
     state_negations = 0
     attributive_conflict = ""
     for axis, o_terms in o.states.items():
@@ -143,6 +156,8 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
         if len(o_eff) != 1 or len(n_eff) != 1 or o_eff == n_eff:
             if o_raw != n_raw:
                 double_flips += 1  # "disabled" / "not enabled": the same claim
+            elif all(t.neg for t in o_terms + n_terms):
+                denied_states += 1  # "no dark mode" / "lacks a dark mode": denied on both sides
             continue
         if o_raw == n_raw:
             state_negations += 1  # the same state, denied on one side: a negation
@@ -242,6 +257,8 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
         u = n_by_key.get(t.key)
         if u is None:
             continue
+        if _values(t.head, u.head):
+            continue  # "binds :50051 by default" / ":50052": two values in one slot, not two things
         if t.head and u.head and t.head != u.head and t.head not in n.keys and u.head not in o.keys:
             if _noun_key(o, t.head) and _noun_key(n, u.head):
                 return _Outcome([], f"modifier: {t.text} {_bare(t.head)} vs {u.text} {_bare(u.head)}", 0.0)
@@ -249,6 +266,7 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
             t.modifier
             and u.modifier
             and t.modifier != u.modifier
+            and not _values(t.modifier, u.modifier)
             and t.state is None
             and u.state is None
             and not t.attribute
@@ -272,12 +290,24 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
         _mark(o.terms, matched_o, lambda t: t.person and t.key == _stem(new.speaker or ""))
     if old.speaker:
         _mark(n.terms, matched_n, lambda t: t.person and t.key == _stem(old.speaker or ""))
+    # the predicate of presence ("is on", "is excluded") of a claim the other clause denies
+    lex_o, lex_n = _lexical_negation(o, n), _lexical_negation(n, o)
+    if lex_n or _denies_shared(n, o, matched_n):
+        _mark(o.terms, matched_o, lambda t: _presence(t, n))
+    if lex_o or _denies_shared(o, n, matched_o):
+        _mark(n.terms, matched_n, lambda t: _presence(t, o))
     # what the two clauses share beyond a verb: a claim is about something
     if sum(o.terms[i].weight for i in matched_o if o.terms[i].weight > _W_VERB) < _W_GENERIC:
         return _Outcome([], "no shared subject: only a verb in common", 0.0)
     cov_o = sum(o.terms[i].weight for i in matched_o) / (o.weight or 1.0)
     cov_n = sum(n.terms[i].weight for i in matched_n) / (n.weight or 1.0)
-    if not _covered(cov_o, cov_n):
+    typed = bool(antonym_hits or alt_swaps or abandoned or value_hits)  # a change of a known kind
+    # "there is no encryption step" against a claim that denies nothing
+    flat_denial = n.negated and not n.conditional and not (o.words & _DENIALS)
+    if not _covered(cov_o, cov_n) and not (
+        (typed and _covered(_core_coverage(o, n, matched_o, matched_n), cov_n))
+        or ((typed or flat_denial) and _covered(_text_coverage(o, n, new, matched_o, matched_n), cov_n))
+    ):
         missing = _terms_text(t for i, t in enumerate(o.terms) if i not in matched_o and t.weight >= _W_GENERIC)
         return _Outcome([], f"coverage: {cov_o:.2f} of the older claim (not found: {missing})", cov_o)
     # another circumstance on both sides ("for transactional data" / "for analytics")
@@ -286,8 +316,9 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
     if adj_o and adj_n:
         return _Outcome([], f"adjunct: {_terms_text(adj_o)} vs {_terms_text(adj_n)}", cov_o)
 
-    # negation: shared concepts denied on one side only
-    pol_o, pol_n = _polarity(o), _polarity(n)
+    # negation: shared concepts denied on one side only; a clause that says no in a state word
+    # the other does not use ("excluded", "off") denies its other words
+    pol_o, pol_n = _polarity(o, lex_o), _polarity(n, lex_n)
     shared = [k for k in pol_o if k in pol_n]
     swapped = {t.key for c in (o, n) for t in c.terms if t.member and t.categories & changed_cats}
     flipped = [
@@ -300,6 +331,7 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
     negation = (
         ((bool(flipped) and flip_share >= 0.34) or bool(state_negations))
         and not agreed
+        and not denied_states
         and not double_flips
         and not antonym_hits
     )
@@ -371,7 +403,11 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
     if antonym_hits:
         signals.append(Signal("antonym", _CEILING["antonym"] * strength, ", ".join(antonym_hits)))
     if negation and not (alt_swaps or abandoned):
-        denied_new = any(pol_n[k] for k in flipped) or (not flipped and n.negated)
+        denied_new = (
+            any(pol_n[k] for k in flipped)
+            if flipped
+            else n.negated or any(t.neg for ts in n.states.values() for t in ts)
+        )
         signals.append(
             Signal("negation", _CEILING["negation"] * strength, "negated" if denied_new else "negation dropped")
         )

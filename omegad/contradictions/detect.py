@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from .clauses import _analyse
 from .compare import _compare, _Outcome
-from .model import Detection, _Clause, noisy_or
+from .model import _W_VERB, Detection, _Clause, _Text, noisy_or
 
 __all__ = ["detect"]
 
@@ -76,7 +76,40 @@ def detect(new: str, old: str) -> Detection:
         )
     assert silent is not None
     out, o, n = silent
-    return Detection(0.0, reason=out.reason, overlap=round(out.coverage, 4), extra={"older": o.text, "newer": n.text})
+    reason = out.reason
+    if reason == AGREEING and (cue := _unexplained(a, b)):
+        # the claims align and agree, yet the newer text denies or reports a change the older
+        # one does not: a reading the detectors cannot vouch for
+        reason = f"unexplained change: the newer text says {cue}"
+    return Detection(0.0, reason=reason, overlap=round(out.coverage, 4), extra={"older": o.text, "newer": n.text})
+
+
+#: The stage of two claims aligned and found agreeing.
+AGREEING = "no conflicting change"
+
+
+def _unexplained(old: _Text, new: _Text) -> str:
+    """What the newer text denies of the older claim's predicate (a word the older text asserts
+    outside its subject), where the older text denies nothing: its cue."""
+    if any(_denies(c) for c in old.clauses):
+        return ""
+    asserted = {t.key for c in old.clauses for t in c.terms if not t.subject and not t.label and t.weight >= _W_VERB}
+    for c in new.clauses:
+        if not _denies(c):
+            continue
+        says_no = any(t.entry is not None and t.entry.negative and t.state is not None for t in c.terms)
+        denied = {t.key for t in c.terms if t.neg or says_no}
+        if denied & asserted:
+            return f'"{c.temporal[0]}"' if c.temporal else "no"
+    return ""
+
+
+def _denies(c: _Clause) -> bool:
+    """A clause that says no: a negation, a negating verb, a state such as "disabled" (a choice
+    rejected for another, "without X" or "instead of X", is not a denial)."""
+    return c.negated or any(
+        (t.neg and t.targeted) or (t.entry is not None and t.entry.negative and t.state is not None) for t in c.terms
+    )
 
 
 def _rank(out: _Outcome) -> int:

@@ -26,6 +26,8 @@ class _Known:
     interval: str
     minimum: str
     preference: frozenset[str]
+    #: The concept of "prefer" itself ("prefers X to Y", "would rather X than Y").
+    prefer: str
     like_axis: int
     region_axis: int
     #: The role "time of day" (morning, afternoon…): part of a clock time where there is one.
@@ -74,7 +76,8 @@ def _load() -> None:
             limit=concept("limit"),
             interval=concept("interval"),
             minimum=concept("minimum"),
-            preference=frozenset(concept(w) for w in ("prefer", "want", "use", "like")),
+            preference=frozenset(concept(w) for w in ("prefer", "want", "use", "like", "decide")),
+            prefer=concept("prefer"),
             like_axis=like.state[0],
             region_axis=lex.scope_axes.index("region"),
             daypart=lex.category_names.index("time of day"),

@@ -48,6 +48,9 @@ class Entry:
     person_role: bool = False
     id_word: bool = False
     scope_preposition: bool = False
+    #: States an absence or refusal in its own word ("disabled", "excluded", "unsupported"):
+    #: a claim made with it agrees with a denial of the opposite claim.
+    negative: bool = False
     #: (axis, pole) of an antonym axis.
     state: tuple[int, int] | None = None
     #: Categories of alternatives this phrase is a member of, and which member.
@@ -94,6 +97,8 @@ class Lexicon:
     antonyms: dict[str, set[str]] = field(default_factory=dict)
     #: First words of the phrases that count only where capitalised ("^Go").
     cased_keys: set[str] = field(default_factory=set)
+    #: Antonym axes with a pole that says no ("enabled" / "disabled"): presence or permission.
+    negative_axes: set[int] = field(default_factory=set)
     #: Concept → the categories of alternatives its phrases belong to.
     phrases_by_concept: dict[str, set[int]] = field(default_factory=dict)
 
@@ -173,6 +178,7 @@ def load_lexicon(
         "person_roles": "person_role",
         "id_words": "id_word",
         "scope_prepositions": "scope_preposition",
+        "negative": "negative",
     }
     exact = {"stop", "negation", "scope_prepositions"}
     for section, attr in flags.items():
@@ -283,6 +289,7 @@ def load_lexicon(
     for brk in sorted(lex.clause_breaks, key=len, reverse=True):
         lex.break_starts.setdefault(brk[0], []).append(brk)
     lex.cased_keys = {words_of[0] for words_of, e in index.items() if e.cased}
+    lex.negative_axes = {e.state[0] for e in index.values() if e.negative and e.state is not None}
     for e in index.values():
         if e.categories:
             lex.phrases_by_concept.setdefault(e.concept, set()).update(e.categories)

@@ -98,14 +98,31 @@ def _is_subject(c: _Clause, key: str) -> bool:
     return all(t.subject for t in c.terms if t.key == key)
 
 
-def _polarity(c: _Clause) -> dict[str, bool]:
-    """Each concept's polarity in a clause (True: denied); a concept both asserted and denied
-    there is left out."""
+def _polarity(c: _Clause, flip: bool = False) -> dict[str, bool]:
+    """Each concept's polarity in a clause (True: denied), every one reversed when *flip* (the
+    clause says no in a word of its own); a concept both asserted and denied there is left out."""
     seen: dict[str, set[bool]] = {}
     for t in c.terms:
         if t.state is None and t.weight >= _W_VERB:
-            seen.setdefault(t.key, set()).add(t.neg)
+            seen.setdefault(t.key, set()).add(t.neg != flip)
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+def _lexical_negation(c: _Clause, other: _Clause) -> bool:
+    """Whether clause *c* states an absence or refusal in a word of its own ("test files are
+    excluded", "telemetry is off", "IE11 is unsupported") on an axis *other* does not speak of:
+    then it denies the rest of its claim as "not" would."""
+    flips = sum(
+        1
+        for t in c.terms
+        if t.state is not None
+        and t.entry is not None
+        and t.entry.negative
+        and not t.attributive
+        and not t.rejected
+        and t.state[0] not in other.states
+    )
+    return flips % 2 == 1
 
 
 def _narrowed(o: _Clause, n: _Clause, matched_n: set[int], denial: bool) -> str:
@@ -173,9 +190,15 @@ def _unknown_swap(
             or t.neg
         ):
             return "", None
-    if not (_name_like(a) and _name_like(b)):
+    if not ((_name_like(a) or _chosen(o, a)) and (_name_like(b) or _chosen(n, b))):
         return "", None
     return f"{a.text} → {b.text}", (rest_o[0], rest_n[0])
+
+
+def _chosen(c: _Clause, t: _Term) -> bool:
+    """A word the lexicon does not know that ends a clause of preference as its value ("the
+    preferred diff pager is delta", "for notebooks the user prefers marimo")."""
+    return c.preference and t.entry is None and not t.in_pp and t is c.terms[-1]
 
 
 def _name_like(t: _Term) -> bool:
@@ -262,3 +285,53 @@ def _narrowing(c: _Clause) -> set[str]:
 
 def _bare(key: str) -> str:
     return key.split("|")[0].lstrip("=@~`&#")
+
+
+def _core_coverage(o: _Clause, n: _Clause, matched_o: set[int], matched_n: set[int]) -> float:
+    """The share of the older claim found, its circumstances aside ("prefers tabs *for
+    indentation*", "*fridays* only"), where the newer clause names nothing of its own."""
+    if any(
+        i not in matched_n and (t.weight >= 1.0 or (t.in_pp and t.weight >= _W_GENERIC)) for i, t in enumerate(n.terms)
+    ):
+        return 0.0  # the newer clause speaks of something else as well
+    value_axes = _known().value_axes
+    aside = sum(
+        t.weight
+        for i, t in enumerate(o.terms)
+        if i not in matched_o
+        and ((t.in_pp and not t.subject) or (t.scope is not None and t.scope[0] in value_axes))  # "fridays only"
+    )
+    rest = o.weight - aside
+    return sum(o.terms[i].weight for i in matched_o) / rest if rest > 0 else 0.0
+
+
+_DENIALS = frozenset({"not", "no", "never", "none", "nothing", "nobody", "without", "cannot"})
+
+
+def _text_coverage(o: _Clause, n: _Clause, new: _Text, matched_o: set[int], matched_n: set[int]) -> float:
+    """The share of the older claim found in the newer text where an elaboration spreads it over
+    clauses ("Archives leave the backup host as plain tarballs; there is no encryption step"):
+    the newer clause must name no subject of its own, and find some of the claim itself."""
+    if (
+        len(new.clauses) < 2
+        or not matched_o
+        or any(t.subject and t.weight >= 1.0 and i not in matched_n for i, t in enumerate(n.terms))
+    ):
+        return 0.0
+    elsewhere = {k for c in new.clauses if c is not n for k in c.keys}
+    found = sum(t.weight for i, t in enumerate(o.terms) if i in matched_o or t.key in elsewhere)
+    return found / (o.weight or 1.0)
+
+
+def _presence(t: _Term, other: _Clause) -> bool:
+    """A predicate state that says a thing is there or allowed ("on", "available") or not
+    ("excluded"), on an axis the other clause does not use."""
+    if t.state is None or t.state[0] in other.states or t.in_pp or t.attributive or t.entry is None:
+        return False
+    return t.entry.negative or (t.state[1] == 0 and t.state[0] in _lexicon().negative_axes)
+
+
+def _denies_shared(c: _Clause, other: _Clause, matched: set[int]) -> bool:
+    """Whether clause *c* denies a concept it shares with *other*."""
+    keys = other.keys
+    return any(t.neg and i in matched and t.key in keys for i, t in enumerate(c.terms))

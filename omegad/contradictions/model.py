@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .lexicon import Entry
-from .words import _stem
+from .words import _stem, _Tok
 
 #: Bumped whenever the detectors change meaning (edge ids include it). Version 2 compares
-#: claims (clauses, lexicon, quantities); edges written by version 1 are kept as they are.
-DETECTOR_VERSION = 3
+#: claims (clauses, lexicon, quantities); version 4 reads negative words ("lacks", "excluded")
+#: as denials. Edges written by an earlier version are kept as they are.
+DETECTOR_VERSION = 4
 
 #: Words of a text the detectors look at: memories are short, and a long text's first words
 #: name its subject.
@@ -151,6 +152,7 @@ class _Clause:
     codes: set[str] = field(default_factory=set)
     idents: set[str] = field(default_factory=set)
     weight: float = 0.0
+    tokens: list[_Tok] = field(default_factory=list)  # the clause's tokens (a pronoun's referent is read from them)
 
 
 @dataclass(slots=True)

@@ -43,6 +43,9 @@ def _number_at(toks: list[_Tok], i: int) -> tuple[float, int, tuple[int, ...] | 
             return lex.multipliers[nxt], 2, None
         if nxt in lex.units and lex.units[nxt][0] in ("time", "size") and nxt != "second":
             return 1.0, 1, None
+        after = toks[i + 2].low if i + 2 < len(toks) else ""
+        if nxt in ("full", "whole", "entire") and after in lex.units and lex.units[after][0] == "time":
+            return 1.0, 2, None  # "a full year"
         return None
     if (
         low in lex.fractions
@@ -279,6 +282,9 @@ def _quantities(toks: list[_Tok], phrases: set[int]) -> tuple[list[_Qty], set[in
             if dim == "time" and tok.low in ("once", "twice", "thrice") and k > j:
                 v = hv = factor / value  # "once a week": every week
                 dim = "period"
+            if dim in ("time", "size") and v == hv:
+                extra, end = _compound(toks, end, dim, factor)
+                v = hv = v + extra  # "a minute and a half", "an hour and 15 minutes"
             if dim == "clock_part":
                 hour = value % 12 + factor
                 v = hv = hour * 60
@@ -331,6 +337,25 @@ def _quantities(toks: list[_Tok], phrases: set[int]) -> tuple[list[_Qty], set[in
     return out, used, idents
 
 
+def _compound(toks: list[_Tok], end: int, dim: str, factor: float) -> tuple[float, int]:
+    """What "and a half" or "and 15 seconds" after a measured value adds to it (in the base
+    unit), and where the value then ends."""
+    lex = _lexicon()
+    n = len(toks)
+    if end + 2 >= n or toks[end].low != "and":
+        return 0.0, end
+    if toks[end + 1].low in ("a", "an") and toks[end + 2].low in lex.fractions:
+        return factor * lex.fractions[toks[end + 2].low], end + 3
+    num = _number_at(toks, end + 1)
+    if num is None or num[2] is not None:
+        return 0.0, end
+    k = end + 1 + num[1]
+    sub_dim, sub_factor, sub_len = _unit_at(toks, k)
+    if sub_dim != dim or sub_factor >= factor:
+        return 0.0, end
+    return num[0] * sub_factor, k + sub_len
+
+
 def _time_unit(tok: _Tok) -> float | None:
     lex = _lexicon()
     for w in (tok.low, tok.low.rstrip("s"), _stem(tok.low)):
@@ -346,6 +371,8 @@ def _unit_at(toks: list[_Tok], k: int) -> tuple[str | None, float, int]:
     if k >= len(toks):
         return None, 1.0, 0
     tok = toks[k]
+    if tok.low in ("working", "business") and k + 1 < len(toks) and toks[k + 1].low in ("day", "days"):
+        return "time", 86400.0 * 7 / 5, 2  # five working days make a week
     if k + 1 < len(toks) and f"{tok.low} {toks[k + 1].low}" in lex.units:
         d, f = lex.units[f"{tok.low} {toks[k + 1].low}"]
         return d, f, 2

@@ -52,9 +52,11 @@ def _unknown_verb(toks: list[_Tok], i: int, prev_low: str, prev_kind: str, terms
         return True
     if not (low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3):
         return False
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if prev_low in ("what", "who", "which", "that") and nxt is not None and nxt.low in _OBJECT_START:
+        return True  # "Redoc is what renders our API reference"
     if prev_kind != "c" or not terms or any(t.weight == _W_VERB or t.state is not None for t in terms):
         return False  # not right after a subject, or the clause already has its verb
-    nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None or nxt.kind == "p":
         return False
     return (

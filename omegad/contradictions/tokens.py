@@ -3,9 +3,11 @@ what frames a note rather than states it (a commit type, a chat speaker)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .known import _function, _lexicon, _product, _single
+from .model import _CACHES
 from .words import (
     _ABBREVIATIONS,
     _BOUNDARY,
@@ -31,6 +33,7 @@ from .words import (
     _VERSION,
     _stem,
     _Tok,
+    _words,
 )
 
 
@@ -47,7 +50,8 @@ def _chunk_tokens(chunk: str, out: list[tuple[str, str]]) -> None:
     elif _DATE.match(low) or _LONG_DIGITS.match(low) or (low.startswith("#") and low[1:].isdigit()):
         out.append((chunk, "i"))
     elif low.startswith("#"):
-        return  # a channel tag: where a note was posted, not what it says
+        if len(low) > 1:
+            out.append((chunk, "c"))  # a channel named in the note ("alerts go to #ops-alerts"): a value
     elif _CLOCK.match(low):
         out.append((chunk, "t"))
     elif (
@@ -103,7 +107,7 @@ def _chunk_tokens(chunk: str, out: list[tuple[str, str]]) -> None:
 
 
 def _tokens(text: str) -> list[_Tok]:
-    lex = _lexicon()  # loaded before any chunk asks whether a word is in it
+    _lexicon()  # loaded before any chunk asks whether a word is in it
     t = text
     for pattern, repl in _ABBREVIATIONS:
         t = pattern.sub(repl, t)
@@ -141,10 +145,36 @@ def _tokens(text: str) -> list[_Tok]:
     for orig, kind in raw:
         low = orig.lower()
         if kind == "w":
-            out.append(_Tok(low, orig, kind, _stem(lex.forms.get(low, low))))
+            out.append(_Tok(low, orig, kind, _lemma(low)))
         else:
             out.append(_Tok(low, orig, kind, low))
     return out
+
+
+#: Suffixes that make a noun of a verb ("compaction", "deployment", "persistence"): a word
+#: the lexicon does not know is matched by its verb.
+_NOUN_SUFFIXES = ("ment", "anc", "enc", "ion")  # as the stemmer leaves them ("persistenc")
+
+
+@functools.lru_cache(maxsize=16384)
+def _lemma(low: str) -> str:
+    """The key a word is matched on: its stem, or for a noun the lexicon does not know, the
+    stem of the verb it is made from ("compaction" / "compacted", "persistence" / "persist")."""
+    lex = _lexicon()
+    key = _stem(lex.forms.get(low, low))
+    if key in lex.phrases or low in lex.function_words:
+        return key
+    for suffix in _NOUN_SUFFIXES:
+        if key.endswith(suffix) and len(key) - len(suffix) >= 5:
+            base = key[: -len(suffix)]
+            entry = lex.lookup((base,))
+            if entry is not None and (entry.negating_verb or entry.temporal or entry.replacing):
+                return key  # "deletion", "migration": the noun does not deny or date as its verb does
+            return base
+    return key
+
+
+_CACHES.append(_lemma.cache_clear)
 
 
 def _prefix(text: str) -> tuple[str, str | None]:
@@ -152,7 +182,7 @@ def _prefix(text: str) -> tuple[str, str | None]:
     keeping a commit's scope, and find a chat line's speaker ("pablo: I'm writing…")."""
     speaker = None
     t = text.strip()
-    m = _COMMIT.match(t)
+    m = commit = _COMMIT.match(t)
     if m:
         # the commit's scope names the area it touches: kept, marked as a label
         scope = (m.group(1) or "").replace(",", " ").strip()
@@ -160,6 +190,8 @@ def _prefix(text: str) -> tuple[str, str | None]:
     for _ in range(2):
         t = _CHANNEL.sub("", _CHAT.sub("", t, count=1), count=1)
     m = _SPEAKER.match(t)
+    if not m and not commit and (k := _KEY.match(t)) and _statement(k.group(2)):
+        return f"{k.group(1)} {_LABEL} {k.group(2)}", None  # "Decision: the gateway does not batch calls"
     if m:
         name = m.group(1)
         rest = t[m.end() :]
@@ -173,6 +205,26 @@ def _prefix(text: str) -> tuple[str, str | None]:
         elif _lexicon().lookup((_stem(name),)) is None and len(rest.split()) >= 2:
             t = rest  # "leo: flag sdk has zero local caching": who reports it, not what it is about
     return t, speaker
+
+
+#: "Lesson: …", "pr review: …": one or two words and a colon before a statement of its own.
+_KEY = re.compile(r"^\s*([A-Za-z][A-Za-z-]*(?: [A-Za-z][A-Za-z-]*)?)\s*:\s+(\S.*)$")
+_STATEMENT_WORDS = _words(
+    "is are was were has have does do did not no never can will should must isn't aren't doesn't don't "
+    "won't can't wasn't weren't"
+)
+
+
+def _statement(text: str) -> bool:
+    """Whether the words after a key's colon are a statement ("the DAGs are not idempotent"),
+    not the key's value ("zsh", "Aurora cluster with 2 readers")."""
+    words = [w.strip(",.;!?").lower().replace("’", "'") for w in text.split()]
+    return (
+        len(words) >= 4
+        and words[0] not in _STATEMENT_WORDS  # "prod db: not autoscaled": the key is the subject
+        and words[0] not in ("now", "only", "still", "always", "also")
+        and any(w in _STATEMENT_WORDS for w in words)
+    )
 
 
 def _split_entry(phrase: str) -> list[str]:
