@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from omegad.contradictions.detect import AGREEING
 from omegad.contradictions.model import Detection, Signal, noisy_or
 from omegad.errors import error_text
 from omegad.models.files import CrossEncoderFiles, read_cross_encoder_dir
@@ -47,10 +48,6 @@ RETRY_S = 60.0
 #: the classifier judges whether two claims conflict, not whether they share a subject, and
 #: most of its false flags on unseen writers' pairs were such pairs (docs/contradictions.md).
 DIFFERENT_SUBJECT = frozenset({"person", "identifier", "modifier", "historical"})
-#: The detectors read both claims, aligned them and found nothing in conflict (a repeat, a
-#: restatement, a refinement): the model is for what the lexicon cannot read, and it scores
-#: restatements of one claim high (docs/contradictions.md, "The pair classifier").
-AGREEING = "no conflicting change"
 
 
 def read_pair_model(directory: Path) -> CrossEncoderFiles:

@@ -44,7 +44,7 @@ from .clauses import _analyse
 from .compare import _compare, _Outcome
 from .model import _W_VERB, Detection, _Clause, _Text, noisy_or
 
-__all__ = ["detect"]
+__all__ = ["AGREEING", "detect"]
 
 
 def detect(new: str, old: str) -> Detection:
@@ -84,7 +84,9 @@ def detect(new: str, old: str) -> Detection:
     return Detection(0.0, reason=reason, overlap=round(out.coverage, 4), extra={"older": o.text, "newer": n.text})
 
 
-#: The stage of two claims aligned and found agreeing.
+#: The stage of two claims aligned and found agreeing (a repeat, a restatement, a refinement).
+#: The pair classifier is not asked about those: it scores restatements of one claim high
+#: (docs/contradictions.md, "The pair classifier").
 AGREEING = "no conflicting change"
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .lexicon import Entry
-from .words import _stem, _Tok
+from .words import _CACHES, _stem, _Tok
 
 #: Bumped whenever the detectors change meaning (edge ids include it). Version 2 compares
 #: claims (clauses, lexicon, quantities); version 4 reads negative words ("lacks", "excluded")
@@ -169,9 +169,6 @@ _T = TypeVar("_T")
 #: every new memory near it, so the same texts come back often (docs/contradictions.md, Cost).
 _ANALYSED = 1024
 _CACHED_CHARS = 2000
-
-
-_CACHES: list[Callable[[], None]] = []
 
 
 def _cached(fn: Callable[[str], _T]) -> Callable[[str], _T]:

@@ -7,10 +7,10 @@ import functools
 import re
 
 from .known import _function, _lexicon, _product, _single
-from .model import _CACHES
 from .words import (
     _ABBREVIATIONS,
     _BOUNDARY,
+    _CACHES,
     _CHANNEL,
     _CHAT,
     _CLOCK,

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+
+#: The caches of analysed texts and words, cleared together (`model._clear_caches`).
+_CACHES: list[Callable[[], None]] = []
 
 # -- words --------------------------------------------------------------------------------------
 
