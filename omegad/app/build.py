@@ -63,6 +63,7 @@ async def build_service(config: Config) -> Service:
                 ops_in_child=True,  # (see omegad.storage.lanceops)
                 vector_index=config.vector_index,
                 rabitq_from_rows=config.rabitq_from_rows,
+                min_namespace_rows=config.index_min_namespace_rows,
             )
         )
     except StoreMismatch as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import anyio.abc
@@ -29,9 +29,27 @@ from omegad.storage.store import MemoryStore
 from omegad.timeutil import iso, now_us
 from omegad.worker import Batcher, JobQueue
 
-__all__ = ["Scheduler"]
+__all__ = ["MaintenanceStats", "Scheduler"]
 
 log = structlog.get_logger("omegad")
+
+
+class MaintenanceStats(NamedTuple):
+    """Maintenance's figures (``stats`` → ``maintenance``)."""
+
+    runs: int  # passes since start
+    rows_since: int  # rows written since the last pass
+    commits_since: int  # commits since the last pass
+    due: str | None  # why a pass is due now, if one is
+    vector_index_building: bool
+    last_vector_index: dict[str, Any]  # the last vector index build's report
+    folds: int  # index folds of new rows since start
+    last_fold: dict[str, Any]
+    process: dict[str, Any]  # the maintenance child process (`ChildOps.describe`)
+    compact_shrink: int  # halvings of the compaction batch after a compaction commit timed out
+    last_at: str | None
+    backoff: dict[str, Any]  # automatic passes after failures
+    last: dict[str, Any]  # the last pass's report
 
 
 class Scheduler:
@@ -51,7 +69,6 @@ class Scheduler:
     ) -> None:
         self.config, self.store, self.edges, self.writer = config, store, edges, writer
         self.queue, self.write, self.jobs, self.faults = queue, write, jobs, faults
-        writer.maintain = self.apply
         self.policy = MaintainPolicy(
             target_rows_per_fragment=config.maintenance_target_rows_per_fragment,
             max_fragments=config.maintenance_max_fragments,
@@ -73,22 +90,22 @@ class Scheduler:
         self.last_maintenance: dict[str, Any] = {}
         self.backoff = Backoff()  # automatic passes after failures
 
-    def stats(self) -> dict[str, Any]:
-        return {
-            "runs": self.maintenance_runs,
-            "rows_since": self.writer.rows_since_maintenance,
-            "commits_since": self.writer.commits_since_maintenance,
-            "due": self.due(),
-            "vector_index_building": self.store.indexes.build_running,
-            "last_vector_index": self.last_vector_index,
-            "folds": self.folds,
-            "last_fold": self.last_fold,
-            "process": self.store.ops.describe(),
-            "compact_shrink": self.store.maintenance.compact_shrink,
-            "last_at": iso(self.last_maintenance_us) if self.last_maintenance_us else None,
-            "backoff": self.backoff.describe(),
-            "last": self.last_maintenance,
-        }
+    def stats(self) -> MaintenanceStats:
+        return MaintenanceStats(
+            runs=self.maintenance_runs,
+            rows_since=self.writer.rows_since_maintenance,
+            commits_since=self.writer.commits_since_maintenance,
+            due=self.due(),
+            vector_index_building=self.store.indexes.build_running,
+            last_vector_index=self.last_vector_index,
+            folds=self.folds,
+            last_fold=self.last_fold,
+            process=self.store.ops.describe(),
+            compact_shrink=self.store.maintenance.compact_shrink,
+            last_at=iso(self.last_maintenance_us) if self.last_maintenance_us else None,
+            backoff=self.backoff.describe(),
+            last=self.last_maintenance,
+        )
 
     def apply(self, op: MaintainOp) -> Pass | dict[str, Any]:
         """The part of a maintenance pass serialised with writes (writer thread; see

@@ -75,9 +75,6 @@ class Service:
         self.config = config
         self.embedder = embedder
         self.store = store
-        store.use_vector_index(  # (the server opens it so)
-            config.vector_index, config.rabitq_from_rows, min_namespace_rows=config.index_min_namespace_rows
-        )
         # (blocking when not given: the server opens it in a worker thread)
         self.edges = edges if edges is not None else EdgeStore.open(store, config.data_dir)
         self.graph = EdgeIndex()
@@ -95,8 +92,15 @@ class Service:
         )
         self.faults = Faults(config.data_dir, int(config.disk_reserve_mb * 2**20))
         self.signals = Signals(config)
+        # (the writer answers a maintenance op with the scheduler, built over the writer below)
         self.writer = Writer(
-            config, store, self.edges, self.signals, WriteAheadLog(config.data_dir / "wal"), self.faults
+            config,
+            store,
+            self.edges,
+            self.signals,
+            WriteAheadLog(config.data_dir / "wal"),
+            self.faults,
+            maintain=lambda op: self.scheduler.apply(op),
         )
         self.write_queue: Batcher[WriteOp, Any] = Batcher(
             "writer",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import anyio
 
@@ -11,6 +11,13 @@ from omegad.app import heap
 
 if TYPE_CHECKING:
     from omegad.app.service import Service
+
+
+def plain(record: Any) -> Any:
+    """A component's typed figures (`NamedTuple`s, nested) as the reply's maps."""
+    if isinstance(record, tuple) and hasattr(record, "_fields"):
+        return {k: plain(v) for k, v in cast(NamedTuple, record)._asdict().items()}
+    return record
 
 
 async def stats(svc: Service, _: Any) -> dict[str, Any]:
@@ -66,13 +73,13 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
                 "last_error": svc.jobs.last_error,
             },
         },
-        "contradictions": svc.checker.stats(),
-        "events": svc.events.stats()._asdict(),
+        "contradictions": plain(svc.checker.stats()),
+        "events": plain(svc.events.stats()),
         "store": {
             **data["health"],
             "disk_bytes": data["disk_bytes"],
-            "wal": svc.writer.wal.stats(),
-            "cache": svc.neighbours.stats(),
+            "wal": plain(svc.writer.wal.stats()),
+            "cache": plain(svc.neighbours.stats()),
             "lance_cache_bytes": svc.store.cache_bytes(),
             "index_cache": {
                 "bound_mb": svc.store.cache_mb[0],
@@ -86,7 +93,7 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
             "hidden": svc.signals.hidden_count,
             "unsaved_access_counts": len(svc.signals.dirty),
         },
-        "maintenance": svc.scheduler.stats(),
+        "maintenance": plain(svc.scheduler.stats()),
         "models": {
             "embedding": {
                 # ready; unavailable (not loaded: stores and queries refused); damaged

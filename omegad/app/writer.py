@@ -75,6 +75,8 @@ class Writer:
         signals: Signals,
         wal: WriteAheadLog,
         faults: Faults,
+        *,
+        maintain: Callable[[MaintainOp], Any],
     ) -> None:
         self.config = config
         self.store = store
@@ -83,7 +85,7 @@ class Writer:
         self.wal = wal
         self.faults = faults
         self.signal_store: SignalStore | None = None  # opened (blocking) at start-up
-        self.maintain: Callable[[MaintainOp], Any] | None = None  # set by the scheduler
+        self.maintain = maintain
         # recent deletes (id → commit stamp), oldest first, and the newest one forgotten
         self._deleted_at: OrderedDict[str, int] = OrderedDict()
         self._deleted_horizon = 0
@@ -223,7 +225,6 @@ class Writer:
                     case ImportOp():
                         results[i] = self._apply_import(i, op, batch)
                     case MaintainOp():
-                        assert self.maintain is not None, "no maintenance scheduler"
                         results[i] = self.maintain(op)
             except Exception as exc:
                 results[i] = exc

@@ -30,13 +30,13 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import structlog
 
 from omegad.config import Config
-from omegad.contradictions.classifier import Classifier
+from omegad.contradictions.classifier import Classifier, ClassifierStats
 from omegad.contradictions.detect import detect
 from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
 from omegad.contradictions.model import Detection
@@ -46,7 +46,7 @@ from omegad.storage.rows import Filter, Row
 from omegad.storage.store import MemoryStore
 from omegad.timeutil import iso, now_us
 
-__all__ = ["Checker"]
+__all__ = ["Checker", "CheckerStats"]
 
 log = structlog.get_logger("omegad")
 
@@ -87,6 +87,27 @@ def _newer(a: Row, b: Row) -> bool:
     """Which memory is the newer statement (ties broken by id, so a re-check never flips an
     edge)."""
     return (_stated_at(a), a.id) > (_stated_at(b), b.id)
+
+
+class CheckerStats(NamedTuple):
+    """The checker's figures (``stats`` → ``contradictions``)."""
+
+    enabled: bool
+    depth: int  # memories waiting to be checked
+    checked: int  # memories checked since start
+    pairs: int  # (memory, neighbour) pairs the detectors judged
+    flagged: int  # pairs flagged as contradictions
+    edges: int  # contradiction edges in the graph
+    detect_ms_per_pair: float | None
+    classifier: ClassifierStats
+    lag_ms_p50: float | None  # from commit to checked, over the last 1,000 memories
+    lag_ms_p95: float | None
+    cursor: str | None  # the newest memory checked
+    checked_through: str | None  # every memory up to this time is checked
+    recovered_at_start: int  # unchecked memories found at start and queued
+    overflowed: int  # memories that did not fit the queue (found again from the store)
+    errors: int
+    last_error: str | None
 
 
 class Checker:
@@ -456,23 +477,23 @@ class Checker:
             upserts.append(edge)
         return upserts, sorted(set(deletes) - planned)
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> CheckerStats:
         lags = sorted(self.lag_ms)
-        return {
-            "enabled": self.config.contradiction_enabled,
-            "depth": self.depth,
-            "checked": self.checked,
-            "pairs": self.pairs,
-            "flagged": self.flagged,
-            "edges": len(self.index.edges),
-            "detect_ms_per_pair": round(self.detect_ms / self.pairs, 4) if self.pairs else None,
-            "classifier": self.classifier.stats(),
-            "lag_ms_p50": round(lags[len(lags) // 2], 1) if lags else None,
-            "lag_ms_p95": round(lags[int(len(lags) * 0.95)], 1) if lags else None,
-            "cursor": iso(self.cursor) if self.cursor else None,
-            "checked_through": iso(self.safe_cursor()) if self.safe_cursor() > 0 else None,
-            "recovered_at_start": self.recovered,
-            "overflowed": self.overflowed,
-            "errors": self.errors,
-            "last_error": self.last_error,
-        }
+        return CheckerStats(
+            enabled=self.config.contradiction_enabled,
+            depth=self.depth,
+            checked=self.checked,
+            pairs=self.pairs,
+            flagged=self.flagged,
+            edges=len(self.index.edges),
+            detect_ms_per_pair=round(self.detect_ms / self.pairs, 4) if self.pairs else None,
+            classifier=self.classifier.stats(),
+            lag_ms_p50=round(lags[len(lags) // 2], 1) if lags else None,
+            lag_ms_p95=round(lags[int(len(lags) * 0.95)], 1) if lags else None,
+            cursor=iso(self.cursor) if self.cursor else None,
+            checked_through=iso(self.safe_cursor()) if self.safe_cursor() > 0 else None,
+            recovered_at_start=self.recovered,
+            overflowed=self.overflowed,
+            errors=self.errors,
+            last_error=self.last_error,
+        )

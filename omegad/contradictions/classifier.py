@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
 
 from omegad.contradictions.detect import AGREEING
 from omegad.contradictions.model import Detection, Signal, noisy_or
@@ -32,6 +32,7 @@ __all__ = [
     "DIFFERENT_SUBJECT",
     "PACKAGED_MODEL",
     "Classifier",
+    "ClassifierStats",
     "PairModel",
     "combine",
     "read_pair_model",
@@ -83,6 +84,19 @@ def combine(detection: Detection, probability: float, weight: float, threshold: 
     if confidence < threshold:
         return Detection(detection.confidence, detection.signals, detection.reason, detection.overlap, extra)
     return Detection(confidence, signals, detection.reason, detection.overlap, extra)
+
+
+class ClassifierStats(NamedTuple):
+    """The pair model's figures (``stats`` → ``contradictions.classifier``)."""
+
+    state: str  # off, not loaded, ready or failed
+    model: str | None  # its id once loaded
+    weight: float  # ``contradictions.classifier_weight``
+    min_cosine: float  # pairs below this embedding cosine are not asked
+    pairs: int  # pairs asked
+    ms_per_pair: float | None
+    flagged_alone: int  # pairs flagged that the detectors alone would not have flagged
+    error: str | None  # why the last load failed
 
 
 class Classifier:
@@ -166,14 +180,14 @@ class Classifier:
             return False
         return detection.stage not in DIFFERENT_SUBJECT and detection.stage != AGREEING
 
-    def stats(self) -> dict[str, Any]:
-        return {
-            "state": self.state,
-            "model": self.model.files.model_id if self.model else None,
-            "weight": self.weight,
-            "min_cosine": self.min_cosine,
-            "pairs": self.pairs,
-            "ms_per_pair": round(self.model_ms / self.pairs, 3) if self.pairs else None,
-            "flagged_alone": self.flagged_alone,
-            "error": self.error,
-        }
+    def stats(self) -> ClassifierStats:
+        return ClassifierStats(
+            state=self.state,
+            model=self.model.files.model_id if self.model else None,
+            weight=self.weight,
+            min_cosine=self.min_cosine,
+            pairs=self.pairs,
+            ms_per_pair=round(self.model_ms / self.pairs, 3) if self.pairs else None,
+            flagged_alone=self.flagged_alone,
+            error=self.error,
+        )

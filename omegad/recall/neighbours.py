@@ -36,7 +36,7 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -44,7 +44,7 @@ import numpy.typing as npt
 from omegad.storage.rows import Filter, Row
 from omegad.storage.store import MemoryStore
 
-__all__ = ["NeighbourCache"]
+__all__ = ["CacheStats", "NeighbourCache"]
 
 _NO_VECTOR = np.zeros(0, dtype=np.float32)
 
@@ -178,6 +178,19 @@ class _Namespace:
         return out
 
 
+class CacheStats(NamedTuple):
+    """The neighbour cache's figures (``stats`` → ``store.cache``)."""
+
+    max_rows: int  # the bound on cached rows (``cache.rows``)
+    namespaces: int  # namespaces held
+    rows: int  # rows held
+    searches: int  # searches answered from the cache
+    store_searches: int  # searches that went to the store instead
+    loads: int  # namespaces loaded
+    evictions: int  # namespaces evicted for room
+    refused: int  # namespaces that fit the bound but not beside those in more demand
+
+
 class NeighbourCache:
     """Small namespaces' rows and vectors for the checker (see the module docstring)."""
 
@@ -309,14 +322,14 @@ class NeighbourCache:
         self.loads += 1
         return space
 
-    def stats(self) -> dict[str, Any]:
-        return {
-            "max_rows": self.max_rows,
-            "namespaces": len(self._spaces),
-            "rows": self._rows_total,
-            "searches": self.searches,
-            "store_searches": self.fallbacks,
-            "loads": self.loads,
-            "evictions": self.evictions,
-            "refused": self.refused,
-        }
+    def stats(self) -> CacheStats:
+        return CacheStats(
+            max_rows=self.max_rows,
+            namespaces=len(self._spaces),
+            rows=self._rows_total,
+            searches=self.searches,
+            store_searches=self.fallbacks,
+            loads=self.loads,
+            evictions=self.evictions,
+            refused=self.refused,
+        )

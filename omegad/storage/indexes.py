@@ -190,10 +190,10 @@ class IndexState:
 
     #: ``index.vector_index`` (`VECTOR_INDEX_SETTINGS`) and, for ``auto``, the rows from which
     #: it asks for RaBitQ
-    setting: str = "hnsw"
+    setting: str = Config.vector_index
     rabitq_from_rows: int = AUTO_RABITQ_ROWS
     #: a namespace of at least this many rows is searched through the vector index
-    min_namespace_rows: int = 2_000
+    min_namespace_rows: int = Config.index_min_namespace_rows
     fts: bool = False  # full text on ``text``
     id: bool = False  # btree on ``id``
     vector: bool = False

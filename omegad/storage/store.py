@@ -124,6 +124,7 @@ class MemoryStore:
         ops_in_child: bool = False,
         vector_index: str = Config.vector_index,
         rabitq_from_rows: int = AUTO_RABITQ_ROWS,
+        min_namespace_rows: int | None = None,
     ) -> MemoryStore:
         """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of
         indexes and 1 GB of metadata, let every replaced index version stay in memory); the
@@ -131,7 +132,8 @@ class MemoryStore:
         (`auto_index_cache_mb`, raised by passes as they grow).
         *ops_in_child*: Lance's maintenance calls run in a child process (`ChildOps`; the
         daemon), else in this one. *vector_index*: the kind of vector index to build
-        (`VECTOR_INDEX_SETTINGS`; ``auto``: RaBitQ from *rabitq_from_rows* rows)."""
+        (`VECTOR_INDEX_SETTINGS`; ``auto``: RaBitQ from *rabitq_from_rows* rows);
+        *min_namespace_rows*: see `use_vector_index`."""
 
         directory = data_dir / "lance"
         directory.mkdir(parents=True, exist_ok=True)
@@ -173,7 +175,7 @@ class MemoryStore:
         table = open_or_create(db, TABLE, schema(dim))
         store = cls(directory, table, db, dim, model_id)
         store.session, store.cache_mb = session, cache_mb
-        store.use_vector_index(vector_index, rabitq_from_rows)
+        store.use_vector_index(vector_index, rabitq_from_rows, min_namespace_rows=min_namespace_rows)
         store.cache_auto, store.index_cache_need_mb = not index_cache_mb, need_mb
         store.warn_small_cache()
         if ops_in_child:

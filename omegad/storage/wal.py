@@ -30,7 +30,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgpack
 import structlog
@@ -38,7 +38,7 @@ import structlog
 from omegad.storage.fsutil import fsync_dir
 from omegad.timeutil import now_us
 
-__all__ = ["WriteAheadLog"]
+__all__ = ["LogStats", "WriteAheadLog"]
 
 log = structlog.get_logger("omegad")
 
@@ -57,6 +57,14 @@ class ReadResult:
     segments: int = 0
     torn: int = 0  # segments that ended in a torn (unacknowledged) frame
     corrupt: int = 0  # frames with a bad checksum before the end of a segment
+
+
+class LogStats(NamedTuple):
+    """The write-ahead log's figures (``stats`` → ``store.wal``)."""
+
+    segments: int  # segment files on disk
+    bytes: int  # bytes logged since the last checkpoint
+    appends: int  # appends (one per group commit) since start
 
 
 class WriteAheadLog:
@@ -219,5 +227,5 @@ class WriteAheadLog:
                 return int(OPENED.unpack_from(head, len(MAGIC))[0])
         return None
 
-    def stats(self) -> dict[str, Any]:
-        return {"segments": len(self.segments()), "bytes": self.bytes, "appends": self.appends}
+    def stats(self) -> LogStats:
+        return LogStats(segments=len(self.segments()), bytes=self.bytes, appends=self.appends)

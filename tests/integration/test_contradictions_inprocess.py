@@ -53,7 +53,7 @@ def test_a_full_queue_loses_no_check(tmp_path: Path) -> None:
         gate.set()
         await admin.flush(service, FlushParams())
         stats = service.checker.stats()
-        assert stats["overflowed"] > 0 and stats["depth"] == 0
+        assert stats.overflowed > 0 and stats.depth == 0
         edges = (await graph.contradictions(service, ContradictionsParams(namespace="q")))["contradictions"]
         assert [(e["old"]["text"], e["new"]["text"]) for e in edges] == [
             ("The user prefers dark mode in every editor", "The user switched to light mode in every editor")

@@ -127,11 +127,11 @@ def test_cache_search_equals_exact_search_through_random_changes(tmp_path: Path,
             deliver_late()
             ns = pick.choice(["a", "b", "c", "empty"])
             queries = [_vec(rng) for _ in range(pick.randint(1, 3))]
-            refused = cache.stats()["refused"]
+            refused = cache.stats().refused
             hits = cache.search(ns, queries, 6)
             if hits is None:  # the store is searched instead: too large, or the others in more demand
                 too_large = store.ns_rows.get(ns, 0) > 120 or sum(r.namespace == ns for r in model.values()) > 120
-                assert too_large or cache.stats()["refused"] == refused + 1
+                assert too_large or cache.stats().refused == refused + 1
                 continue
             for q, found in zip(queries, hits, strict=True):
                 expect = _exact(model, ns, q, 6)
@@ -153,7 +153,7 @@ def test_cache_search_equals_exact_search_through_random_changes(tmp_path: Path,
             assert [h[0].id for h in filtered[0]] == [e[0] for e in expect], (step, flt)
             assert [r.id for r, _ in store.vector_search(q, flt, 6)] == [e[0] for e in expect], (step, flt)
     stats = cache.stats()
-    assert stats["searches"] > 0 and stats["loads"] > 0 and stats["rows"] <= 120
+    assert stats.searches > 0 and stats.loads > 0 and stats.rows <= 120
 
 
 def test_a_namespace_over_the_budget_is_searched_in_the_store(tmp_path: Path) -> None:
@@ -164,7 +164,7 @@ def test_a_namespace_over_the_budget_is_searched_in_the_store(tmp_path: Path) ->
     cache = NeighbourCache(store, max_rows=10)
     assert cache.search("big", [_vec(rng)], 3) is None
     assert cache.search("small", [_vec(rng)], 3) is not None
-    assert cache.stats()["store_searches"] == 1
+    assert cache.stats().store_searches == 1
     off = NeighbourCache(store, max_rows=0)
     assert off.search("small", [_vec(rng)], 3) is None
 
@@ -191,9 +191,9 @@ def test_namespaces_beyond_the_budget_do_not_thrash_it(tmp_path: Path) -> None:
             kept_answers += 1
             assert [h[0].id for h in hits[0]] == [e[0] for e in _exact(model, ns, q, 5)]
     stats = cache.stats()
-    assert stats["loads"] <= 3, stats  # a plain LRU reloads on nearly every search
-    assert kept_answers >= 190 and stats["store_searches"] >= 190, stats
-    assert stats["refused"] >= 190 and stats["rows"] <= 70
+    assert stats.loads <= 3, stats  # a plain LRU reloads on nearly every search
+    assert kept_answers >= 190 and stats.store_searches >= 190, stats
+    assert stats.refused >= 190 and stats.rows <= 70
     kept = {ns for ns in spaces if cache.search(ns, [_vec(rng)], 1) is not None}
     assert len(kept) == 2
     # demand moves to the two other namespaces: they are admitted, the cold ones evicted
@@ -205,4 +205,4 @@ def test_namespaces_beyond_the_budget_do_not_thrash_it(tmp_path: Path) -> None:
         if hits is not None:
             assert [h[0].id for h in hits[0]] == [e[0] for e in _exact(model, ns, q, 5)]
     assert all(cache.search(ns, [_vec(rng)], 1) is not None for ns in cold)
-    assert cache.stats()["evictions"] >= 2 and cache.stats()["rows"] <= 70
+    assert cache.stats().evictions >= 2 and cache.stats().rows <= 70
