@@ -40,19 +40,29 @@ class TrialResult:
     restored: int
 
 
-def drop_unsynced_manifests(data_dir: Path) -> int:
-    """Simulate a power loss: LanceDB never fsyncs, so every table version committed after the
-    last checkpoint (when the oldest write-ahead-log segment was opened) may vanish. Remove
-    those manifests; Lance then opens the newest surviving version."""
+def unsynced_manifests(data_dir: Path) -> list[Path]:
+    """The table versions a power loss may take: LanceDB never fsyncs, so every version
+    committed after the last checkpoint (when the oldest write-ahead-log segment was opened)."""
     cutoff = WriteAheadLog(data_dir / "wal").durable_through_us()
     if cutoff is None:
-        return 0
-    dropped = 0
+        return []
+    out = []
     for manifest in (data_dir / "lance").glob("*.lance/_versions/*.manifest"):
-        if manifest.stat().st_mtime_ns // 1000 > cutoff:
-            manifest.unlink()
-            dropped += 1
-    return dropped
+        try:
+            if manifest.stat().st_mtime_ns // 1000 > cutoff:
+                out.append(manifest)
+        except FileNotFoundError:  # (cleaned up by a pass of the running daemon)
+            continue
+    return out
+
+
+def drop_unsynced_manifests(data_dir: Path) -> int:
+    """Simulate a power loss: remove the `unsynced_manifests`; Lance then opens the newest
+    surviving version."""
+    dropped = unsynced_manifests(data_dir)
+    for manifest in dropped:
+        manifest.unlink()
+    return len(dropped)
 
 
 def run_writers(
@@ -118,12 +128,24 @@ def trial(
     if fill_fs is not None:
         filler = threading.Thread(target=_fill_and_free, args=(fill_fs, random.Random(rng.random()), stop))
         filler.start()
+
+    def stop_filling() -> None:
+        stop.set()
+        if filler is not None:
+            filler.join()
+            free(fill_fs)  # type: ignore[arg-type]
+
     time.sleep(rng.uniform(0.4, 1.6))
+    if power_loss:
+        # The power fails at a moment when it can take something: a table version committed
+        # since the last checkpoint (a full log checkpoints often, and a loss that takes
+        # nothing tests nothing). The disk is freed for that, and the writers go on.
+        stop_filling()
+        deadline = time.monotonic() + 10
+        while not unsynced_manifests(daemon.data_dir) and time.monotonic() < deadline:
+            time.sleep(0.01)
     daemon.kill()
-    stop.set()
-    if filler is not None:
-        filler.join()
-        free(fill_fs)  # type: ignore[arg-type]
+    stop_filling()
     for p in procs:
         p.wait(60)
     for f in files:
