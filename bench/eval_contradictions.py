@@ -143,7 +143,7 @@ def evaluate(
         rows[-1]["stage"] = _stage(rows[-1], gate, threshold)
     out = _summarise(rows, times, cos)
     if model is not None:
-        out["classifier"] = model.stats()
+        out["classifier"] = model.stats()._asdict()
     if base_times is not None:
         out["baseline_ms_per_pair"] = {"median": round(statistics.median(base_times), 4)}
         out["ratio_to_baseline"] = round(statistics.median(times) / statistics.median(base_times), 2)

@@ -97,7 +97,7 @@ def test_the_model_runs_only_where_it_may_speak() -> None:
     assert c.pairs == 1  # only the last: flagged, another person, below the cosine floor
     assert out[:3] == [flagged, other, silent]
     assert out[3].extra["classifier"] > 0.5
-    assert c.stats()["state"] == "ready"
+    assert c.stats().state == "ready"
     # a pair the checker does not ask about (beyond a memory's nearest neighbours) is left alone
     assert c.apply([CLEAR], [silent], [0.9], 0.4, asked=[False]) == [silent] and c.pairs == 1
 
