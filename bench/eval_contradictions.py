@@ -15,7 +15,7 @@ gate (embedding cosine of the two texts, all-MiniLM-L6-v2 as the daemon runs it,
 In process, the pair classifier joins the detectors as in the daemon (``--no-classifier``:
 the detectors alone; ``--classifier-weight W``: another weight than the configured one).
 ``--set`` takes a set of ``bench/data/contradictions`` by name (``dev2`` is ``dev2a`` and
-``dev2b`` together), several names joined by commas, or a file. ``--baseline FILE`` times a
+``dev2b`` together, ``dev4`` is ``dev4a`` and ``dev4b``), several names joined by commas, or a file. ``--baseline FILE`` times a
 second detector module (a copy of an older single-file ``omegad/contradict.py``: version 3 on
 is the ``omegad/contradictions`` package, which ``--baseline`` cannot load) on the same pairs in the same run and prints the ratio of the median times. Tune on the dev sets only;
 report holdout once.
@@ -40,7 +40,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "bench" / "data" / "contradictions"
 #: Set names that stand for several files.
-GROUPS = {"dev2": ("dev2a", "dev2b")}
+GROUPS = {"dev2": ("dev2a", "dev2b"), "dev4": ("dev4a", "dev4b")}
 
 
 def load(path: Path) -> list[dict[str, Any]]:
