@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from omegad.contradictions.detect import AGREEING
+from omegad.contradictions.detect import AGREEING, UNEXPLAINED
 from omegad.contradictions.model import Detection, Signal, noisy_or
 from omegad.errors import error_text
 from omegad.models.files import CrossEncoderFiles, read_cross_encoder_dir
@@ -175,10 +175,10 @@ class Classifier:
         """Whether the model is asked about a pair: the detectors do not flag it already (the
         model cannot unflag a pair), the texts are about one thing (embedding cosine at least
         ``min_cosine``), no guard of `DIFFERENT_SUBJECT` fired, and the detectors did not find
-        the two claims to agree (`AGREEING`)."""
+        the two claims to agree (`AGREEING`, `UNEXPLAINED`)."""
         if detection.flagged(threshold) or cosine < self.min_cosine:
             return False
-        return detection.stage not in DIFFERENT_SUBJECT and detection.stage != AGREEING
+        return detection.stage not in DIFFERENT_SUBJECT and detection.stage not in (AGREEING, UNEXPLAINED)
 
     def stats(self) -> ClassifierStats:
         return ClassifierStats(
