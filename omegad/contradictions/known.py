@@ -121,8 +121,9 @@ _DETERMINERS = _words("the a an his her their my our its this that your every ea
 _NOT_DENIAL = {"only", "just", "necessarily", "sure", "exactly", "bad", "matter", "always", "quite", "merely", "simply"}
 _USER_WORDS = {"i", "me", "my", "mine", "myself", "user", "users"}
 _PERSON_PREV = {"by", "with", "ask", "ping", "tell", "between", "and"}
+#: ("is used to compile" is the passive of "use", not a past habit)
 _PAST_MARKERS = re.compile(
-    r"\b(?:used to|previously|formerly|back then|in the past|originally|before the \w+ (?:rewrite|migration|move|switch))\b",
+    r"\b(?:(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bbeen )(?<!\bwas )(?<!\bwere )(?<!\bget )(?<!\bgets )used to|previously|formerly|back then|in the past|originally|before the \w+ (?:rewrite|migration|move|switch))\b",
     re.I,
 )
 

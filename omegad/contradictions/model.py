@@ -13,8 +13,9 @@ from .words import _CACHES, _stem, _Tok
 
 #: Bumped whenever the detectors change meaning (edge ids include it). Version 2 compares
 #: claims (clauses, lexicon, quantities); version 4 reads negative words ("lacks", "excluded")
-#: as denials. Edges written by an earlier version are kept as they are.
-DETECTOR_VERSION = 4
+#: as denials; version 5 reads "label: value" notes as two values of one slot. Edges written
+#: by an earlier version are kept as they are.
+DETECTOR_VERSION = 5
 
 #: Words of a text the detectors look at: memories are short, and a long text's first words
 #: name its subject.

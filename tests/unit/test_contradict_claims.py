@@ -27,8 +27,8 @@ def kinds(new: str, old: str) -> set[str]:
     return {s.kind for s in d.signals}
 
 
-def test_detector_version_is_4() -> None:
-    assert DETECTOR_VERSION == 4
+def test_detector_version_is_5() -> None:
+    assert DETECTOR_VERSION == 5
 
 
 # -- clauses ------------------------------------------------------------------------------------
