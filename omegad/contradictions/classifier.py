@@ -48,7 +48,7 @@ RETRY_S = 60.0
 #: person, identifier or modifier of the same head) or the older one to describe the past:
 #: the classifier judges whether two claims conflict, not whether they share a subject, and
 #: most of its false flags on unseen writers' pairs were such pairs (docs/contradictions.md).
-DIFFERENT_SUBJECT = frozenset({"person", "identifier", "modifier", "historical"})
+DIFFERENT_SUBJECT = frozenset({"person", "identifier", "modifier", "historical", "circumstance"})
 
 
 def read_pair_model(directory: Path) -> CrossEncoderFiles:

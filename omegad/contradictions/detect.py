@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from .clauses import _analyse
 from .compare import _compare, _Outcome
+from .framing import other_circumstance
 from .model import _W_VERB, Detection, _Clause, _Text, noisy_or
 from .slots import slot_change
 
@@ -55,6 +56,8 @@ def detect(new: str, old: str) -> Detection:
         return Detection(0.0, reason="no shared subject")
     if a.historical and not b.historical:
         return Detection(0.0, reason="historical: the older text describes the past")
+    if scope := other_circumstance(new, old):
+        return Detection(0.0, reason=scope)
     best: tuple[float, _Outcome, _Clause, _Clause] | None = None
     silent: tuple[_Outcome, _Clause, _Clause] | None = None
     for o in a.clauses:

@@ -10,8 +10,7 @@ import re
 
 from .clauses import _analyse
 from .model import _CEILING, _W_VERB, Signal, _cached, _Term
-from .tokens import _COMMIT
-from .words import _stem, _words
+from .words import _COMMIT, _stem, _words
 
 __all__ = ["slot_change"]
 

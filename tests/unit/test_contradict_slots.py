@@ -1,11 +1,13 @@
 """Detector version 5: notes written as "label: value" with one label and values that share
-nothing state two values of one slot. Every pair is made up for these tests."""
+nothing state two values of one slot; texts that open with different circumstances of one kind
+speak of two scopes. Every pair is made up for these tests."""
 
 from __future__ import annotations
 
 import pytest
 
 from omegad.contradictions.detect import detect
+from omegad.contradictions.framing import other_circumstance
 from omegad.contradictions.slots import slot_change
 
 THRESHOLD = 0.4
@@ -53,3 +55,44 @@ def test_states_on_different_axes_are_not_two_values() -> None:
     # "disallowed" and "blocked" may say one thing in two words
     assert slot_change("Direct SSH to prod: blocked.", "Direct SSH to prod: disallowed.") is None
     assert slot_change("Signup endpoint: unthrottled.", "Signup endpoint: rate-limited.") is not None
+
+
+# -- the circumstance a text opens with ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("On the release branch, direct pushes are blocked.", "On personal forks, direct pushes are not blocked."),
+        ("On macOS runners, the suite runs in parallel.", "On Linux runners, the suite runs serially."),
+    ],
+)
+def test_different_circumstances_of_one_kind_are_two_scopes(old: str, new: str) -> None:
+    assert other_circumstance(new, old).startswith("circumstance: on ")
+    d = detect(new, old)
+    assert not d.flagged(THRESHOLD) and d.stage == "circumstance"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the same circumstance: the claims are compared
+        ("On the release branch, direct pushes are blocked.", "On the release branch, direct pushes are allowed."),
+        # a reordered sentence fronts its tool or topic, not a scope
+        ("For code formatting, Black is what the team runs.", "In CI, code formatting is done by Ruff now."),
+        ("Across all services, logging goes through slog.", "With zerolog, all services do their logging now."),
+        # what one side fronts, the other says elsewhere
+        (
+            "In the mobile repo, releases are cut weekly.",
+            "In the web repo, releases are cut monthly, unlike the mobile repo.",
+        ),
+    ],
+)
+def test_what_is_not_another_circumstance(old: str, new: str) -> None:
+    assert other_circumstance(new, old) == ""
+
+
+def test_the_same_circumstance_still_finds_the_change() -> None:
+    assert detect(
+        "On the release branch, signed commits are disabled.", "On the release branch, signed commits are enabled."
+    ).flagged(THRESHOLD)

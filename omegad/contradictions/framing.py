@@ -1,0 +1,49 @@
+"""The circumstance a text opens with ("On main, force-pushes are blocked." / "For the iPad
+layout, …"): a fronted phrase before the first comma says where or when the claim holds.
+Two texts that open with different circumstances of one kind (one preposition) make claims about two scopes, both of which
+can be true ("On feature branches, force-pushes are not blocked."), whatever the rest says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .clauses import _analyse
+from .model import _cached
+from .tokens import _prefix
+
+__all__ = ["other_circumstance"]
+
+#: A fronted phrase: a preposition of place, part or occasion, a few words, then a comma.
+#: Time cues ("since", "as of", "starting", "after") are left out: they report a change.
+_FRONTED = re.compile(r"^\s*(on|for|in|within|inside|across|at|during|under|with)\s+([^,;:]{1,50}?)\s*,\s*\S", re.I)
+
+
+@_cached
+def _circumstance(text: str) -> tuple[str, str, frozenset[str]] | None:
+    """The preposition and phrase *text* opens with and the phrase's concepts, or None."""
+    body, _ = _prefix(text)
+    m = _FRONTED.match(body)
+    if m is None:
+        return None
+    keys = frozenset(t.key for c in _analyse(m.group(2)).clauses for t in c.terms)
+    return (m.group(1).lower(), m.group(2), keys) if keys else None
+
+
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(t.key for c in _analyse(text).clauses for t in c.terms)
+
+
+def other_circumstance(new: str, old: str) -> str:
+    """Why *new* and *old* speak of different circumstances ("circumstance: …"), or ""."""
+    a, b = _circumstance(old), _circumstance(new)
+    if a is None or b is None or a[0] != b[0]:
+        # one side only, or another kind of phrase: a reordered sentence fronts its topic or
+        # its tool as often as its scope ("For secret scanning, gitleaks…" / "In pre-commit, …")
+        return ""
+    only_a, only_b = a[2] - b[2], b[2] - a[2]
+    if not only_a or not only_b:
+        return ""  # the same circumstance, or one narrowing the other
+    if only_a & _keys(new) or only_b & _keys(old):
+        return ""  # what one side fronts, the other says elsewhere: the sentence is reordered
+    return f"circumstance: {a[0]} {a[1]} vs {b[0]} {b[1]}"
