@@ -62,7 +62,7 @@ def detect(new: str, old: str) -> Detection:
     silent: tuple[_Outcome, _Clause, _Clause] | None = None
     for o in a.clauses:
         for n in b.clauses:
-            out = _compare(o, n, a, b)
+            out = _unless_denied_on_both_sides(_compare(o, n, a, b), o, n, a, b)
             if out.signals:
                 conf = noisy_or(out.signals)
                 if best is None or conf > best[0]:
@@ -121,6 +121,26 @@ def _unexplained(old: _Text, new: _Text) -> str:
         if denied & asserted:
             return f'"{c.temporal[0]}"' if c.temporal else "no"
     return ""
+
+
+def _unless_denied_on_both_sides(out: _Outcome, o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
+    """*out* without its negation signal when the other text denies, in some clause, all that
+    the denying clause denies ("passwords are hashed and never stored in plaintext" / "we don't
+    store plaintext passwords"): the two texts deny one thing, so the denial is no change."""
+    kept = []
+    for s in out.signals:
+        if s.kind == "negation" and s.evidence in ("negated", "negation dropped"):
+            denier, other = (n, old) if s.evidence == "negated" else (o, new)
+            denied = {t.key for t in denier.terms if t.neg and not t.subject and t.weight >= _W_VERB}
+            elsewhere = {t.key for c in other.clauses for t in c.terms if t.neg}
+            if denied and denied <= elsewhere:
+                continue
+        kept.append(s)
+    if len(kept) == len(out.signals):
+        return out
+    if not [s for s in kept if s.kind != "temporal_override"]:
+        return _Outcome([], f"{AGREEING}: both texts deny it", out.coverage)
+    return _Outcome(kept, out.reason, out.coverage)
 
 
 def _denies(c: _Clause) -> bool:

@@ -18,15 +18,37 @@ _ANAPHORS = _words("it they he she")
 
 def _resolve_pronoun(toks: list[_Tok], prev: _Clause) -> list[_Tok]:
     """A clause opening with "it", "they", "he" or "she" speaks of the previous clause's subject
-    ("the export no longer runs; it was switched off"): the pronoun is replaced by its words."""
+    ("the export no longer runs; it was switched off"): the pronoun is replaced by its words.
+    So does one that opens with "and" or "but" and goes on with its verb ("passwords are hashed
+    and never stored in plaintext"): the subject is put after the conjunction."""
     first = next((k for k, t in enumerate(toks) if t.kind != "p"), None)
-    if first is None or toks[first].low not in _ANAPHORS:
+    if first is None:
+        return toks
+    elided = toks[first].low in _COORDINATORS and _opens_with_verb(toks[first + 1 :])
+    if toks[first].low not in _ANAPHORS and not elided:
         return toks
     subject = [t for t in prev.terms if t.subject and not t.label and not t.when]
     if not subject or len(subject) > 3:
         return toks
     words = [w for t in subject for w in prev.tokens[t.pos : t.end + 1 if t.end >= t.pos else t.pos + 1]]
+    if elided:
+        return [*toks[: first + 1], *words, *toks[first + 1 :]]
     return [*toks[:first], *words, *toks[first + 1 :]]
+
+
+#: Conjunctions after which a clause may leave out the subject it shares with the previous one.
+_COORDINATORS = _words("and but yet")
+#: Words that may stand between such a conjunction and its verb ("and never stored").
+_BEFORE_VERB = _words("never not also still then no longer always only is are was were")
+
+
+def _opens_with_verb(toks: list[_Tok]) -> bool:
+    """Whether *toks* (after a conjunction) begin with a verb, adverbs of negation or time aside."""
+    for t in toks:
+        if t.kind == "p" or t.low in _BEFORE_VERB:
+            continue
+        return _verbish(t)
+    return False
 
 
 def _split_clauses(toks: list[_Tok]) -> list[list[_Tok]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from omegad.contradictions import clauses as reader
 from omegad.contradictions.detect import detect
 from omegad.contradictions.framing import other_circumstance
 from omegad.contradictions.slots import slot_change
@@ -96,3 +97,30 @@ def test_the_same_circumstance_still_finds_the_change() -> None:
     assert detect(
         "On the release branch, signed commits are disabled.", "On the release branch, signed commits are enabled."
     ).flagged(THRESHOLD)
+
+
+# -- a subject left out after "and", and a denial both texts make ---------------------------------
+
+
+def test_a_clause_after_and_keeps_the_subject_it_leaves_out() -> None:
+    text = reader._analyse("API tokens are salted and never logged in clear text.")
+    assert [c.text for c in text.clauses] == ["api tokens are salted", "and never logged in clear text"]
+    assert [(t.text, t.subject, t.neg) for t in text.clauses[1].terms] == [
+        ("api tokens", True, True),  # the subject, denied with its verb
+        ("logged", False, True),
+        ("clear text", False, True),
+    ]
+    # without a verb after it, "and" joins two things: nothing is carried
+    joined = reader._analyse("Builds run on Linux; and macOS too.")
+    assert [t.text for t in joined.clauses[1].terms] == ["macos"]
+
+
+def test_a_denial_both_texts_make_is_no_change() -> None:
+    old = "API tokens are salted and never logged in clear text, since logs are shipped to a vendor."
+    new = "We don't log API tokens in clear text; they are salted, as logs go to a vendor."
+    d = detect(new, old)
+    assert not d.flagged(THRESHOLD) and d.stage == "no conflicting change", d
+    # the older text denies something else: the newer denial is a change
+    assert detect("The exporter does not write CSV any more.", "The exporter writes CSV and never writes XML.").flagged(
+        THRESHOLD
+    )
