@@ -10,7 +10,7 @@ gate (embedding cosine of the two texts, all-MiniLM-L6-v2 as the daemon runs it,
 ``--gate``) and the detectors' combined confidence reaches ``--threshold``.
 
     python bench/eval_contradictions.py [--set dev|dev2|holdout|NAME[,NAME…]|FILE]
-        [--in-process] [--threshold 0.4] [--gate 0.35] [--errors] [--baseline FILE] [--json]
+        [--in-process] [--threshold 0.4] [--gate 0.3] [--errors] [--baseline FILE] [--json]
 
 In process, the pair classifier joins the detectors as in the daemon (``--no-classifier``:
 the detectors alone; ``--classifier-weight W``: another weight than the configured one).
@@ -300,10 +300,17 @@ def _print_table(title: str, table: dict[str, dict[str, Any]]) -> None:
 
 
 def main() -> int:
+    from omegad.config import Config
+
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--set", default="dev", help="dev, dev2 (dev2a+dev2b), holdout, names joined by commas, or a FILE")
     ap.add_argument("--threshold", type=float, default=0.4)
-    ap.add_argument("--gate", type=float, default=0.35, help="embedding cosine gate (calibrated on dev)")
+    ap.add_argument(
+        "--gate",
+        type=float,
+        default=Config.contradiction_gate_cosine,
+        help="embedding cosine gate (the daemon's default)",
+    )
     ap.add_argument("--errors", action="store_true", help="list false positives and false negatives")
     ap.add_argument("--json", action="store_true")
     ap.add_argument(

@@ -111,7 +111,7 @@ class Config:
     contradiction_threshold: float = 0.4
     contradiction_gate_model: str = "auto"  # "auto" (cross-encoder when ready), "cosine", "cross_encoder"
     contradiction_gate: float = 0.3
-    contradiction_gate_cosine: float = 0.35
+    contradiction_gate_cosine: float = 0.3
     contradiction_demote_older: float = 0.85
     # the pair classifier (omegad.contradictions.classifier): "auto" uses the packaged model
     contradiction_classifier: str = "auto"
