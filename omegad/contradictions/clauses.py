@@ -49,6 +49,12 @@ def _analyse(text: str) -> _Text:
     return _Text(clauses, temporal, speaker, bool(_PAST_MARKERS.search(body)))
 
 
+def _terms_of(text: str) -> list[_Term]:
+    """Every term of every clause of *text* (a phrase read on its own: a slot's value, an
+    opening circumstance)."""
+    return [t for c in _analyse(text).clauses for t in c.terms]
+
+
 def _match(
     toks: list[_Tok], i: int, lowercase: bool, context: frozenset[int] = frozenset()
 ) -> tuple[Entry | None, int]:

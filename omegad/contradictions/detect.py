@@ -43,7 +43,7 @@ from __future__ import annotations
 from .clauses import _analyse
 from .compare import _compare, _Outcome
 from .framing import other_circumstance
-from .model import _W_VERB, Detection, _Clause, _Text, noisy_or
+from .model import _W_VERB, Detection, _Clause, _Text, noisy_or, stage_of
 from .slots import slot_change
 
 __all__ = ["AGREEING", "UNEXPLAINED", "detect"]
@@ -81,7 +81,7 @@ def detect(new: str, old: str) -> Detection:
     assert silent is not None
     out, o, n = silent
     reason = out.reason
-    if out.reason.split(":")[0] not in _OTHER_THING and (slot := slot_change(new, old)):
+    if stage_of(out.reason) not in _OTHER_THING and (slot := slot_change(new, old)):
         # "Package registry: Nexus." / "…: JFrog Artifactory.": one slot, two values
         return Detection(slot.score, (slot,), overlap=1.0, extra={"older": old, "newer": new})
     if reason == AGREEING and (cue := _unexplained(a, b)):

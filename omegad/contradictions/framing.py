@@ -1,37 +1,39 @@
 """The circumstance a text opens with ("On main, force-pushes are blocked." / "For the iPad
 layout, …"): a fronted phrase before the first comma says where or when the claim holds.
-Two texts that open with different circumstances of one kind (one preposition) make claims about two scopes, both of which
-can be true ("On feature branches, force-pushes are not blocked."), whatever the rest says.
+Two texts that open with different circumstances of one kind (one preposition) make claims
+about two scopes, both of which can be true ("On feature branches, force-pushes are not
+blocked."), whatever the rest says.
 """
 
 from __future__ import annotations
 
 import re
 
-from .clauses import _analyse
+from .clauses import _terms_of
 from .model import _cached
 from .tokens import _prefix
 
 __all__ = ["other_circumstance"]
 
 #: A fronted phrase: a preposition of place, part or occasion, a few words, then a comma.
-#: Time cues ("since", "as of", "starting", "after") are left out: they report a change.
-_FRONTED = re.compile(r"^\s*(on|for|in|within|inside|across|at|during|under|with)\s+([^,;:]{1,50}?)\s*,\s*\S", re.I)
+#: Time cues ("since", "as of", "starting", "after") are left out: they report a change. So
+#: are "from" and "to" (the splitter's `_FRONTED` has them), which name where a thing moved.
+_OPENING = re.compile(r"^\s*(on|for|in|within|inside|across|at|during|under|with)\s+([^,;:]{1,50}?)\s*,\s*\S", re.I)
 
 
 @_cached
 def _circumstance(text: str) -> tuple[str, str, frozenset[str]] | None:
     """The preposition and phrase *text* opens with and the phrase's concepts, or None."""
     body, _ = _prefix(text)
-    m = _FRONTED.match(body)
+    m = _OPENING.match(body)
     if m is None:
         return None
-    keys = frozenset(t.key for c in _analyse(m.group(2)).clauses for t in c.terms)
+    keys = _keys(m.group(2))
     return (m.group(1).lower(), m.group(2), keys) if keys else None
 
 
 def _keys(text: str) -> frozenset[str]:
-    return frozenset(t.key for c in _analyse(text).clauses for t in c.terms)
+    return frozenset(t.key for t in _terms_of(text))
 
 
 def other_circumstance(new: str, old: str) -> str:

@@ -63,6 +63,11 @@ def noisy_or(signals: tuple[Signal, ...] | list[Signal]) -> float:
     return round(1.0 - keep, 4)
 
 
+def stage_of(reason: str) -> str:
+    """The guard or step a silence's *reason* names: its first words."""
+    return reason.split(":", 1)[0].split(" (", 1)[0] or "silent"
+
+
 @dataclass(frozen=True)
 class Detection:
     confidence: float
@@ -77,9 +82,7 @@ class Detection:
     @property
     def stage(self) -> str:
         """The guard or step that decided (``flagged`` when signals fired)."""
-        if self.signals:
-            return "flagged"
-        return self.reason.split(":", 1)[0].split(" (", 1)[0] or "silent"
+        return "flagged" if self.signals else stage_of(self.reason)
 
 
 @dataclass(slots=True)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from .clauses import _analyse
-from .model import _CEILING, _W_VERB, Signal, _cached, _Term
+from .clauses import _terms_of
+from .model import _CEILING, _W_VERB, Signal, _cached
 from .words import _COMMIT, _stem, _words
 
 __all__ = ["slot_change"]
@@ -45,14 +45,10 @@ def _slot(text: str) -> tuple[frozenset[str], str] | None:
     return frozenset(_stem(w) for w in words if w not in _FILLER), value
 
 
-def _terms(value: str) -> list[_Term]:
-    return [t for c in _analyse(value).clauses for t in c.terms]
-
-
 def slot_change(new: str, old: str) -> Signal | None:
     """A value change when *new* and *old* are "label: value" notes with one label and values
-    that share no concept; None otherwise. Values with states count only when the two states
-    are opposite poles of one axis ("green" / "red") when both values have one; states on different axes ("disallowed" /
+    that share no concept; None otherwise. Where both values have states, they count only as
+    opposite poles of one axis ("green" / "red"): states on different axes ("disallowed" /
     "blocked") may say the same thing in other words."""
     a, b = _slot(old), _slot(new)
     if a is None or b is None or not a[0] or a[0] != b[0]:
@@ -60,7 +56,7 @@ def slot_change(new: str, old: str) -> Signal | None:
     va, vb = a[1].lower().rstrip("."), b[1].lower().rstrip(".")
     if {va, vb} & _YES and {va, vb} & _NO:
         return Signal("value_change", _CEILING["value_change"], f"{a[1]} → {b[1]}")
-    ta, tb = _terms(a[1]), _terms(b[1])
+    ta, tb = _terms_of(a[1]), _terms_of(b[1])
     if not ta or not tb:
         return None
     if any(t.state is None and (t.weight == _W_VERB or t.text.endswith(("ed", "ing"))) for t in (*ta[1:], *tb[1:])):
