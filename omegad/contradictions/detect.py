@@ -102,8 +102,8 @@ _OTHER_THING = frozenset({"person", "identifier"})
 AGREEING = "no conflicting change"
 #: The stage of two claims that align and agree while the newer text denies or reports a
 #: change of the older one's predicate elsewhere. Reported for misses; the pair classifier is
-#: not asked about those either: out of fold it was right on 2 of 5 (dev4), and most of its
-#: false flags on blind4 came from here (docs/contradictions.md).
+#: not asked about those either: on writers it had not seen, it was mostly wrong there
+#: (docs/contradictions.md, "Fifth round").
 UNEXPLAINED = "unexplained change"
 
 
