@@ -95,6 +95,9 @@ _STATE_VERBS = _words(
 )
 #: Words after which a state word is a verb ("we don't support IE11"), not an adjective.
 _VERB_BEFORE = _words("not never do does did can could will would should must may might shall to")
+#: A state word right after a copula is the predicate ("is forbidden after past leaks"), not
+#: an adjective before a noun.
+_LINKING = _words("is are was were be been being become becomes became remain remains stay stays")
 #: "is against X": a refusal of X, read as a negating verb.
 _AGAINST = Entry(concept="against", text="against", negating_verb=True)
 #: Participles after which "against X" keeps X out.
@@ -401,6 +404,7 @@ def _clause(toks: list[_Tok], lowercase: bool) -> _Clause:
                     and not tok.low.endswith("s")
                     and tok.low not in _STATE_VERBS
                     and prev_low not in _VERB_BEFORE
+                    and prev_low not in _LINKING
                 )
             term.member = entry.member
             term.categories = entry.categories

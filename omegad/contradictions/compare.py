@@ -44,6 +44,7 @@ from .model import (
     _W_VERB,
     Signal,
     _Clause,
+    _Qty,
     _Text,
 )
 from .words import _stem
@@ -62,6 +63,28 @@ class _Outcome:
     signals: list[Signal]
     reason: str
     coverage: float
+
+
+def _holders(c: _Clause, other: _Clause) -> set[str]:
+    """In a claim of a single holder whose other side names a person, a capitalised name the
+    lexicon does not know is a person ("Release captain for 4.x: Beatriz")."""
+    if not (c.functional and other.functional and other.persons):
+        return set()
+    return {
+        t.key
+        for t in c.terms
+        if t.capitalised and t.entry is None and not (t.subject or t.code or t.ident) and t.key not in other.keys
+    }
+
+
+def _counts_apart(qo: _Qty, o: _Clause, qn: _Qty, n: _Clause) -> bool:
+    """A count of one thing against a number that other words name ("runs 5 brokers" /
+    "replication factor 3"): two settings, not one changed."""
+    for a, ca, b, cb in ((qo, o, qn, n), (qn, n, qo, o)):
+        if a.dim == "count" and a.unit and b.dim == "num" and a.unit not in cb.keys:
+            if any(t.pos == b.pos - 1 and t.weight >= 1.0 and t.key not in ca.keys for t in cb.terms):
+                return True
+    return False
 
 
 def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
@@ -116,8 +139,8 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
         if axis not in old_scopes and axis in _known().what_axes:
             only_new = "/".join(sorted({t.text for t in n.terms if t.scope and t.scope[0] == axis}))
             return _Outcome([], f"scope: the newer text is about {only_new} only", 0.0)
-    persons_o = _persons(o, old)
-    persons_n = _persons(n, new)
+    persons_o = _persons(o, old) | _holders(o, n)
+    persons_n = _persons(n, new) | _holders(n, o)
     # a name the other text mentions, even where it is not recognised as a person, is shared
     owners_n = {p.split("'s ")[0] for p in persons_n if "'s " in p}
     owners_o = {p.split("'s ")[0] for p in persons_o if "'s " in p}
@@ -215,7 +238,7 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
             continue
         overlap = ctx_o & _qty_context(best, n)
         single = len([q for q in o_quantities if _dims_match(q, best)]) == 1 and len(cands) == 1
-        if overlap or single:
+        if (overlap or single) and not _counts_apart(qo, o, best, n):
             value_hits.append(f"{qo.text} → {best.text}")
     if value_hits or equal_values:
         _mark(o.terms, matched_o, lambda t: t.attribute)
@@ -395,6 +418,8 @@ def _compare(o: _Clause, n: _Clause, old: _Text, new: _Text) -> _Outcome:
                 return _Outcome([], f"object: {_terms_text(rest_o)} vs {_terms_text(rest_n)}", cov_o)
     if value_hits and negation and not (alt_swaps or abandoned):
         return _Outcome([], f"several changes: {value_hits[0]} and a negation", cov_o)
+    if value_hits and antonym_hits and not (alt_swaps or abandoned):
+        return _Outcome([], f"several changes: {value_hits[0]} and {antonym_hits[0]}", cov_o)
     if code_swap and (negation or antonym_hits):
         return _Outcome([], "several changes: another value and another state", cov_o)
 

@@ -12,6 +12,7 @@ import re
 from .clauses import _terms_of
 from .model import _cached
 from .tokens import _prefix
+from .words import _COMMIT
 
 __all__ = ["other_circumstance"]
 
@@ -36,8 +37,17 @@ def _keys(text: str) -> frozenset[str]:
     return frozenset(t.key for t in _terms_of(text))
 
 
+def _commit_scope(text: str) -> str | None:
+    m = _COMMIT.match(text)
+    return m.group(1).strip().lower() if m and m.group(1) else None
+
+
 def other_circumstance(new: str, old: str) -> str:
     """Why *new* and *old* speak of different circumstances ("circumstance: …"), or ""."""
+    sa, sb = _commit_scope(old), _commit_scope(new)
+    if sa and sb and sa != sb and sa not in new.lower() and sb not in old.lower():
+        # two commits' scopes ("feat(v2): …" / "docs(v1): …"): changes to two parts
+        return f"circumstance: commit scope {sa} vs {sb}"
     a, b = _circumstance(old), _circumstance(new)
     if a is None or b is None or a[0] != b[0]:
         # one side only, or another kind of phrase: a reordered sentence fronts its topic or

@@ -48,7 +48,8 @@ def _qty_consistent(a: _Qty, b: _Qty) -> bool:
         ref_a = a.hi if a.bound == -1 else a.lo
         ref_b = b.hi if b.bound == -1 else b.lo
         return abs(ref_a - ref_b) <= 0.03 * max(abs(ref_a), abs(ref_b), 1e-9)
-    if {a.dim, b.dim} <= {"count", "num"} and (a.bound == -1) != (b.bound == -1) and not (a.bound == 1 or b.bound == 1):
+    settings = {a.dim, b.dim} <= {"count", "num"} or (a.dim == b.dim and a.dim.startswith("rate:"))
+    if settings and (a.bound == -1) != (b.bound == -1) and not (a.bound == 1 or b.bound == 1):
         ref_a = a.hi if a.bound == -1 else a.lo
         ref_b = b.hi if b.bound == -1 else b.lo
         return abs(ref_a - ref_b) <= 0.03 * max(abs(ref_a), abs(ref_b), 1e-9)  # a setting, not a range

@@ -15,7 +15,7 @@ from .words import _CACHES, _stem, _Tok
 #: claims (clauses, lexicon, quantities); version 4 reads negative words ("lacks", "excluded")
 #: as denials; version 5 reads "label: value" notes as two values of one slot. Edges written
 #: by an earlier version are kept as they are.
-DETECTOR_VERSION = 5
+DETECTOR_VERSION = 6
 
 #: Words of a text the detectors look at: memories are short, and a long text's first words
 #: name its subject.

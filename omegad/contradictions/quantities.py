@@ -305,7 +305,7 @@ def _quantities(toks: list[_Tok], phrases: set[int]) -> tuple[list[_Qty], set[in
             unit = toks[j].key
             dim = "count"
             end = j + 1  # "3 replicas": the noun counted is part of the value
-            q = j
+            q = j + 1  # (the counted noun may also be a verb: "300 calls a minute")
             while (
                 q < min(n, j + 3)
                 and toks[q].kind == "w"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .clauses import _terms_of
-from .model import _CEILING, _W_VERB, Signal, _cached
+from .model import _CEILING, _W_VERB, Signal, _cached, _Term
 from .words import _COMMIT, _stem, _words
 
 __all__ = ["slot_change"]
@@ -17,6 +17,9 @@ __all__ = ["slot_change"]
 #: "label: value": a label of a few words (no sentence before the colon), then the value.
 _SLOT = re.compile(r"^\s*([^:\n.;!?]{2,60}?)\s*:\s*(\S[^\n]*?)\s*[.!]?\s*$")
 _WORD = re.compile(r"[^\W_][\w.+#'-]*")
+#: A time phrase closing a label dates the value, it does not name another slot ("Image
+#: registry since the outage: …").
+_DATED = re.compile(r"\s+(?:since|as of|starting|beginning|from|after)\b.*$", re.I)
 #: A label says what the slot is; more words than this are a sentence.
 MAX_LABEL_WORDS = 5
 #: A value longer than this is a statement of its own (the clause reading judges it).
@@ -36,13 +39,18 @@ def _slot(text: str) -> tuple[frozenset[str], str] | None:
     m = _SLOT.match(text)
     if m is None or "\n" in text:
         return None
-    label, value = m.group(1), m.group(2)
+    label, value = _DATED.sub("", m.group(1)), m.group(2)
     words = _WORD.findall(label.lower())
     if not 2 <= len(words) <= MAX_LABEL_WORDS or len(_WORD.findall(value)) > MAX_VALUE_WORDS:
         return None  # one word before a colon is as often a speaker ("Dana: …") as a label
     if any(ch.isdigit() for ch in value):
         return None  # quantities and versions: the value detector compares those with their units
     return frozenset(_stem(w) for w in words if w not in _FILLER), value
+
+
+def _claims(terms: list[_Term]) -> set[tuple[str, int]]:
+    """A value's concepts; a state with the pole it takes ("not disabled" is enabled)."""
+    return {(t.key, -1 if t.state is None else t.state[1] ^ t.neg) for t in terms}
 
 
 def slot_change(new: str, old: str) -> Signal | None:
@@ -61,7 +69,7 @@ def slot_change(new: str, old: str) -> Signal | None:
         return None
     if any(t.state is None and (t.weight == _W_VERB or t.text.endswith(("ed", "ing"))) for t in (*ta[1:], *tb[1:])):
         return None  # "stale ones reviewed monthly": a statement about the slot, not a value of it
-    if {t.key for t in ta} & {t.key for t in tb}:
+    if _claims(ta) & _claims(tb):
         return None  # a value kept, refined or restated ("Redis" / "Redis, 2 replicas")
     sa = {t.state for t in ta if t.state is not None}
     sb = {t.state for t in tb if t.state is not None}

@@ -28,7 +28,7 @@ def kinds(new: str, old: str) -> set[str]:
 
 
 def test_detector_version_is_5() -> None:
-    assert DETECTOR_VERSION == 5
+    assert DETECTOR_VERSION == 6
 
 
 # -- clauses ------------------------------------------------------------------------------------
