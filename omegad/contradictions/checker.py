@@ -10,10 +10,19 @@ works through them in order in the background (writers never wait), and for each
    bench/data/contradictions/dev), or, when the reranker is ready, the cross-encoder's
    sigmoid ≥ ``contradiction.gate`` (``gate_model = cross_encoder`` uses only the latter);
 3. runs the deterministic detectors (`omegad.contradictions.detect.detect`, newer text against
-   older), and on the pairs they do not flag the pair classifier
-   (`omegad.contradictions.classifier`), whose signal joins theirs;
+   older); the pairs they do not flag that the pair classifier
+   (`omegad.contradictions.classifier`) is to be asked about go to its *backlog*;
 4. writes an edge ``newer --contradicts--> older`` for each flagged pair, through the writer,
-   together with the new *cursor*: the commit stamp up to which every memory is checked.
+   together with the new *cursor*: the commit stamp up to which every memory is checked;
+5. in a second stage, of lower priority (while no check is due), asks the classifier about
+   the backlog pairs, oldest first, and writes the edges its signal flags (joined with the
+   detectors') the same way. The model's time is thus kept out of the checks' lag.
+
+The saved cursor and `Checker.safe_cursor` stay below the oldest backlog pair, so ``flush``
+waits for the classifier too and a restart asks it again. A full backlog (`MAX_BACKLOG`) makes
+the checks ask the classifier inline: slower, same edges. A backlog pair whose memory has been
+deleted since gets no edge (the writer's ``seen`` check), nor one whose memory's newer text has
+been checked since (that check decided instead, as it would have after an inline decision).
 
 Edges live in their own LanceDB table (``edges``), so vector rows are never rewritten; the
 annotations a query shows (``contradicts`` / ``contradicted_by``) are read from an in-memory
@@ -25,6 +34,7 @@ idempotent and never duplicates an edge.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections import deque
@@ -62,6 +72,11 @@ MAX_DEFER_S = 1.0
 MAX_QUEUE = 50_000
 #: The saved cursor trails the checks by at most this long (see `Checker._save_cursor`).
 CURSOR_SAVE_INTERVAL_S = 1.0
+#: Pairs waiting for the classifier (a few minutes of model time): beyond that the checks ask
+#: it inline, so a sustained overload slows them down instead of growing memory.
+MAX_BACKLOG = 5_000
+#: Backlog pairs the classifier takes in one turn (fewer when a check falls due meanwhile).
+CLASSIFY_BATCH = 32
 
 
 @dataclass(slots=True)
@@ -73,6 +88,17 @@ class _Pair:
     detection: Detection
     cosine: float
     asked: bool  # the classifier may be asked: among the newer memory's nearest gated neighbours
+
+
+@dataclass(slots=True)
+class _Asked:
+    """A backlog pair: the classifier is yet to be asked about it (the second stage)."""
+
+    pair: _Pair
+    stamp: int  # the commit stamp its check was queued with: the saved cursor stays below it
+    stale: str | None  # its edge on an older text, whose removal the check left to this stage
+    queued_at: float  # `time.monotonic` when the check put it in the backlog
+    superseded: bool = False  # a newer text of one of its memories was checked since
 
 
 def _stated_at(row: Row) -> int:
@@ -102,6 +128,9 @@ class CheckerStats(NamedTuple):
     classifier: ClassifierStats
     lag_ms_p50: float | None  # from commit to checked, over the last 1,000 memories
     lag_ms_p95: float | None
+    classifier_backlog: int  # pairs waiting for the classifier (the second stage)
+    classifier_lag_ms_p50: float | None  # from commit to the classifier's decision, last 1,000 pairs
+    classifier_lag_ms_p95: float | None
     cursor: str | None  # the newest memory checked
     checked_through: str | None  # every memory up to this time is checked
     recovered_at_start: int  # unchecked memories found at start and queued
@@ -165,6 +194,11 @@ class Checker:
         self.notified_through = 0
         self._saved_cursor = 0
         self._saved_at = 0.0
+        self._backlog: deque[_Asked] = deque()  # in the order the checks found them
+        self._floors: deque[int] = deque()  # ascending minima of the backlog's stamps (sliding minimum)
+        self._backlog_ids: dict[str, int] = {}  # memory id -> backlog pairs it is in
+        self.max_backlog = MAX_BACKLOG
+        self.classifier_lag_ms: deque[float] = deque(maxlen=1000)
 
     @property
     def depth(self) -> int:
@@ -228,10 +262,25 @@ class Checker:
                 if not self._queue and self._rescan:
                     await self._refill()
                     continue
-                if not self._queue:
-                    if self._hold is not None:  # a rescan pass is complete
-                        self._hold = None
-                        self._advance()
+                if not self._queue and self._hold is not None:  # a rescan pass is complete
+                    self._hold = None
+                    self._advance()
+                if self._queue and (not self._backlog or self._due()):  # checks go first
+                    await self._yield_to_foreground()
+                    batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
+                    try:
+                        await self._check(batch)
+                    except Exception:
+                        # not checked: back to the front of the queue, in order, so the cursor
+                        # cannot pass them; retried after a pause
+                        self._queue.extendleft(reversed(batch))
+                        raise
+                elif self._backlog and self._classify_due():
+                    await self._classify()
+                elif self._backlog:  # both stages wait for a quiet moment
+                    await anyio.sleep(0.005)
+                    continue
+                else:
                     await self._save_cursor()
                     if self._queue or self._rescan:  # arrived while saving
                         continue
@@ -240,15 +289,6 @@ class Checker:
                     with anyio.move_on_after(self._save_due_in()):
                         await self._wake.wait()
                     continue
-                await self._yield_to_foreground()
-                batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
-                try:
-                    await self._check(batch)
-                except Exception:
-                    # not checked: back to the front of the queue, in order, so the cursor
-                    # cannot pass them; retried after a pause
-                    self._queue.extendleft(reversed(batch))
-                    raise
                 self._advance()
                 if failures:
                     log.info("contradiction_check_resumed", failures=failures)
@@ -267,12 +307,15 @@ class Checker:
         self._advanced = anyio.Event()
 
     def safe_cursor(self) -> int:
-        """Every memory committed at or before this stamp is checked."""
+        """Every memory committed at or before this stamp is checked, the classifier's pairs
+        included."""
         safe = self.cursor
         if self._hold is not None:
             safe = min(safe, self._hold)
         if self._queue:
             safe = min(safe, self._queue[0][1] - 1)  # the queue is in stamp order
+        if self._floors:
+            safe = min(safe, self._floors[0] - 1)
         return safe
 
     async def wait_checked(self, stamp: int) -> None:
@@ -300,9 +343,12 @@ class Checker:
             self._rescan_from = None
 
     async def _check(self, batch: list[tuple[str, int]]) -> None:
+        """The first stage: the detectors on a batch of queued memories and their neighbours."""
         rows: dict[str, Row] = {}
         missing = []
+        stamps: dict[str, int] = {}
         for mid, stamp in batch:
+            stamps.setdefault(mid, stamp)  # the oldest, when an insert and an update share a batch
             handed = self._rows.pop(mid, None)
             if handed is not None and handed.updated_at == stamp:
                 rows[mid] = handed
@@ -325,7 +371,9 @@ class Checker:
         gate = await self._gate(candidates)
         # the edges these memories already have, copied on the event loop (the index changes there)
         known = {e.id: e for row, _ in candidates for e in self.index.of(row.id)}
-        upserts, deletes = await anyio.to_thread.run_sync(self._detect, candidates, gate, known)
+        # the classifier's pairs wait in the backlog while it has room for all of them
+        room = self.max_backlog - len(self._backlog)
+        upserts, deletes, asked, deferred = await anyio.to_thread.run_sync(self._detect, candidates, gate, known, room)
         cursor = max(stamp for _, stamp in batch)
         if upserts or deletes:  # most batches flag nothing and never touch the writer
             seen = {r.id: r.updated_at for row, found in candidates for r in (row, *(n for n, _ in found))}
@@ -334,12 +382,85 @@ class Checker:
                 self.index.remove(eid)
             for e in written:
                 self.index.add(e)
+        self._supersede([row for row, _ in candidates])
+        now, queued_at = now_us(), time.monotonic()
+        for p, stale in asked:
+            if deferred:
+                self._push(_Asked(p, stamps[p.newer.id], stale, queued_at))
+            else:
+                self.classifier_lag_ms.append((now - stamps[p.newer.id]) / 1000)
         self.cursor = max(self.cursor, cursor)
         await self._save_cursor()
-        now = now_us()
         for _, stamp in batch:
             self.lag_ms.append((now - stamp) / 1000)
         self.checked += len(candidates)
+
+    def _push(self, asked: _Asked) -> None:
+        self._backlog.append(asked)
+        while self._floors and self._floors[-1] > asked.stamp:
+            self._floors.pop()
+        self._floors.append(asked.stamp)
+        for mid in (asked.pair.newer.id, asked.pair.older.id):
+            self._backlog_ids[mid] = self._backlog_ids.get(mid, 0) + 1
+
+    def _pop(self) -> _Asked:
+        asked = self._backlog.popleft()
+        if self._floors[0] == asked.stamp:
+            self._floors.popleft()
+        for mid in (asked.pair.newer.id, asked.pair.older.id):
+            self._backlog_ids[mid] -= 1
+            if not self._backlog_ids[mid]:
+                del self._backlog_ids[mid]
+        return asked
+
+    def _supersede(self, checked: list[Row]) -> None:
+        """Backlog pairs on an older text of a memory just checked are left undecided: the
+        check has dealt with that text's edges (deleted, or took over as a pair of its own),
+        as it did after an inline decision."""
+        versions = {r.id: r.version for r in checked if r.id in self._backlog_ids}
+        if not versions:
+            return
+        for a in self._backlog:
+            if any(versions.get(r.id, r.version) != r.version for r in (a.pair.newer, a.pair.older)):
+                a.superseded = True
+
+    def _classify_due(self) -> bool:
+        """The second stage may run: the daemon is quiet, or the oldest backlog pair has waited
+        ``MAX_DEFER_S`` (background priority, as `_yield_to_foreground`)."""
+        if self._busy is None or not self._busy():
+            return True
+        return time.monotonic() - self._backlog[0].queued_at >= MAX_DEFER_S
+
+    async def _classify(self) -> None:
+        """The second stage: the classifier on the oldest backlog pairs, and the edges it flags
+        written as a check writes them (``seen``: none to a memory deleted meanwhile)."""
+        while self._backlog and self._backlog[0].superseded:
+            self._pop()
+        chunk = [a for a in itertools.islice(self._backlog, CLASSIFY_BATCH) if not a.superseded]
+        if not chunk:
+            return
+        # their edges as the graph has them now, copied on the event loop (see `_check`)
+        ids = (edge_id(KIND, a.pair.newer.id, a.pair.older.id) for a in chunk)
+        known = {eid: self.index.edges[eid] for eid in ids if eid in self.index.edges}
+        # (not under the read limiter: like the detectors, the model reads no storage)
+        upserts, deletes, done = await anyio.to_thread.run_sync(self._ask, chunk, known)
+        if upserts or deletes:
+            seen: dict[str, int] = {}
+            for a in chunk[:done]:
+                for r in (a.pair.newer, a.pair.older):  # the earliest read: a delete since counts
+                    seen[r.id] = min(seen.get(r.id, r.updated_at), r.updated_at)
+            (written,) = await self._write([EdgeOp(upserts, deletes, seen)])
+            for eid in deletes:
+                self.index.remove(eid)
+            for e in written:
+                self.index.add(e)
+        now = now_us()
+        while done:  # the decided pairs, and the superseded ones among them
+            a = self._pop()
+            if not a.superseded:
+                done -= 1
+                self.classifier_lag_ms.append((now - a.stamp) / 1000)
+        await self._save_cursor()
 
     def _neighbours(self, namespace: str, vectors: list[Any]) -> list[list[tuple[Row, float]]]:
         """The nearest memories of *namespace* to each vector, the memory itself included
@@ -353,13 +474,15 @@ class Checker:
         """Background priority: while stores or queries are being embedded or written, wait
         (and let more memories queue up, so one neighbour search serves several) — but never
         let the oldest queued memory wait more than ``MAX_DEFER_S``."""
-        if self._busy is None:
-            return
-        while self._queue and self._busy():
-            age_s = (now_us() - self._queue[0][1]) / 1e6
-            if age_s >= MAX_DEFER_S or len(self._queue) >= 32:
-                return
+        while self._queue and not self._due():
             await anyio.sleep(0.005)
+
+    def _due(self) -> bool:
+        """A check may run now (see `_yield_to_foreground`)."""
+        if self._busy is None or not self._busy():
+            return True
+        age_s = (now_us() - self._queue[0][1]) / 1e6
+        return age_s >= MAX_DEFER_S or len(self._queue) >= 32
 
     def _save_due_in(self) -> float:
         """Seconds until an unsaved cursor is due to be saved (infinite when all is saved)."""
@@ -406,12 +529,13 @@ class Checker:
         candidates: list[tuple[Row, list[tuple[Row, float]]]],
         gate: dict[tuple[str, str], float],
         known: dict[str, Edge],
-    ) -> tuple[list[Edge], list[str]]:
-        """Run the detectors and the classifier (worker thread). Returns edges to write and edge
-        ids to delete."""
-        upserts: list[Edge] = []
+        room: int,
+    ) -> tuple[list[Edge], list[str], list[tuple[_Pair, str | None]], bool]:
+        """Run the detectors (worker thread), and the classifier too unless its pairs fit in
+        *room* backlog places. Returns edges to write, edge ids to delete, the pairs the
+        classifier is asked about (each with its stale edge, left for the second stage to
+        remove), and whether they are left to the second stage."""
         deletes: list[str] = []
-        planned: set[str] = set()
         threshold = self.config.contradiction_threshold
         now = now_us()
         pairs: dict[tuple[str, str], _Pair] = {}  # by (newer, older) ids
@@ -438,26 +562,72 @@ class Checker:
                 self.detect_ms += (time.perf_counter() - t0) * 1000
         self.pairs += len(pairs)
         found = list(pairs.values())
-        detections = self.classifier.apply(
-            [(p.older.text, p.newer.text) for p in found],
-            [p.detection for p in found],
-            [p.cosine for p in found],
-            threshold,
-            [p.asked for p in found],
-        )
+        asked: list[_Pair] = []  # the pairs `Classifier.apply` asks about
+        if self.classifier.mode != "off":
+            asked = [p for p in found if p.asked and self.classifier.may_speak(p.detection, p.cosine, threshold)]
+        deferred = bool(asked) and len(asked) <= room
+        if deferred:
+            detections = [p.detection for p in found]
+        else:
+            detections = self.classifier.apply(
+                [(p.older.text, p.newer.text) for p in found],
+                [p.detection for p in found],
+                [p.cosine for p in found],
+                threshold,
+                [p.asked for p in found],
+            )
+        upserts, planned = self._edges(found, detections, known, now)
+        stale = set(deletes) - planned
+        later = [(p, edge_id(KIND, p.newer.id, p.older.id)) for p in asked]
+        held = {eid for _, eid in later if eid in stale} if deferred else set()
+        return upserts, sorted(stale - held), [(p, eid if eid in held else None) for p, eid in later], deferred
+
+    def _ask(self, chunk: list[_Asked], known: dict[str, Edge]) -> tuple[list[Edge], list[str], int]:
+        """The second stage's model time (worker thread): the classifier on *chunk* in order,
+        one pair at a time, until a check is due (a turn decides at least one pair). Returns
+        edges to write, stale edge ids to delete, and how many pairs were decided."""
+        threshold = self.config.contradiction_threshold
+        found: list[_Pair] = []
+        detections: list[Detection] = []
+        for a in chunk:
+            # checks go first (`_due` only reads counters; only the event loop pops the queue,
+            # and it is waiting for this thread)
+            if found and self._queue and self._due():
+                break
+            p = a.pair
+            (d,) = self.classifier.apply([(p.older.text, p.newer.text)], [p.detection], [p.cosine], threshold)
+            found.append(p)
+            detections.append(d)
+        upserts, planned = self._edges(found, detections, known, now_us())
+        deletes = set()
+        for a, d in zip(chunk, detections, strict=False):  # (the decided ones)
+            e = known.get(a.stale) if a.stale is not None else None
+            if e is not None and not d.flagged(threshold):
+                if (e.source_version, e.target_version) != (a.pair.newer.version, a.pair.older.version):
+                    deletes.add(e.id)  # still the stale edge the check left here
+        return upserts, sorted(deletes - planned), len(found)
+
+    def _edges(
+        self, found: list[_Pair], detections: list[Detection], known: dict[str, Edge], now: int
+    ) -> tuple[list[Edge], set[str]]:
+        """Edges for the flagged pairs, and the ids of all flagged ones: an edge already known
+        with the same versions is kept as it is (with its resolution, if any)."""
+        threshold = self.config.contradiction_threshold
+        upserts: list[Edge] = []
+        planned: set[str] = set()
         for p, d in zip(found, detections, strict=True):
             newer, older = p.newer, p.older
             if not d.flagged(threshold):
                 continue
             eid = edge_id(KIND, newer.id, older.id)
+            planned.add(eid)
             existing = known.get(eid)
             if (
                 existing is not None
                 and existing.source_version == newer.version
                 and existing.target_version == older.version
             ):
-                planned.add(eid)
-                continue  # already known (its resolution, if any, is kept)
+                continue
             self.flagged += 1
             edge = Edge(
                 id=eid,
@@ -471,14 +641,13 @@ class Checker:
                 target_version=older.version,
                 created_at=now,
             )
-            if eid in deletes:
-                deletes.remove(eid)
-            planned.add(eid)
+            known[eid] = edge  # a pair the backlog holds twice gets one edge
             upserts.append(edge)
-        return upserts, sorted(set(deletes) - planned)
+        return upserts, planned
 
     def stats(self) -> CheckerStats:
-        lags = sorted(self.lag_ms)
+        lag_p50, lag_p95 = _percentiles(self.lag_ms)
+        classifier_p50, classifier_p95 = _percentiles(self.classifier_lag_ms)
         return CheckerStats(
             enabled=self.config.contradiction_enabled,
             depth=self.depth,
@@ -488,8 +657,11 @@ class Checker:
             edges=len(self.index.edges),
             detect_ms_per_pair=round(self.detect_ms / self.pairs, 4) if self.pairs else None,
             classifier=self.classifier.stats(),
-            lag_ms_p50=round(lags[len(lags) // 2], 1) if lags else None,
-            lag_ms_p95=round(lags[int(len(lags) * 0.95)], 1) if lags else None,
+            lag_ms_p50=lag_p50,
+            lag_ms_p95=lag_p95,
+            classifier_backlog=len(self._backlog),
+            classifier_lag_ms_p50=classifier_p50,
+            classifier_lag_ms_p95=classifier_p95,
             cursor=iso(self.cursor) if self.cursor else None,
             checked_through=iso(self.safe_cursor()) if self.safe_cursor() > 0 else None,
             recovered_at_start=self.recovered,
@@ -497,3 +669,11 @@ class Checker:
             errors=self.errors,
             last_error=self.last_error,
         )
+
+
+def _percentiles(values: Iterable[float]) -> tuple[float | None, float | None]:
+    """p50 and p95 of *values*, in ms to 0.1 (None without any)."""
+    ordered = sorted(values)
+    if not ordered:
+        return None, None
+    return round(ordered[len(ordered) // 2], 1), round(ordered[int(len(ordered) * 0.95)], 1)
