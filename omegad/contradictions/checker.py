@@ -39,13 +39,13 @@ import math
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import anyio
 import structlog
 
 from omegad.config import Config
+from omegad.contradictions.backlog import Asked, Backlog, Pair
 from omegad.contradictions.classifier import Classifier, ClassifierStats
 from omegad.contradictions.detect import detect
 from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
@@ -77,28 +77,6 @@ CURSOR_SAVE_INTERVAL_S = 1.0
 MAX_BACKLOG = 5_000
 #: Backlog pairs the classifier takes in one turn (fewer when a check falls due meanwhile).
 CLASSIFY_BATCH = 32
-
-
-@dataclass(slots=True)
-class _Pair:
-    """A neighbour pair of one check, newer memory first."""
-
-    newer: Row
-    older: Row
-    detection: Detection
-    cosine: float
-    asked: bool  # the classifier may be asked: among the newer memory's nearest gated neighbours
-
-
-@dataclass(slots=True)
-class _Asked:
-    """A backlog pair: the classifier is yet to be asked about it (the second stage)."""
-
-    pair: _Pair
-    stamp: int  # the commit stamp its check was queued with: the saved cursor stays below it
-    stale: str | None  # its edge on an older text, whose removal the check left to this stage
-    queued_at: float  # `time.monotonic` when the check put it in the backlog
-    superseded: bool = False  # a newer text of one of its memories was checked since
 
 
 def _stated_at(row: Row) -> int:
@@ -194,10 +172,7 @@ class Checker:
         self.notified_through = 0
         self._saved_cursor = 0
         self._saved_at = 0.0
-        self._backlog: deque[_Asked] = deque()  # in the order the checks found them
-        self._floors: deque[int] = deque()  # ascending minima of the backlog's stamps (sliding minimum)
-        self._backlog_ids: dict[str, int] = {}  # memory id -> backlog pairs it is in
-        self.max_backlog = MAX_BACKLOG
+        self.backlog = Backlog(MAX_BACKLOG)
         self.classifier_lag_ms: deque[float] = deque(maxlen=1000)
 
     @property
@@ -265,7 +240,7 @@ class Checker:
                 if not self._queue and self._hold is not None:  # a rescan pass is complete
                     self._hold = None
                     self._advance()
-                if self._queue and (not self._backlog or self._due()):  # checks go first
+                if self._queue and (not self.backlog or self._due()):  # checks go first
                     await self._yield_to_foreground()
                     batch = [self._queue.popleft() for _ in range(min(32, len(self._queue)))]
                     try:
@@ -275,9 +250,9 @@ class Checker:
                         # cannot pass them; retried after a pause
                         self._queue.extendleft(reversed(batch))
                         raise
-                elif self._backlog and self._classify_due():
+                elif self.backlog and self._classify_due():
                     await self._classify()
-                elif self._backlog:  # both stages wait for a quiet moment
+                elif self.backlog:  # both stages wait for a quiet moment
                     await anyio.sleep(0.005)
                     continue
                 else:
@@ -314,8 +289,9 @@ class Checker:
             safe = min(safe, self._hold)
         if self._queue:
             safe = min(safe, self._queue[0][1] - 1)  # the queue is in stamp order
-        if self._floors:
-            safe = min(safe, self._floors[0] - 1)
+        floor = self.backlog.floor()
+        if floor is not None:
+            safe = min(safe, floor - 1)
         return safe
 
     async def wait_checked(self, stamp: int) -> None:
@@ -372,7 +348,7 @@ class Checker:
         # the edges these memories already have, copied on the event loop (the index changes there)
         known = {e.id: e for row, _ in candidates for e in self.index.of(row.id)}
         # the classifier's pairs wait in the backlog while it has room for all of them
-        room = self.max_backlog - len(self._backlog)
+        room = self.backlog.room
         upserts, deletes, asked, deferred = await anyio.to_thread.run_sync(self._detect, candidates, gate, known, room)
         cursor = max(stamp for _, stamp in batch)
         if upserts or deletes:  # most batches flag nothing and never touch the writer
@@ -382,11 +358,11 @@ class Checker:
                 self.index.remove(eid)
             for e in written:
                 self.index.add(e)
-        self._supersede([row for row, _ in candidates])
+        self.backlog.supersede([row for row, _ in candidates])
         now, queued_at = now_us(), time.monotonic()
         for p, stale in asked:
             if deferred:
-                self._push(_Asked(p, stamps[p.newer.id], stale, queued_at))
+                self._push(Asked(p, stamps[p.newer.id], stale, queued_at))
             else:
                 self.classifier_lag_ms.append((now - stamps[p.newer.id]) / 1000)
         self.cursor = max(self.cursor, cursor)
@@ -395,48 +371,22 @@ class Checker:
             self.lag_ms.append((now - stamp) / 1000)
         self.checked += len(candidates)
 
-    def _push(self, asked: _Asked) -> None:
-        self._backlog.append(asked)
-        while self._floors and self._floors[-1] > asked.stamp:
-            self._floors.pop()
-        self._floors.append(asked.stamp)
-        for mid in (asked.pair.newer.id, asked.pair.older.id):
-            self._backlog_ids[mid] = self._backlog_ids.get(mid, 0) + 1
-
-    def _pop(self) -> _Asked:
-        asked = self._backlog.popleft()
-        if self._floors[0] == asked.stamp:
-            self._floors.popleft()
-        for mid in (asked.pair.newer.id, asked.pair.older.id):
-            self._backlog_ids[mid] -= 1
-            if not self._backlog_ids[mid]:
-                del self._backlog_ids[mid]
-        return asked
-
-    def _supersede(self, checked: list[Row]) -> None:
-        """Backlog pairs on an older text of a memory just checked are left undecided: the
-        check has dealt with that text's edges (deleted, or took over as a pair of its own),
-        as it did after an inline decision."""
-        versions = {r.id: r.version for r in checked if r.id in self._backlog_ids}
-        if not versions:
-            return
-        for a in self._backlog:
-            if any(versions.get(r.id, r.version) != r.version for r in (a.pair.newer, a.pair.older)):
-                a.superseded = True
+    def _push(self, asked: Asked) -> None:
+        self.backlog.push(asked)
 
     def _classify_due(self) -> bool:
         """The second stage may run: the daemon is quiet, or the oldest backlog pair has waited
         ``MAX_DEFER_S`` (background priority, as `_yield_to_foreground`)."""
         if self._busy is None or not self._busy():
             return True
-        return time.monotonic() - self._backlog[0].queued_at >= MAX_DEFER_S
+        return time.monotonic() - self.backlog.first().queued_at >= MAX_DEFER_S
 
     async def _classify(self) -> None:
         """The second stage: the classifier on the oldest backlog pairs, and the edges it flags
         written as a check writes them (``seen``: none to a memory deleted meanwhile)."""
-        while self._backlog and self._backlog[0].superseded:
-            self._pop()
-        chunk = [a for a in itertools.islice(self._backlog, CLASSIFY_BATCH) if not a.superseded]
+        while self.backlog and self.backlog.first().superseded:
+            self.backlog.pop()
+        chunk = [a for a in itertools.islice(self.backlog, CLASSIFY_BATCH) if not a.superseded]
         if not chunk:
             return
         # their edges as the graph has them now, copied on the event loop (see `_check`)
@@ -456,7 +406,7 @@ class Checker:
                 self.index.add(e)
         now = now_us()
         while done:  # the decided pairs, and the superseded ones among them
-            a = self._pop()
+            a = self.backlog.pop()
             if not a.superseded:
                 done -= 1
                 self.classifier_lag_ms.append((now - a.stamp) / 1000)
@@ -530,7 +480,7 @@ class Checker:
         gate: dict[tuple[str, str], float],
         known: dict[str, Edge],
         room: int,
-    ) -> tuple[list[Edge], list[str], list[tuple[_Pair, str | None]], bool]:
+    ) -> tuple[list[Edge], list[str], list[tuple[Pair, str | None]], bool]:
         """Run the detectors (worker thread), and the classifier too unless its pairs fit in
         *room* backlog places. Returns edges to write, edge ids to delete, the pairs the
         classifier is asked about (each with its stale edge, left for the second stage to
@@ -538,7 +488,7 @@ class Checker:
         deletes: list[str] = []
         threshold = self.config.contradiction_threshold
         now = now_us()
-        pairs: dict[tuple[str, str], _Pair] = {}  # by (newer, older) ids
+        pairs: dict[tuple[str, str], Pair] = {}  # by (newer, older) ids
         for row, neighbours in candidates:
             # edges computed on an older text of this memory are stale
             for e in known.values():
@@ -558,11 +508,11 @@ class Checker:
                 # run now, not after the switch interval (5 ms) of pure-Python detectors
                 time.sleep(0)
                 t0 = time.perf_counter()
-                pairs[(newer.id, older.id)] = _Pair(newer, older, detect(newer.text, older.text), cos, ask)
+                pairs[(newer.id, older.id)] = Pair(newer, older, detect(newer.text, older.text), cos, ask)
                 self.detect_ms += (time.perf_counter() - t0) * 1000
         self.pairs += len(pairs)
         found = list(pairs.values())
-        asked: list[_Pair] = []  # the pairs `Classifier.apply` asks about
+        asked: list[Pair] = []  # the pairs `Classifier.apply` asks about
         if self.classifier.mode != "off":
             asked = [p for p in found if p.asked and self.classifier.may_speak(p.detection, p.cosine, threshold)]
         deferred = bool(asked) and len(asked) <= room
@@ -582,12 +532,12 @@ class Checker:
         held = {eid for _, eid in later if eid in stale} if deferred else set()
         return upserts, sorted(stale - held), [(p, eid if eid in held else None) for p, eid in later], deferred
 
-    def _ask(self, chunk: list[_Asked], known: dict[str, Edge]) -> tuple[list[Edge], list[str], int]:
+    def _ask(self, chunk: list[Asked], known: dict[str, Edge]) -> tuple[list[Edge], list[str], int]:
         """The second stage's model time (worker thread): the classifier on *chunk* in order,
         one pair at a time, until a check is due (a turn decides at least one pair). Returns
         edges to write, stale edge ids to delete, and how many pairs were decided."""
         threshold = self.config.contradiction_threshold
-        found: list[_Pair] = []
+        found: list[Pair] = []
         detections: list[Detection] = []
         for a in chunk:
             # checks go first (`_due` only reads counters; only the event loop pops the queue,
@@ -608,7 +558,7 @@ class Checker:
         return upserts, sorted(deletes - planned), len(found)
 
     def _edges(
-        self, found: list[_Pair], detections: list[Detection], known: dict[str, Edge], now: int
+        self, found: list[Pair], detections: list[Detection], known: dict[str, Edge], now: int
     ) -> tuple[list[Edge], set[str]]:
         """Edges for the flagged pairs, and the ids of all flagged ones: an edge already known
         with the same versions is kept as it is (with its resolution, if any)."""
@@ -659,7 +609,7 @@ class Checker:
             classifier=self.classifier.stats(),
             lag_ms_p50=lag_p50,
             lag_ms_p95=lag_p95,
-            classifier_backlog=len(self._backlog),
+            classifier_backlog=len(self.backlog),
             classifier_lag_ms_p50=classifier_p50,
             classifier_lag_ms_p95=classifier_p95,
             cursor=iso(self.cursor) if self.cursor else None,

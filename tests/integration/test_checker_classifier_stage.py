@@ -156,7 +156,7 @@ def test_a_full_backlog_asks_the_classifier_inline_with_the_same_edges(tmp_path:
 
     async def body(service: Service) -> None:
         checker = service.checker
-        checker.max_backlog = 1
+        checker.backlog.limit = 1
         pushed: list[str] = []
         push = checker._push
 
