@@ -61,7 +61,12 @@ async def flush(svc: Service, p: FlushParams) -> dict[str, Any]:
     if not ok:
         raise ServiceError(
             f"background work still pending after {p.timeout} s",
-            {"writer": svc.write_queue.depth, "background": svc.jobs.depth, "contradictions": svc.checker.depth},
+            {
+                "writer": svc.write_queue.depth,
+                "background": svc.jobs.depth,
+                "contradictions": svc.checker.depth,
+                "classifier_backlog": len(svc.checker.backlog),
+            },
             code="timeout",
         )
     return {"waited_ms": round((time.perf_counter() - started) * 1000, 3)}
