@@ -100,9 +100,11 @@ def queue_lag(
     data_dir: Path | None = None,
     vector_index: str | None = None,
     namespace: str = "lag",
+    classifier: str = "auto",
 ) -> dict[str, Any]:
     texts = texts_with_conflicts(int(rate * seconds) + 10, seed=9)
-    config = f'[index]\nvector_index = "{vector_index}"\n' if vector_index else None
+    config = f'[index]\nvector_index = "{vector_index}"\n' if vector_index else ""
+    config += f'[contradiction]\nclassifier = "{classifier}"\n'
     d = BenchDaemon(config, data_dir=data_dir)
     with d:
         with d.client() as c:
@@ -165,6 +167,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--lag-only", action="store_true", help="part 3 only")
+    ap.add_argument("--classifier", choices=["auto", "off"], default="auto", help="the pair classifier in part 3")
     ap.add_argument("--data-dir", type=Path, default=None, help="part 3 on this store (a copy: it is written)")
     ap.add_argument("--vector-index", choices=["hnsw", "rabitq"], default=None, help="index.vector_index for part 3")
     ap.add_argument(
@@ -177,7 +180,7 @@ def main() -> int:
     seconds = args.seconds or (4.0 if args.quick else 15.0)
     if args.lag_only:
         log(f"queue lag at 50 stores/s for {seconds} s")
-        lag = queue_lag(50.0, seconds, args.data_dir, args.vector_index, args.namespace)
+        lag = queue_lag(50.0, seconds, args.data_dir, args.vector_index, args.namespace, args.classifier)
         print(json.dumps(lag))
         print(
             f"| queue lag at {lag['target_rate']:.0f} stores/s (achieved {lag['achieved_rate']}/s), "

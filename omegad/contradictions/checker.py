@@ -68,6 +68,10 @@ NEIGHBOURS = 10
 CLASSIFIED_NEIGHBOURS = 3
 #: Longest a queued check is put off while the daemon is busy with stores and queries.
 MAX_DEFER_S = 1.0
+#: Longest the classifier's oldest backlog pair is put off while the daemon is busy: its model
+#: time would slow the stores and checks that keep arriving (a burst of stores is classified
+#: after the burst).
+CLASSIFIER_DEFER_S = 10.0
 #: Queued checks kept in memory; beyond that they are found again from the cursor.
 MAX_QUEUE = 50_000
 #: The saved cursor trails the checks by at most this long (see `Checker._save_cursor`).
@@ -376,10 +380,10 @@ class Checker:
 
     def _classify_due(self) -> bool:
         """The second stage may run: the daemon is quiet, or the oldest backlog pair has waited
-        ``MAX_DEFER_S`` (background priority, as `_yield_to_foreground`)."""
+        ``CLASSIFIER_DEFER_S`` (background priority, as `_yield_to_foreground`)."""
         if self._busy is None or not self._busy():
             return True
-        return time.monotonic() - self.backlog.first().queued_at >= MAX_DEFER_S
+        return time.monotonic() - self.backlog.first().queued_at >= CLASSIFIER_DEFER_S
 
     async def _classify(self) -> None:
         """The second stage: the classifier on the oldest backlog pairs, and the edges it flags
