@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from omegad import __version__
+from omegad.cli import memories
 from omegad.config import ConfigError, load_config
 from omegad_client import Client, OmegadError
 from omegad_client.protocol import MEMORY_TYPES
@@ -61,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--explain", action="store_true", help="show each pipeline stage and every result's signals")
     client_args(q)
     client_args(sub.add_parser("stats", help="counts, disk size, queues, models"))
+    memories.add_parsers(sub, client_args)
     ex = sub.add_parser("export", help="write a JSON Lines backup (one consistent snapshot) to a file or stdout")
     ex.add_argument("path", nargs="?", default="-", help="output file (default: stdout)")
     ex.add_argument("--namespace", default=None, help="only this namespace (default: all)")
@@ -231,6 +233,8 @@ def _print_results(results: list[dict[str, Any]], explain: bool) -> None:
 
 def _client_command(args: argparse.Namespace) -> int:
     with Client(args.socket) as client:
+        if args.command in memories.COMMANDS:
+            return memories.run(client, args)
         if args.command == "status":
             hello = client.hello()
             stats = client.stats()
@@ -501,4 +505,4 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except OmegadError as exc:
         print(f"omegad: {exc}", file=sys.stderr)
-        return 1
+        return memories.exit_code(exc)

@@ -1,0 +1,121 @@
+"""The command line's memory commands (list, show, edit, delete, feedback, resolve,
+namespaces) against a real daemon, run as a user would: a subprocess per command."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ..helpers import Daemon
+
+
+def omegad(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "omegad", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        input=stdin if stdin is not None else "",
+    )
+
+
+def _store(sock: str, ns: str, text: str, *extra: str) -> str:
+    out = omegad("store", text, "--namespace", ns, "--socket", sock, *extra)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()[1]
+
+
+def _editor(tmp_path: Path, body: str) -> dict[str, str]:
+    """An $EDITOR that writes *body* into the file it is given."""
+    script = tmp_path / "editor.py"
+    script.write_text(f"import sys\nopen(sys.argv[1], 'w').write({body!r})\n")
+    return {"EDITOR": f"{sys.executable} {script}", "VISUAL": ""}
+
+
+def test_list_pages_newest_first_and_namespaces(shared_daemon: Daemon, ns: str) -> None:
+    sock = str(shared_daemon.socket)
+    ids = [_store(sock, ns, f"Note number {i} about the deploy pipeline", "--no-wait") for i in range(3)]
+    out = omegad("list", "--namespace", ns, "--socket", sock)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ids[::-1]
+    assert "Note number 2" in lines[0]
+    page = omegad("list", "--namespace", ns, "--limit", "2", "--socket", sock)
+    assert len(page.stdout.splitlines()) == 2 and "--cursor" in page.stderr
+    cursor = page.stderr.split("--cursor ")[1].split(")")[0]
+    rest = omegad("list", "--namespace", ns, "--limit", "2", "--cursor", cursor, "--socket", sock)
+    assert [line.split()[0] for line in rest.stdout.splitlines()] == [ids[0]]
+    js = json.loads(omegad("list", "--namespace", ns, "--json", "--socket", sock).stdout)
+    assert [m["id"] for m in js["memories"]] == ids[::-1] and js["next"] is None
+    assert omegad("list", "--namespace", ns, "--since", "1h", "--socket", sock).stdout.count("\n") == 3
+    names = omegad("namespaces", "--socket", sock)
+    row = next(line for line in names.stdout.splitlines() if line.startswith(ns))
+    assert row.split()[1] == "3"
+    bad = omegad("list", "--namespace", ns, "--since", "yesterday-ish", "--socket", sock)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_show_and_not_found(shared_daemon: Daemon, ns: str) -> None:
+    sock = str(shared_daemon.socket)
+    mid = _store(sock, ns, "Billing exports run at 02:00 UTC", "--type", "fact", "--tags", "billing,cron", "--no-wait")
+    out = omegad("show", mid, "--socket", sock)
+    assert out.returncode == 0, out.stderr
+    assert f"id:          {mid}" in out.stdout and "tags:        billing, cron" in out.stdout
+    assert "Billing exports run at 02:00 UTC" in out.stdout
+    missing = omegad("show", "no-such-memory", "--socket", sock)
+    assert missing.returncode == 3 and missing.stdout == "" and missing.stderr.count("\n") == 1
+
+
+def test_edit_saves_changes_and_nothing_else(shared_daemon: Daemon, ns: str, tmp_path: Path) -> None:
+    sock = str(shared_daemon.socket)
+    mid = _store(sock, ns, "Staging deploys need one approval", "--type", "fact", "--no-wait")
+    same = omegad("edit", mid, "--socket", sock, env={"EDITOR": "true", "VISUAL": ""})
+    assert same.returncode == 0 and same.stdout.strip() == "unchanged: nothing saved"
+    body = "type: decision\ntags: deploy, staging\n---\nStaging deploys need two approvals\n"
+    out = omegad("edit", mid, "--socket", sock, env=_editor(tmp_path, body))
+    assert out.returncode == 0, out.stderr
+    got = json.loads(omegad("show", mid, "--json", "--socket", sock).stdout)["memory"]
+    assert (got["text"], got["type"], got["tags"], got["version"]) == (
+        "Staging deploys need two approvals",
+        "decision",
+        ["deploy", "staging"],
+        2,
+    )
+    for broken in ("type: opinion\ntags:\n---\nx\n", "type: fact\n\nStaging\n", "type: fact\ntags:\n---\n\n"):
+        bad = omegad("edit", mid, "--socket", sock, env=_editor(tmp_path, broken))
+        assert bad.returncode == 2 and "nothing was saved" in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
+    after = json.loads(omegad("show", mid, "--json", "--socket", sock).stdout)["memory"]
+    assert after == got
+
+
+def test_delete_asks_reports_and_exits_by_outcome(shared_daemon: Daemon, ns: str) -> None:
+    sock = str(shared_daemon.socket)
+    a = _store(sock, ns, "Old runbook for the VPN", "--no-wait")
+    b = _store(sock, ns, "Old runbook for the bastion host", "--no-wait")
+    refused = omegad("delete", a, "--socket", sock)  # stdin is not a terminal: never deletes silently
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+    assert omegad("show", a, "--socket", sock).returncode == 0
+    out = omegad("delete", a, "no-such-memory", "--yes", "--socket", sock)
+    assert out.returncode == 3 and f"deleted {a}  Old runbook for the VPN" in out.stdout
+    assert "not found: no-such-memory" in out.stderr
+    assert omegad("show", a, "--socket", sock).returncode == 3
+    js = json.loads(omegad("delete", b, "--yes", "--json", "--socket", sock).stdout)
+    assert js == {"deleted": [b], "not_found": []}
+
+
+def test_feedback_and_resolve(shared_daemon: Daemon, ns: str) -> None:
+    sock = str(shared_daemon.socket)
+    old = _store(sock, ns, "Dark mode is enabled by default in the desktop app.")
+    new = _store(sock, ns, "Dark mode is disabled by default in the desktop app.")
+    up = omegad("feedback", old, "+1", "--socket", sock)
+    assert up.returncode == 0 and "feedback +" in up.stdout, up.stderr
+    assert omegad("feedback", old, "lots", "--socket", sock).returncode == 2
+    assert omegad("feedback", old, "7", "--socket", sock).returncode == 2  # out of range: the daemon says so
+    done = omegad("resolve", new, old, "keep-new", "--socket", sock)
+    assert done.returncode == 0, done.stderr
+    shown = omegad("show", new, "--socket", sock).stdout
+    assert f"contradicts {old}" in shown and "resolved keep_new" in shown
