@@ -67,8 +67,17 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("path", nargs="?", default="-", help="output file (default: stdout)")
     ex.add_argument("--namespace", default=None, help="only this namespace (default: all)")
     client_args(ex)
-    im = sub.add_parser("import", help="import a JSON Lines backup (idempotent by id)")
-    im.add_argument("path", help="input file (- for stdin)")
+    im = sub.add_parser("import", help="import a JSON Lines backup, or Markdown notes (idempotent)")
+    im.add_argument("path", help="input file (- for stdin); for markdown, a file or a folder of notes")
+    im.add_argument(
+        "--from",
+        dest="source",
+        choices=["backup", "markdown"],
+        default="backup",
+        help="backup: an `omegad export` file (default); markdown: CLAUDE.md, AGENTS.md, notes (docs/cli.md)",
+    )
+    im.add_argument("--namespace", default=None, help="markdown: the namespace to import into")
+    im.add_argument("--type", choices=MEMORY_TYPES, default="fact", help="markdown: the memories' type")
     im.add_argument("--batch", type=int, default=200, help="records per request")
     client_args(im)
     client_args(
@@ -300,7 +309,7 @@ def _client_command(args: argparse.Namespace) -> int:
         if args.command == "export":
             return _export(client, args)
         if args.command == "import":
-            return _import(client, args)
+            return _import_markdown(client, args) if args.source == "markdown" else _import(client, args)
         if args.command == "maintain":
             report = client.maintain()
             if args.json:
@@ -371,6 +380,28 @@ def _import(client: Any, args: argparse.Namespace) -> int:
         f"imported: {totals['created']} created, {totals['updated']} updated, {totals['unchanged']} unchanged "
         f"({totals['reembedded']} re-embedded); {totals['edges']} edges ({totals['edges_skipped']} skipped)"
     )
+    return 0
+
+
+def _import_markdown(client: Any, args: argparse.Namespace) -> int:
+    from omegad.cli import markdown
+
+    try:  # every file is read before anything is stored: a bad one stores nothing
+        files = [
+            (name, markdown.parse(path.read_bytes(), str(path))) for name, path in markdown.files_of(Path(args.path))
+        ]
+    except (markdown.MarkdownError, OSError) as exc:
+        print(f"omegad: {exc}", file=sys.stderr)
+        return 2
+    totals = markdown.apply(client, files, args.namespace, args.type)
+    result = {"files": len(files), **totals}
+    if args.json:
+        _print_json(result)
+    else:
+        print(
+            f"imported {len(files)} file(s): {totals['created']} created, {totals['updated']} updated, "
+            f"{totals['unchanged']} unchanged"
+        )
     return 0
 
 

@@ -119,3 +119,31 @@ def test_feedback_and_resolve(shared_daemon: Daemon, ns: str) -> None:
     assert done.returncode == 0, done.stderr
     shown = omegad("show", new, "--socket", sock).stdout
     assert f"contradicts {old}" in shown and "resolved keep_new" in shown
+
+
+def test_import_markdown_is_idempotent_and_picks_up_edits(shared_daemon: Daemon, ns: str, tmp_path: Path) -> None:
+    sock = str(shared_daemon.socket)
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    agents = notes / "AGENTS.md"
+    agents.write_text(
+        "# Build\n\n- Use pnpm, not npm.\n- Node 20 is the minimum.\n\n## Tests\n\nRun vitest in watch mode.\n"
+    )
+    out = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--socket", sock)
+    assert out.returncode == 0 and "3 created, 0 updated, 0 unchanged" in out.stdout, out.stderr
+    again = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--socket", sock)
+    assert "0 created, 0 updated, 3 unchanged" in again.stdout
+    agents.write_text(agents.read_text().replace("Node 20", "Node 22"))
+    edited = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--json", "--socket", sock)
+    assert json.loads(edited.stdout) == {"files": 1, "created": 0, "updated": 1, "unchanged": 2}
+    listed = json.loads(omegad("list", "--namespace", ns, "--json", "--socket", sock).stdout)["memories"]
+    node = next(m for m in listed if "Node" in m["text"])
+    assert node["text"] == "Node 22 is the minimum." and node["tags"] == ["build"] and node["version"] == 2
+    assert node["metadata"]["source"] == {"format": "markdown", "file": "AGENTS.md", "line": 4}
+
+    # one bad file in the folder: refused with its line, and nothing of the good one stored
+    other = f"{ns}-bad"
+    (notes / "broken.md").write_bytes(b"- fine\n- caf\xe9\n")
+    bad = omegad("import", str(notes), "--from", "markdown", "--namespace", other, "--socket", sock)
+    assert bad.returncode == 2 and "broken.md:2: not UTF-8" in bad.stderr
+    assert json.loads(omegad("list", "--namespace", other, "--json", "--socket", sock).stdout)["memories"] == []
