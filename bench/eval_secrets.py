@@ -1,0 +1,82 @@
+"""Quality and cost of the secret scanner (`omegad.secretscan`) on generated samples
+(`bench/secret_samples.py`): recall per kind on texts holding one secret, false positives on
+look-alikes, and the scan's time per text.
+
+    python bench/eval_secrets.py [--seed 0] [--per-kind 60] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from secret_samples import generate
+
+from omegad.secretscan import SecretScanner
+
+
+def evaluate(seed: int = 0, per_kind: int = 60) -> dict[str, object]:
+    scanner = SecretScanner()
+    secrets, lookalikes = generate(seed, per_kind)
+    found: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    misses: list[str] = []
+    times = []
+    for text, kind in secrets:
+        total[kind] += 1
+        t0 = time.perf_counter()
+        hits = scanner.scan(text)
+        times.append((time.perf_counter() - t0) * 1000)
+        if hits:
+            found[kind] += 1
+        else:
+            misses.append(f"{kind}: {text[:80]}")
+    false = []
+    for text in lookalikes:
+        t0 = time.perf_counter()
+        hits = scanner.scan(text)
+        times.append((time.perf_counter() - t0) * 1000)
+        if hits:
+            false.append(f"{[h.kind for h in hits]}: {text[:80]}")
+    return {
+        "recall": round(sum(found.values()) / len(secrets), 4),
+        "recall_by_kind": {k: round(found[k] / total[k], 3) for k in total},
+        "false_positive_rate": round(len(false) / len(lookalikes), 4),
+        "secrets": len(secrets),
+        "lookalikes": len(lookalikes),
+        "ms_per_text_median": round(statistics.median(times), 4),
+        "misses": misses[:20],
+        "false_positives": sorted(set(false))[:20],
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--per-kind", type=int, default=60)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    r = evaluate(args.seed, args.per_kind)
+    if args.json:
+        print(json.dumps(r, indent=2))
+        return 0
+    print(
+        f"recall {r['recall']} on {r['secrets']} secrets; false positives {r['false_positive_rate']} on {r['lookalikes']} look-alikes"
+    )
+    print(f"scan: median {r['ms_per_text_median']} ms a text")
+    for k, v in r["recall_by_kind"].items():  # type: ignore[attr-defined]
+        print(f"  {k:<18} {v}")
+    for line in r["misses"] + r["false_positives"]:  # type: ignore[operator]
+        print("  ", line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

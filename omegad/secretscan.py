@@ -1,0 +1,167 @@
+"""Secrets in what clients send: found before a text is embedded, logged or written, so a key
+pasted into a memory never reaches the store (issue 28; docs/secrets.md).
+
+The token formats come from `detect-secrets`' plugins (maintained upstream: cloud and SaaS
+tokens, private keys, JWTs, passwords in URLs), called on the string directly rather than
+through its file-scanning settings, which are process-global. Two readings are ours, because
+notes are prose rather than source files: a value after a secret-sounding name
+("password: …", "API_KEY=…"), unless it is a placeholder, and a high-entropy string right
+after such a name. Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images,
+placeholders) pass: `bench/eval_secrets.py` measures both sides on generated samples.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+__all__ = ["KINDS", "Finding", "SecretScanner", "redact"]
+
+#: detect-secrets' plugins by the kind a reply names. Its Artifactory plugin is left out: its
+#: password pattern matches capitalised words ("APACHEKAFKA").
+_PLUGINS: dict[str, Any] = {
+    "aws_access_key": AWSKeyDetector,
+    "azure_storage_key": AzureStorageKeyDetector,
+    "basic_auth": BasicAuthDetector,
+    "discord_token": DiscordBotTokenDetector,
+    "github_token": GitHubTokenDetector,
+    "gitlab_token": GitLabTokenDetector,
+    "jwt": JwtTokenDetector,
+    "mailchimp_key": MailchimpDetector,
+    "npm_token": NpmDetector,
+    "openai_key": OpenAIDetector,
+    "pypi_token": PypiTokenDetector,
+    "sendgrid_key": SendGridDetector,
+    "slack_token": SlackDetector,
+    "square_oauth": SquareOAuthDetector,
+    "stripe_key": StripeDetector,
+    "telegram_token": TelegramBotTokenDetector,
+    "twilio_key": TwilioKeyDetector,
+}
+KINDS = (*_PLUGINS, "private_key", "password", "high_entropy")
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)"
+    r"|PuTTY-User-Key-File-\d:.*?(?:Private-MAC: \S+|\Z)",
+    re.S,
+)
+#: A secret-sounding name, then ":", "=", "is" or a quote, then the value.
+_NAMED = re.compile(
+    r"(?i)\b(?:[a-z0-9_.-]*_)?(?:password|passwd|pwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|"
+    r"access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|token|credentials?)"
+    r"\b[\"'`]?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*[\"'`]?(?P<value>[^\s\"'`,;]{6,200})"
+)
+#: Values after a secret-sounding name that stand for one rather than being one.
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:<[^>]*>?|\$\{?[A-Za-z_][\w.]*\}?|\{\{.*\}\}|%[A-Za-z_]\w*%?|\*+|x+|\.{3,}|"
+    r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
+    r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
+    r"stored|kept|rotated|managed|set|unset|missing|empty|in|from|via|at|on)\b.*|\[redacted:[a-z_]+\]?.*)$"
+)
+#: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
+_ENTROPY = {"base64": 4.0, "hex": 3.0}
+_HEX = re.compile(r"^[0-9a-fA-F]+$")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One secret in a string: its kind and where it is (character offsets)."""
+
+    kind: str
+    start: int
+    end: int
+
+
+def _entropy(value: str) -> float:
+    counts: dict[str, int] = {}
+    for ch in value:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _looks_random(value: str) -> bool:
+    """A credential-shaped value: long enough, mixed, and of high entropy for its alphabet. A
+    hex string named a secret counts; a UUID does not (an id, however it is named)."""
+    if len(value) < 16 or _UUID.match(value):
+        return False
+    if _HEX.match(value):
+        return len(value) >= 20 and _entropy(value) >= _ENTROPY["hex"]
+    classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
+    return classes >= 2 and _entropy(value) >= _ENTROPY["base64"] - (0.5 if len(value) < 24 else 0.0)
+
+
+class SecretScanner:
+    """Finds secrets in strings. Stateless after construction: one instance serves every
+    thread."""
+
+    def __init__(self) -> None:
+        self._plugins = [(kind, cls()) for kind, cls in _PLUGINS.items()]
+
+    def scan(self, text: str) -> list[Finding]:
+        """The secrets in *text*, by position, overlapping ones merged (the earlier kind wins)."""
+        found = sorted(self._find(text), key=lambda f: (f.start, -f.end))
+        merged: list[Finding] = []
+        for f in found:
+            if merged and f.start < merged[-1].end:
+                last = merged[-1]
+                merged[-1] = Finding(last.kind, last.start, max(last.end, f.end))
+            else:
+                merged.append(f)
+        return merged
+
+    def _find(self, text: str) -> Iterator[Finding]:
+        for m in _PRIVATE_KEY.finditer(text):
+            yield Finding("private_key", m.start(), m.end())
+        for kind, plugin in self._plugins:
+            for secret in set(plugin.analyze_string(text)):
+                if not secret:
+                    continue
+                at = text.find(secret)
+                while at >= 0:
+                    yield Finding(kind, at, at + len(secret))
+                    at = text.find(secret, at + len(secret))
+        for m in _NAMED.finditer(text):
+            value = m.group("value").rstrip(".)]}")
+            if _PLACEHOLDER.match(value) or "://" in value:
+                continue
+            start = m.start("value")
+            name = m.group(0)[: m.start("value") - m.start()].lower()
+            if "pass" in name or "pwd" in name:
+                yield Finding("password", start, start + len(value))
+            elif _looks_random(value):
+                yield Finding("high_entropy", start, start + len(value))
+
+
+def redact(text: str, findings: list[Finding]) -> str:
+    """*text* with each finding replaced by ``[redacted:KIND]``."""
+    out = []
+    at = 0
+    for f in sorted(findings, key=lambda f: f.start):
+        out.append(text[at : f.start])
+        out.append(f"[redacted:{f.kind}]")
+        at = f.end
+    out.append(text[at:])
+    return "".join(out)
