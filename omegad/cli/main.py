@@ -72,12 +72,13 @@ def _parser() -> argparse.ArgumentParser:
     im.add_argument(
         "--from",
         dest="source",
-        choices=["backup", "markdown"],
+        choices=["backup", "markdown", "omega", "mem0"],
         default="backup",
-        help="backup: an `omegad export` file (default); markdown: CLAUDE.md, AGENTS.md, notes (docs/cli.md)",
+        help="backup: an `omegad export` file (default); markdown: CLAUDE.md, AGENTS.md, notes; "
+        "omega, mem0: those tools' JSON exports (docs/cli.md)",
     )
-    im.add_argument("--namespace", default=None, help="markdown: the namespace to import into")
-    im.add_argument("--type", choices=MEMORY_TYPES, default="fact", help="markdown: the memories' type")
+    im.add_argument("--namespace", default=None, help="markdown, omega, mem0: the namespace to import into")
+    im.add_argument("--type", choices=MEMORY_TYPES, default="fact", help="markdown: the memories' type (omega and mem0 files carry their own)")
     im.add_argument("--batch", type=int, default=200, help="records per request")
     client_args(im)
     client_args(
@@ -309,6 +310,10 @@ def _client_command(args: argparse.Namespace) -> int:
         if args.command == "export":
             return _export(client, args)
         if args.command == "import":
+            if args.source in ("omega", "mem0"):
+                from omegad.cli import foreign
+
+                return foreign.run(client, args)
             return _import_markdown(client, args) if args.source == "markdown" else _import(client, args)
         if args.command == "maintain":
             report = client.maintain()
