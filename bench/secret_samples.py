@@ -126,12 +126,21 @@ def _lookalikes(rng: random.Random) -> list[str]:
     ]
 
 
-def generate(seed: int = 0, per_kind: int = 60, lookalike_rounds: int = 60) -> tuple[list[tuple[str, str]], list[str]]:
-    """(text, kind) pairs with one secret each, and look-alike texts with none."""
+def generate_with_tokens(
+    seed: int = 0, per_kind: int = 60, lookalike_rounds: int = 60
+) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """(text, kind, the secret in it) with one secret each, and look-alike texts with none."""
     rng = random.Random(seed)
-    secrets: list[tuple[str, str]] = []
+    secrets: list[tuple[str, str, str]] = []
     for kind, (make, sentences) in SECRETS.items():
         for i in range(per_kind):
-            secrets.append((sentences[i % len(sentences)].format(t=make(rng)), kind))
+            token = make(rng)
+            secrets.append((sentences[i % len(sentences)].format(t=token), kind, token))
     lookalikes = [text for _ in range(lookalike_rounds) for text in _lookalikes(rng)]
     return secrets, lookalikes
+
+
+def generate(seed: int = 0, per_kind: int = 60, lookalike_rounds: int = 60) -> tuple[list[tuple[str, str]], list[str]]:
+    """(text, kind) pairs with one secret each, and look-alike texts with none."""
+    secrets, lookalikes = generate_with_tokens(seed, per_kind, lookalike_rounds)
+    return [(text, kind) for text, kind, _ in secrets], lookalikes

@@ -115,6 +115,7 @@ class Config:
     contradiction_demote_older: float = 0.85
     # the pair classifier (omegad.contradictions.classifier): "auto" uses the packaged model
     contradiction_classifier: str = "auto"
+    secrets_on_detect: str = "redact"  # redact | reject | allow (docs/secrets.md)
     contradiction_classifier_dir: Path | None = None
     contradiction_classifier_weight: float = 0.42
     contradiction_classifier_min_cosine: float = 0.6
@@ -352,6 +353,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("contradiction.classifier_weight", None, "contradiction_classifier_weight", _share),
     ("contradiction.classifier_min_cosine", None, "contradiction_classifier_min_cosine", _share),
     ("contradiction.classifier_threads", None, "contradiction_classifier_threads", _int_between(1, 16)),
+    ("secrets.on_detect", "OMEGAD_SECRETS", "secrets_on_detect", _choice("redact", "reject", "allow")),
     ("logging.format", "OMEGAD_LOG_FORMAT", "log_format", _choice("auto", "json", "console")),
     ("logging.level", "OMEGAD_LOG_LEVEL", "log_level", _choice("debug", "info", "warning", "error")),
 )

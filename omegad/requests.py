@@ -63,6 +63,8 @@ class StoreParams:
     metadata: Mapping[str, Any] | None = None
     created_at: datetime | None = None
     id: str | None = None
+    # secrets replaced before anything else saw them: {"field", "kind", "start", "end"}
+    redacted: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ class UpdateParams:
     type: str | None = None
     tags: tuple[str, ...] | None = None
     metadata: Mapping[str, Any] | None = None
+    redacted: tuple[Mapping[str, Any], ...] = ()  # as for `StoreParams`
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 pasted into a memory never reaches the store (issue 28; docs/secrets.md).
 
 The token formats come from `detect-secrets`' plugins (maintained upstream: cloud and SaaS
-tokens, private keys, JWTs, passwords in URLs), called on the string directly rather than
-through its file-scanning settings, which are process-global. Two readings are ours, because
+tokens, private keys, JWTs, passwords in URLs): their patterns are matched on the string
+directly rather than through the package's file-scanning settings, which are process-global. Two readings are ours, because
 notes are prose rather than source files: a value after a secret-sounding name
 ("password: …", "API_KEY=…"), unless it is a placeholder, and a high-entropy string right
 after such a name. Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images,
@@ -66,9 +66,10 @@ _PRIVATE_KEY = re.compile(
     r"|PuTTY-User-Key-File-\d:.*?(?:Private-MAC: \S+|\Z)",
     re.S,
 )
-#: A secret-sounding name, then ":", "=", "is" or a quote, then the value.
+#: A secret-sounding name, then ":", "=", "is" or a quote, then the value. (The name's
+#: prefix is bounded: an unbounded one made "x.x.x…" quadratic, seconds for 16 KB.)
 _NAMED = re.compile(
-    r"(?i)\b(?:[a-z0-9_.-]*_)?(?:password|passwd|pwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|"
+    r"(?i)(?<![a-z0-9_.-])(?:[a-z0-9_.-]{0,40}_)?(?:password|passwd|pwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|"
     r"access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|token|credentials?)"
     r"\b[\"'`]?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*[\"'`]?(?P<value>[^\s\"'`,;]{6,200})"
 )
@@ -81,6 +82,7 @@ _PLACEHOLDER = re.compile(
 )
 #: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
+_JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
@@ -136,13 +138,18 @@ class SecretScanner:
         for m in _PRIVATE_KEY.finditer(text):
             yield Finding("private_key", m.start(), m.end())
         for kind, plugin in self._plugins:
-            for secret in set(plugin.analyze_string(text)):
-                if not secret:
-                    continue
-                at = text.find(secret)
-                while at >= 0:
-                    yield Finding(kind, at, at + len(secret))
-                    at = text.find(secret, at + len(secret))
+            # the plugins' own patterns, matched here for their positions (their
+            # `analyze_string` gives a pattern's groups when it has any: "ghp" for a GitHub token)
+            for index, pattern in enumerate(plugin.denylist):
+                for m in pattern.finditer(text):
+                    if kind == "jwt" and not JwtTokenDetector.is_formally_valid(m.group(0)):
+                        continue
+                    # the password of a URL, the key named after "aws … secret": the group
+                    start, end = m.span(1) if kind == "basic_auth" or (kind == "aws_access_key" and index) else m.span()
+                    if kind == "jwt":  # (its pattern ends lazily, before the signature)
+                        end = _JWT_TAIL.match(text, end).end()  # type: ignore[union-attr]
+                    if end > start:
+                        yield Finding(kind, start, end)
         for m in _NAMED.finditer(text):
             value = m.group("value").rstrip(".)]}")
             if _PLACEHOLDER.match(value) or "://" in value:

@@ -131,9 +131,13 @@ async def import_(svc: Service, p: ImportParams) -> dict[str, Any]:
         if m.feedback is not None or m.ratings or m.accesses:
             signals[row.id] = MemorySignals(row.namespace, m.feedback or 0.0, m.ratings, m.accesses, 0)
     (result,) = await svc.write([ImportOp(rows, signals, list(p.edges))])
-    return {
+    reply: dict[str, Any] = {
         "memories": {"created": result.created, "updated": result.updated, "unchanged": result.unchanged},
         "reembedded": len(todo),
         "signals": len(signals),
         "edges": {"imported": len(result.edges), "skipped": result.edges_skipped},
     }
+    redacted = [{"id": m.memory.id, **r} for m in p.memories for r in m.memory.redacted]
+    if redacted:
+        reply["redacted"] = redacted
+    return reply

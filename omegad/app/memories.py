@@ -28,7 +28,10 @@ async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
     (vector,) = await svc.embed([p.text])
     row = svc.new_row(p, vector, now_us())
     (created,) = await svc.write([InsertOp(row, client_id=p.id is not None)])
-    return {"id": row.id, "created": bool(created)}
+    reply: dict[str, Any] = {"id": row.id, "created": bool(created)}
+    if p.redacted:
+        reply["redacted"] = list(p.redacted)
+    return reply
 
 
 async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
@@ -37,7 +40,10 @@ async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
     rows = [svc.new_row(item, vec, now) for item, vec in zip(p.items, vectors, strict=True)]
     ops: list[WriteOp] = [InsertOp(r, client_id=item.id is not None) for r, item in zip(rows, p.items, strict=True)]
     created = await svc.write(ops)
-    return {"ids": [r.id for r in rows], "created": [bool(c) for c in created]}
+    reply: dict[str, Any] = {"ids": [r.id for r in rows], "created": [bool(c) for c in created]}
+    if any(item.redacted for item in p.items):
+        reply["redacted"] = [list(item.redacted) for item in p.items]
+    return reply
 
 
 async def get(svc: Service, p: IdParams) -> dict[str, Any]:
@@ -54,6 +60,8 @@ async def update(svc: Service, p: UpdateParams) -> dict[str, Any]:
         (vector,) = await svc.embed([p.text])
     (row,) = await svc.write([UpdateOp(p, vector)])
     public: dict[str, Any] = row.public()
+    if p.redacted:
+        public["redacted"] = list(p.redacted)
     return public
 
 

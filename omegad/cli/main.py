@@ -78,7 +78,12 @@ def _parser() -> argparse.ArgumentParser:
         "omega, mem0: those tools' JSON exports (docs/cli.md)",
     )
     im.add_argument("--namespace", default=None, help="markdown, omega, mem0: the namespace to import into")
-    im.add_argument("--type", choices=MEMORY_TYPES, default="fact", help="markdown: the memories' type (omega and mem0 files carry their own)")
+    im.add_argument(
+        "--type",
+        choices=MEMORY_TYPES,
+        default="fact",
+        help="markdown: the memories' type (omega and mem0 files carry their own)",
+    )
     im.add_argument("--batch", type=int, default=200, help="records per request")
     client_args(im)
     client_args(

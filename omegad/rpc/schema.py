@@ -41,6 +41,7 @@ from omegad.requests import (
     UpdateParams,
 )
 from omegad.rpc.fields import Reader, decode_cursor, kind_of, params_map
+from omegad.rpc.screen import screen
 from omegad_client.protocol import EVENT_TOPICS
 
 __all__ = [
@@ -87,7 +88,7 @@ def store(r: Reader) -> StoreParams:
         id=r.ident("id", required=False),
     )
     r.done()
-    return params
+    return screen(params, r.config, r.where)
 
 
 def store_batch(r: Reader) -> StoreBatchParams:
@@ -128,7 +129,7 @@ def update(r: Reader) -> UpdateParams:
         metadata=r.metadata("metadata"),
     )
     r.done()
-    return params
+    return screen(params, r.config, r.where)
 
 
 def query(r: Reader) -> QueryParams:
@@ -350,6 +351,8 @@ def _import_memory(r: Reader) -> ImportMemory:
     memory = store(r)  # text, type, tags, namespace, metadata, created_at, id; rejects the rest
     if memory.id is None:
         raise r.fail("id", "required")
+    if memory.redacted:
+        vector = None  # computed from the text with its secret: embedded again from the redacted one
     return ImportMemory(memory, version, vector, feedback, ratings, accesses)
 
 

@@ -35,13 +35,16 @@ def test_recall_and_false_positives_on_generated_samples(seed: int) -> None:
 
 def test_each_kind_is_named_and_redacted_in_place() -> None:
     scanner = SecretScanner()
-    secrets, _ = _samples().generate(5, per_kind=3)
-    for text, kind in secrets:
+    secrets, _ = _samples().generate_with_tokens(5, per_kind=3)
+    for text, kind, token in secrets:
         hits = scanner.scan(text)
         assert kind in {h.kind for h in hits}, (kind, text)
         clean = redact(text, hits)
         assert f"[redacted:{hits[0].kind}]" in clean
         assert not scanner.scan(clean), clean
+        # the secret is gone (a URL's password, not the whole URL)
+        secret = token.split(":")[2].split("@")[0] if kind == "basic_auth" else token
+        assert secret not in clean and secret[-12:] not in clean, clean
         # what is outside the secret is kept as it was
         assert clean.startswith(text[: hits[0].start]) and clean.endswith(text[hits[-1].end :])
 

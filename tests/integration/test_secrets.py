@@ -1,0 +1,97 @@
+"""Secrets in writes, through a real daemon (docs/secrets.md): redacted before anything stores
+them by default, refused under ``reject``, kept under ``allow``. The secrets are made up at
+run time (`bench/secret_samples.py`), never written down."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from omegad_client import InvalidParams
+
+from ..helpers import Daemon
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _samples():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("secret_samples", BENCH / "secret_samples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["secret_samples"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _token(kind: str, seed: int = 1) -> str:
+    make, _ = _samples().SECRETS[kind]
+    return str(make(random.Random(seed)))
+
+
+def test_secrets_are_redacted_on_every_write_path(shared_daemon: Daemon, ns: str) -> None:
+    key, pat = _token("aws_access_key"), _token("github_token")
+    text = f"Deploys to staging use the access key {key} until the IAM role lands."
+    with shared_daemon.client() as c:
+        reply = c.call("store", {"text": text, "namespace": ns, "metadata": {"ci": {"token": pat}}})
+        start = text.index(key)
+        assert reply["redacted"] == [
+            {"field": "text", "kind": "aws_access_key", "start": start, "end": start + len(key)},
+            {"field": "metadata.ci.token", "kind": "github_token", "start": 0, "end": len(pat)},
+        ]
+        got = c.get(reply["id"])
+        assert got["text"] == text.replace(key, "[redacted:aws_access_key]")
+        assert got["metadata"] == {"ci": {"token": "[redacted:github_token]"}}
+
+        batch = c.call(
+            "store_batch",
+            {"items": [{"text": "no secret here", "namespace": ns}, {"text": f"pat {pat}", "namespace": ns}]},
+        )
+        assert batch["redacted"][0] == [] and batch["redacted"][1][0]["kind"] == "github_token"
+
+        updated = c.call("update", {"id": reply["id"], "text": f"now the key is {key}"})
+        assert (
+            updated["text"] == "now the key is [redacted:aws_access_key]" and updated["redacted"][0]["field"] == "text"
+        )
+
+        plain = c.call("store", {"text": "Staging deploys need one approval", "namespace": ns})
+        assert "redacted" not in plain
+
+        dump = json.dumps(list(c.export_records(namespace=ns)))
+        assert key not in dump and pat not in dump
+
+        # an imported record holding a secret: redacted, and its vector (made from the secret's
+        # text) replaced by one from the redacted text
+        record = next(r for r in c.export_records(namespace=ns) if r.get("record") == "memory")
+        record = {**record, "id": f"{record['id']}-copy", "text": f"restored with {key}"}
+        imported = c.import_records([record])
+        assert imported["reembedded"] == 1 and imported["redacted"][0]["kind"] == "aws_access_key"
+        assert c.get(record["id"])["text"] == "restored with [redacted:aws_access_key]"
+
+
+@pytest.mark.parametrize("policy", ["reject", "allow"])
+def test_reject_refuses_and_allow_keeps(tmp_path: Path, policy: str) -> None:
+    key = _token("stripe_key")
+    d = Daemon(tmp_path, config=f'[secrets]\non_detect = "{policy}"\n').start()
+    try:
+        with d.client() as c:
+            text = f"Billing talks to Stripe with {key}"
+            if policy == "reject":
+                with pytest.raises(InvalidParams) as err:
+                    c.store(text, namespace="s")
+                assert "stripe_key" in str(err.value) and key not in str(err.value)
+                assert err.value.data["secrets"][0]["kind"] == "stripe_key"
+                with pytest.raises(InvalidParams):
+                    c.store_batch([{"text": "fine", "namespace": "s"}, {"text": text, "namespace": "s"}])
+                assert c.list(namespace="s")["memories"] == []  # nothing of the batch stored
+            else:
+                mid = c.store(text, namespace="s")
+                assert c.get(mid)["text"] == text
+    finally:
+        assert d.stop() == 0, d.log()
+    if policy == "reject":
+        assert key not in d.log()
