@@ -104,10 +104,20 @@ class ContradictionsResult(BaseModel):
     contradictions: list[Contradiction]
 
 
+class Redaction(BaseModel):
+    field: str = Field(description="text, or the metadata key that held it")
+    kind: str = Field(description="what was found, e.g. aws_access_key, password")
+    start: int
+    end: int
+
+
 class StoreResult(BaseModel):
     id: str
     namespace: str
     contradictions: list[Contradiction] = Field(description="earlier memories this one contradicts")
+    redacted: list[Redaction] = Field(
+        default=[], description="secrets the daemon replaced by [redacted:KIND] before storing"
+    )
     check: Literal["done", "pending"] = Field(
         description="pending: the contradiction check had not finished; see memory_contradictions later"
     )

@@ -39,6 +39,7 @@ from ._models import (
     ListResult,
     Memory,
     QueryResult,
+    Redaction,
     StoreResult,
 )
 from ._project import Project, project_from_roots, valid_namespace, working_project
@@ -261,7 +262,7 @@ async def memory_store(
     metadata = _params(project=scope.project.name, file=file)
     # A fresh id makes the store idempotent, so a broken connection can be retried safely.
     memory_id = uuid.uuid4().hex
-    await link.call(
+    stored = await link.call(
         "store",
         _params(
             text=text,
@@ -288,14 +289,22 @@ async def memory_store(
     except MemoryToolError:
         check = "pending"
     hint = None
+    redacted = [Redaction.model_validate(r) for r in stored.get("redacted", [])]
+    if redacted:
+        kinds = ", ".join(sorted({r.kind for r in redacted}))
+        hint = f"Secrets ({kinds}) were replaced by [redacted:KIND] before storing; never store secrets."
     if conflicts:
-        hint = (
+        hint = (hint + " " if hint else "") + (
             f"This contradicts {len(conflicts)} earlier memor{'y' if len(conflicts) == 1 else 'ies'}: tell the "
             "user, then settle each with memory_resolve (keep_new when the new one replaces it)."
         )
     elif check == "pending":
-        hint = "The contradiction check is still running: memory_contradictions shows its findings later."
-    return StoreResult(id=memory_id, namespace=scope.namespace, contradictions=conflicts, check=check, hint=hint)
+        hint = (hint + " " if hint else "") + (
+            "The contradiction check is still running: memory_contradictions shows its findings later."
+        )
+    return StoreResult(
+        id=memory_id, namespace=scope.namespace, contradictions=conflicts, redacted=redacted, check=check, hint=hint
+    )
 
 
 async def memory_get(ctx: BridgeContext, id: MemoryId) -> Memory:

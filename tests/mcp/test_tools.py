@@ -233,3 +233,13 @@ async def test_an_explicit_namespace_argument_reads_another_project(settings: Se
         assert (await call(c, "memory_query", {"query": "how do we deploy?"}))["results"] == []
         hits = (await call(c, "memory_query", {"query": "how do we deploy?", "namespace": other}))["results"]
         assert [h["namespace"] for h in hits] == [other]
+
+
+async def test_store_reports_secrets_the_daemon_redacted(settings: Settings) -> None:
+    token = "ghp_" + "".join(chr(ord("a") + (i * 7) % 26) for i in range(36))  # made up, GitHub-shaped
+    async with Client(build_server(settings)) as c:
+        stored = await call(c, "memory_store", {"text": f"The release bot pushes tags with {token}"})
+        assert [(r["field"], r["kind"]) for r in stored["redacted"]] == [("text", "github_token")]
+        assert "redacted" in stored["hint"] and "never store secrets" in stored["hint"]
+        got = await call(c, "memory_get", {"id": stored["id"]})
+    assert token not in got["text"] and "[redacted:github_token]" in got["text"]
