@@ -59,29 +59,46 @@ _PLUGINS: dict[str, Any] = {
     "telegram_token": TelegramBotTokenDetector,
     "twilio_key": TwilioKeyDetector,
 }
-KINDS = (*_PLUGINS, "private_key", "password", "high_entropy")
+KINDS = (*_PLUGINS, "anthropic_key", "google_api_key", "private_key", "password", "high_entropy")
 
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)"
     r"|PuTTY-User-Key-File-\d:.*?(?:Private-MAC: \S+|\Z)",
     re.S,
 )
-#: A secret-sounding name, then ":", "=", "is" or a quote, then the value. (The name's
-#: prefix is bounded: an unbounded one made "x.x.x…" quadratic, seconds for 16 KB.)
+#: A secret-sounding name, then ":", "=", "is", "to" or a quote (a few words may come
+#: between: "auth token for the SMS sender: …"), then the value. (The name's prefix is
+#: bounded: an unbounded one made "x.x.x…" quadratic, seconds for 16 KB.)
 _NAMED = re.compile(
-    r"(?i)(?<![a-z0-9_.-])(?:[a-z0-9_.-]{0,40}_)?(?:password|passwd|pwd|passphrase|secret|secret[_-]?key|api[_-]?key|apikey|"
-    r"access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|access[_-]?token|token|credentials?)"
-    r"\b[\"'`]?\s*(?:[:=]|=>|\bis\b|\bwas\b)\s*[\"'`]?(?P<value>[^\s\"'`,;]{6,200})"
+    r"(?i)(?<![a-z0-9_.-])(?:[a-z0-9_.-]{0,40}[_-])?(?P<name>password|passwd|pwd|passphrase|requirepass|secret|"
+    r"secret[ _-]?key|secret[ _-]?access[ _-]?key|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|"
+    r"client[ _-]?secret|auth[ _-]?token|access[ _-]?token|token|credentials?)"
+    r"\b(?P<between>(?:[ \t]+[a-z][a-z0-9-]{0,15}){0,3}?)[\"'`>]?\s*(?:[:=]|=>|\bis\b|\bwas\b|\bto\b|(?<=requirepass)|(?<=>))"
+    r"\s*[\"'`]?(?P<value>[^\s\"'`,;<]{6,200})"
 )
+#: A bearer token in a header or a curl line.
+_BEARER = re.compile(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/=-]{20,})")
+#: Token formats detect-secrets 1.5.0 does not know yet, by the kind a reply names.
+_TOKENS = {
+    "anthropic_key": re.compile(r"\bsk-ant-[a-z0-9]+-[A-Za-z0-9_-]{40,}"),
+    "openai_key": re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}"),
+    "google_api_key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}"),
+    "github_token": re.compile(r"\bgithub_pat_[A-Za-z0-9_]{50,}"),
+    "npm_token": re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"),
+}
+#: The password of a URL ("postgres://app:…@db"), percent-encoded or not.
+_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
 #: Values after a secret-sounding name that stand for one rather than being one.
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:<[^>]*>?|\$\{?[A-Za-z_][\w.]*\}?|\{\{.*\}\}|%[A-Za-z_]\w*%?|\*+|x+|\.{3,}|"
+    r"(?i)^(?:<[^>]*>?|\$\{?[A-Za-z_].*|\{\{.*\}\}|%[A-Za-z_]\w*%?|\*+|x+|\.{3,}|"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
-    r"stored|kept|rotated|managed|set|unset|missing|empty|in|from|via|at|on)\b.*|\[redacted:[a-z_]+\]?.*)$"
+    r"stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|in|from|via|at|on)\b.*|"
+    r"\[redacted(?::[a-z_]+)?\]?.*|[@/].*|.*(?:replace[_-]?me|change[_-]?me|your[_-]).*)$"
 )
 #: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
+_KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{40,}")
 _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -115,6 +132,11 @@ def _looks_random(value: str) -> bool:
     return classes >= 2 and _entropy(value) >= _ENTROPY["base64"] - (0.5 if len(value) < 24 else 0.0)
 
 
+def _credential_like(value: str) -> bool:
+    """A value that reads as a password: letters and digits, or random."""
+    return (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)) or _looks_random(value)
+
+
 class SecretScanner:
     """Finds secrets in strings. Stateless after construction: one instance serves every
     thread."""
@@ -136,13 +158,18 @@ class SecretScanner:
 
     def _find(self, text: str) -> Iterator[Finding]:
         for m in _PRIVATE_KEY.finditer(text):
-            yield Finding("private_key", m.start(), m.end())
+            if _KEY_BODY.search(m.group(0)):  # (not "-----BEGIN … KEY----- [redacted] -----END …")
+                yield Finding("private_key", m.start(), m.end())
         for kind, plugin in self._plugins:
             # the plugins' own patterns, matched here for their positions (their
             # `analyze_string` gives a pattern's groups when it has any: "ghp" for a GitHub token)
             for index, pattern in enumerate(plugin.denylist):
                 for m in pattern.finditer(text):
+                    if kind == "basic_auth" and _PLACEHOLDER.match(m.group(1)):
+                        continue  # "mongodb+srv://<username>:<password>@…"
                     if kind == "jwt" and not JwtTokenDetector.is_formally_valid(m.group(0)):
+                        continue
+                    if _entropy(m.group(0)) < 2.5:  # "AKIAXXXXXXXXXXXXXXXX": a documentation placeholder
                         continue
                     # the password of a URL, the key named after "aws … secret": the group
                     start, end = m.span(1) if kind == "basic_auth" or (kind == "aws_access_key" and index) else m.span()
@@ -150,16 +177,26 @@ class SecretScanner:
                         end = _JWT_TAIL.match(text, end).end()  # type: ignore[union-attr]
                     if end > start:
                         yield Finding(kind, start, end)
+        for kind, pattern in _TOKENS.items():
+            for m in pattern.finditer(text):
+                yield Finding(kind, m.start(), m.end())
+        for m in _URL_PASSWORD.finditer(text):
+            if not _PLACEHOLDER.match(m.group("value")) and m.group("value").upper() != "PASSWORD":
+                yield Finding("basic_auth", m.start("value"), m.end("value"))
         for m in _NAMED.finditer(text):
             value = m.group("value").rstrip(".)]}")
             if _PLACEHOLDER.match(value) or "://" in value:
                 continue
             start = m.start("value")
-            name = m.group(0)[: m.start("value") - m.start()].lower()
-            if "pass" in name or "pwd" in name:
+            name = m.group("name").lower()
+            if ("pass" in name or "pwd" in name) and (not m.group("between") or _credential_like(value)):
+                # (a value after other words than the name must look like one)
                 yield Finding("password", start, start + len(value))
             elif _looks_random(value):
                 yield Finding("high_entropy", start, start + len(value))
+        for m in _BEARER.finditer(text):
+            if _looks_random(m.group("value")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
 
 
 def redact(text: str, findings: list[Finding]) -> str:
