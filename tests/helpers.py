@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import signal
@@ -144,3 +145,15 @@ def _recv(s: socket.socket, n: int) -> bytes | None:
             return None
         buf += chunk
     return buf
+
+
+def bench_module(name: str) -> Any:
+    """A module of ``bench/`` (not a package), loaded by path: e.g. the secret sample
+    generators the tests share with the benchmarks."""
+    path = Path(__file__).resolve().parent.parent / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

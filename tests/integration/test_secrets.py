@@ -4,28 +4,19 @@ run time (`bench/secret_samples.py`), never written down."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
 from omegad_client import InvalidParams
 
-from ..helpers import Daemon
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from ..helpers import Daemon, bench_module
 
 
 def _samples():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("secret_samples", BENCH / "secret_samples.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["secret_samples"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("secret_samples")
 
 
 def _token(kind: str, seed: int = 1) -> str:

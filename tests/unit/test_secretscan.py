@@ -3,24 +3,15 @@ are made at run time (`bench/secret_samples.py`), never written down."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from omegad.secretscan import SecretScanner, redact
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from ..helpers import bench_module
 
 
 def _samples():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("secret_samples", BENCH / "secret_samples.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["secret_samples"] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("secret_samples")
 
 
 @pytest.mark.parametrize("seed", [11, 12])
