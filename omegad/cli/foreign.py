@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from omegad.cli.redacted import as_stored
 from omegad.requests import DEFAULT_NAMESPACE
 from omegad.rpc.fields import ID_RE, MAX_METADATA_DEPTH, MAX_TAG_CHARS, MAX_TAGS
 from omegad_client.protocol import MEMORY_TYPES
@@ -334,7 +335,8 @@ def apply(client: Any, records: list[Record], namespace: str | None) -> dict[str
             totals["created"] += 1
             continue
         old = client.get(mid)
-        if (old["text"], old["type"], old["tags"], old["metadata"]) == (r.text, r.type, tags, meta):
+        text, stored_meta = as_stored(r.text, meta, reply.get("redacted", []))
+        if (old["text"], old["type"], old["tags"], old["metadata"]) == (text, r.type, tags, stored_meta):
             totals["unchanged"] += 1
         else:
             client.update(mid, text=r.text, type=r.type, tags=tags, metadata=meta)

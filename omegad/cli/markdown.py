@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from omegad.cli.redacted import as_stored
 from omegad.requests import DEFAULT_NAMESPACE
 
 __all__ = ["Item", "MarkdownError", "apply", "files_of", "parse"]
@@ -168,7 +169,8 @@ def apply(client: Any, files: list[tuple[str, list[Item]]], namespace: str | Non
                 totals["created"] += 1
                 continue
             old = client.get(mid)
-            if (old["text"], old["type"], old["tags"], old["metadata"]) == (item.text, type_, item.tags, meta):
+            text, stored_meta = as_stored(item.text, meta, reply.get("redacted", []))
+            if (old["text"], old["type"], old["tags"], old["metadata"]) == (text, type_, item.tags, stored_meta):
                 totals["unchanged"] += 1
             else:
                 client.update(mid, text=item.text, type=type_, tags=item.tags, metadata=meta)

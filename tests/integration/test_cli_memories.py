@@ -147,3 +147,19 @@ def test_import_markdown_is_idempotent_and_picks_up_edits(shared_daemon: Daemon,
     bad = omegad("import", str(notes), "--from", "markdown", "--namespace", other, "--socket", sock)
     assert bad.returncode == 2 and "broken.md:2: not UTF-8" in bad.stderr
     assert json.loads(omegad("list", "--namespace", other, "--json", "--socket", sock).stdout)["memories"] == []
+
+
+def test_import_of_a_file_with_a_secret_stores_it_redacted_and_stays_idempotent(
+    shared_daemon: Daemon, ns: str, tmp_path: Path
+) -> None:
+    sock = str(shared_daemon.socket)
+    token = "ghp_" + "".join(chr(ord("A") + (i * 11) % 26) for i in range(36))  # made up, GitHub-shaped
+    notes = tmp_path / "CLAUDE.md"
+    notes.write_text(f"# Release\n\n- The release bot pushes tags with {token}\n- Tags are signed.\n")
+    first = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--json", "--socket", sock)
+    assert json.loads(first.stdout) == {"files": 1, "created": 2, "updated": 0, "unchanged": 0}, first.stderr
+    again = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--json", "--socket", sock)
+    assert json.loads(again.stdout) == {"files": 1, "created": 0, "updated": 0, "unchanged": 2}
+    listed = json.loads(omegad("list", "--namespace", ns, "--json", "--socket", sock).stdout)["memories"]
+    bot = next(m for m in listed if "release bot" in m["text"])
+    assert token not in bot["text"] and "[redacted:github_token]" in bot["text"] and bot["version"] == 1
