@@ -157,3 +157,15 @@ def bench_module(name: str) -> Any:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def omegad_cli(*args: str, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``omegad ARGS`` run as a user would, in a subprocess; stdin is not a terminal."""
+    return subprocess.run(
+        [sys.executable, "-m", "omegad", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        input=stdin,
+    )

@@ -26,7 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from omegad.cli.redacted import as_stored
+from omegad.cli.memories import print_json
+from omegad.cli.upsert import upsert
 from omegad.requests import DEFAULT_NAMESPACE
 from omegad.rpc.fields import ID_RE, MAX_METADATA_DEPTH, MAX_TAG_CHARS, MAX_TAGS
 from omegad_client.protocol import MEMORY_TYPES
@@ -328,19 +329,7 @@ def apply(client: Any, records: list[Record], namespace: str | None) -> dict[str
     for r in records:
         mid = record_id(ns, r)
         meta, tags = r.metadata, list(r.tags)
-        reply = client.store_result(
-            r.text, type=r.type, tags=tags, namespace=namespace, metadata=meta, created_at=r.created_at, id=mid
-        )
-        if reply["created"]:
-            totals["created"] += 1
-            continue
-        old = client.get(mid)
-        text, stored_meta = as_stored(r.text, meta, reply.get("redacted", []))
-        if (old["text"], old["type"], old["tags"], old["metadata"]) == (text, r.type, tags, stored_meta):
-            totals["unchanged"] += 1
-        else:
-            client.update(mid, text=r.text, type=r.type, tags=tags, metadata=meta)
-            totals["updated"] += 1
+        totals[upsert(client, mid, r.text, r.type, tags, meta, namespace, r.created_at)] += 1
     return totals
 
 
@@ -355,7 +344,7 @@ def run(client: Any, args: argparse.Namespace) -> int:
         return 2
     totals = apply(client, records, args.namespace)
     if args.json:
-        print(json.dumps({"records": len(records), **totals}, indent=2, ensure_ascii=False))
+        print_json({"records": len(records), **totals})
     else:
         print(
             f"imported {len(records)} {_NAMES[args.source]} record(s): {totals['created']} created, "

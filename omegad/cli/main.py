@@ -14,6 +14,7 @@ from typing import Any
 
 from omegad import __version__
 from omegad.cli import memories
+from omegad.cli.memories import print_json
 from omegad.config import ConfigError, load_config
 from omegad_client import Client, OmegadError
 from omegad_client.protocol import MEMORY_TYPES
@@ -159,10 +160,6 @@ def _split(value: str | None) -> list[str] | None:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
-def _print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, ensure_ascii=False))
-
-
 def _fmt_stage(stage: dict[str, Any]) -> str:
     name = stage["stage"]
     ms = f"{stage['ms']:.1f} ms"
@@ -254,7 +251,7 @@ def _client_command(args: argparse.Namespace) -> int:
             hello = client.hello()
             stats = client.stats()
             if args.json:
-                _print_json({"hello": hello, "stats": stats})
+                print_json({"hello": hello, "stats": stats})
                 return 0
             print(f"omegad {hello['daemon_version']} running at {client.socket_path} (protocol {hello['protocol']})")
             emb = hello["embedding"]
@@ -275,7 +272,7 @@ def _client_command(args: argparse.Namespace) -> int:
                 elif not args.json:
                     print("(contradiction check still pending: see `omegad contradictions` later)", file=sys.stderr)
             if args.json:
-                _print_json({**result, "contradictions": conflicts})
+                print_json({**result, "contradictions": conflicts})
             else:
                 print(f"{'stored' if result['created'] else 'already stored'}: {result['id']}")
                 for e in conflicts:
@@ -284,7 +281,7 @@ def _client_command(args: argparse.Namespace) -> int:
         if args.command == "contradictions":
             edges = client.contradictions(namespace=args.namespace, id=args.id, limit=args.limit)
             if args.json:
-                _print_json(edges)
+                print_json(edges)
             elif not edges:
                 print("(no contradictions)")
             for e in edges if not args.json else []:
@@ -302,7 +299,7 @@ def _client_command(args: argparse.Namespace) -> int:
                 explain=True,
             )
             if args.json:
-                _print_json(reply if args.explain else reply["results"])
+                print_json(reply if args.explain else reply["results"])
                 return 0
             if args.explain:
                 for stage in reply.get("trace", []):
@@ -310,7 +307,7 @@ def _client_command(args: argparse.Namespace) -> int:
             _print_results(reply["results"], args.explain)
             return 0
         if args.command == "stats":
-            _print_json(client.stats())
+            print_json(client.stats())
             return 0
         if args.command == "export":
             return _export(client, args)
@@ -323,7 +320,7 @@ def _client_command(args: argparse.Namespace) -> int:
         if args.command == "maintain":
             report = client.maintain()
             if args.json:
-                _print_json(report)
+                print_json(report)
             else:
                 print(_fmt_maintenance(report))
             return 0
@@ -406,7 +403,7 @@ def _import_markdown(client: Any, args: argparse.Namespace) -> int:
     totals = markdown.apply(client, files, args.namespace, args.type)
     result = {"files": len(files), **totals}
     if args.json:
-        _print_json(result)
+        print_json(result)
     else:
         print(
             f"imported {len(files)} file(s): {totals['created']} created, {totals['updated']} updated, "

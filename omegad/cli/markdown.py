@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from omegad.cli.redacted import as_stored
+from omegad.cli.upsert import upsert
 from omegad.requests import DEFAULT_NAMESPACE
 
 __all__ = ["Item", "MarkdownError", "apply", "files_of", "parse"]
@@ -162,17 +162,5 @@ def apply(client: Any, files: list[tuple[str, list[Item]]], namespace: str | Non
         for item in items:
             mid = item_id(ns, source, item)
             meta: dict[str, Any] = {"source": {"format": "markdown", "file": source, "line": item.line}}
-            reply = client.store_result(
-                item.text, type=type_, tags=item.tags, namespace=namespace, metadata=meta, id=mid
-            )
-            if reply["created"]:
-                totals["created"] += 1
-                continue
-            old = client.get(mid)
-            text, stored_meta = as_stored(item.text, meta, reply.get("redacted", []))
-            if (old["text"], old["type"], old["tags"], old["metadata"]) == (text, type_, item.tags, stored_meta):
-                totals["unchanged"] += 1
-            else:
-                client.update(mid, text=item.text, type=type_, tags=item.tags, metadata=meta)
-                totals["updated"] += 1
+            totals[upsert(client, mid, item.text, type_, item.tags, meta, namespace)] += 1
     return totals

@@ -20,7 +20,7 @@ from typing import Any
 from omegad_client import Client, OmegadError
 from omegad_client.protocol import MEMORY_TYPES
 
-__all__ = ["COMMANDS", "add_parsers", "exit_code", "run"]
+__all__ = ["COMMANDS", "add_parsers", "exit_code", "print_json", "run"]
 
 COMMANDS = ("list", "show", "edit", "delete", "feedback", "resolve", "namespaces")
 
@@ -93,7 +93,8 @@ def run(client: Client, args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
 
-def _print_json(value: Any) -> None:
+def print_json(value: Any) -> None:
+    """A reply as ``--json`` prints it."""
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
@@ -122,7 +123,7 @@ def _list(client: Client, args: argparse.Namespace) -> int:
         limit=args.limit,
     )
     if args.json:
-        _print_json(page)
+        print_json(page)
         return 0
     width = shutil.get_terminal_size((100, 24)).columns
     if not page["memories"]:
@@ -140,7 +141,7 @@ def _show(client: Client, args: argparse.Namespace) -> int:
     edges = client.contradictions(id=args.id, limit=1000)
     graph = client.traverse(args.id, depth=1)
     if args.json:
-        _print_json({"memory": memory, "contradictions": edges, "graph": graph})
+        print_json({"memory": memory, "contradictions": edges, "graph": graph})
         return 0
     for key in ("id", "type", "namespace", "created_at", "updated_at", "version"):
         print(f"{key + ':':<12} {memory[key]}")
@@ -228,7 +229,7 @@ def _edit(client: Client, args: argparse.Namespace) -> int:
         return 0
     updated = client.update(args.id, **changes)
     if args.json:
-        _print_json(updated)
+        print_json(updated)
     else:
         print(f"updated {args.id} ({', '.join(sorted(changes))}), version {updated['version']}")
     return 0
@@ -257,7 +258,7 @@ def _delete(client: Client, args: argparse.Namespace) -> int:
             return EXIT_ERROR
     deleted = [m for m in found if client.delete(m["id"])]
     if args.json:
-        _print_json({"deleted": [m["id"] for m in deleted], "not_found": missing})
+        print_json({"deleted": [m["id"] for m in deleted], "not_found": missing})
     else:
         for m in deleted:
             print(f"deleted {m['id']}  {_cut(m['text'], 70)}")
@@ -271,7 +272,7 @@ def _feedback(client: Client, args: argparse.Namespace) -> int:
         raise UsageError(f"score {args.score!r} is not a number; use +1, -1 or a number from -1 to 1") from None
     reply = client.feedback(args.id, score)
     if args.json:
-        _print_json(reply)
+        print_json(reply)
     else:
         hidden = " (hidden from queries)" if reply.get("hidden") else ""
         print(f"{args.id}: feedback {reply['feedback']:+.2f} over {reply['ratings']} rating(s){hidden}")
@@ -281,7 +282,7 @@ def _feedback(client: Client, args: argparse.Namespace) -> int:
 def _resolve(client: Client, args: argparse.Namespace) -> int:
     edge = client.resolve(args.new, args.old, _RESOLUTIONS[args.resolution])
     if args.json:
-        _print_json(edge)
+        print_json(edge)
     else:
         print(f"resolved {args.new} → {args.old}: {args.resolution}")
     return 0
@@ -290,7 +291,7 @@ def _resolve(client: Client, args: argparse.Namespace) -> int:
 def _namespaces(client: Client, args: argparse.Namespace) -> int:
     names = client.namespaces()
     if args.json:
-        _print_json(names)
+        print_json(names)
         return 0
     if not names:
         print("(no namespaces)")

@@ -366,7 +366,7 @@ class Checker:
         now, queued_at = now_us(), time.monotonic()
         for p, stale in asked:
             if deferred:
-                self._push(Asked(p, stamps[p.newer.id], stale, queued_at))
+                self.backlog.push(Asked(p, stamps[p.newer.id], stale, queued_at))
             else:
                 self.classifier_lag_ms.append((now - stamps[p.newer.id]) / 1000)
         self.cursor = max(self.cursor, cursor)
@@ -374,9 +374,6 @@ class Checker:
         for _, stamp in batch:
             self.lag_ms.append((now - stamp) / 1000)
         self.checked += len(candidates)
-
-    def _push(self, asked: Asked) -> None:
-        self.backlog.push(asked)
 
     def _classify_due(self) -> bool:
         """The second stage may run: the daemon is quiet, or the oldest backlog pair has waited

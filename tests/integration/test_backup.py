@@ -4,8 +4,6 @@ idempotent by id and re-embeds for another model; an export under writes is one 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from omegad_client import InvalidParams
 
 from ..helpers import Daemon
+from ..helpers import omegad_cli as omegad
 
 DARK = "The team prefers dark mode in the editor."
 LIGHT = "The team switched to light mode in the editor."
@@ -152,9 +151,6 @@ def test_cli_export_and_import(daemon_factory, tmp_path: Path) -> None:  # type:
     with src.client() as a:
         fill(a, "cli")
     path = tmp_path / "backup.jsonl"
-
-    def omegad(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "omegad", *args], capture_output=True, text=True, timeout=120)
 
     out = omegad("export", str(path), "--socket", str(src.socket))
     assert out.returncode == 0, out.stderr

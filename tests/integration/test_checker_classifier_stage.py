@@ -158,13 +158,13 @@ def test_a_full_backlog_asks_the_classifier_inline_with_the_same_edges(tmp_path:
         checker = service.checker
         checker.backlog.limit = 1
         pushed: list[str] = []
-        push = checker._push
+        push = checker.backlog.push
 
         def spy(asked: Any) -> None:
             pushed.append(asked.pair.newer.namespace)
             push(asked)
 
-        checker._push = spy  # type: ignore[method-assign]
+        checker.backlog.push = spy  # type: ignore[method-assign]
         release = _hold_second_stage(checker)
         await _store_pair(service, "staged")
         await _checked(service)

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from ..helpers import Daemon
-
-
-def omegad(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "omegad", *args], capture_output=True, text=True, timeout=120)
+from ..helpers import omegad_cli as omegad
 
 
 def test_store_query_explain_status_stats(shared_daemon: Daemon, ns: str) -> None:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..helpers import Daemon
-from .test_cli_memories import omegad
+from ..helpers import omegad_cli as omegad
 
 DATA = Path(__file__).parent.parent / "data" / "imports"
 

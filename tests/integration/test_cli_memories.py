@@ -4,23 +4,11 @@ namespaces) against a real daemon, run as a user would: a subprocess per command
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 from ..helpers import Daemon
-
-
-def omegad(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "omegad", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, **(env or {})},
-        input=stdin if stdin is not None else "",
-    )
+from ..helpers import omegad_cli as omegad
 
 
 def _store(sock: str, ns: str, text: str, *extra: str) -> str:

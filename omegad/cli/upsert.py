@@ -1,15 +1,16 @@
-"""What the daemon stores of a text and metadata it redacted (docs/secrets.md): the importers
-compare a record with the stored memory as it would be stored, or a record holding a secret
-would look changed, and be updated, on every import."""
+"""The importers' one write step (`upsert`): store a record under its derived id, or update
+the memory stored under it when the record changed. A record is compared with the memory as the
+daemon stores it (`as_stored`, after redacting secrets: docs/secrets.md), or a record holding
+a secret would look changed, and be updated, on every import."""
 
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["as_stored"]
+__all__ = ["as_stored", "upsert"]
 
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 
@@ -40,3 +41,28 @@ def _replace(value: str, spans: list[Mapping[str, Any]]) -> str:
     for r in sorted(spans, key=lambda r: -int(r["start"])):
         value = value[: int(r["start"])] + f"[redacted:{r['kind']}]" + value[int(r["end"]) :]
     return value
+
+
+def upsert(
+    client: Any,
+    mid: str,
+    text: str,
+    type_: str,
+    tags: Sequence[str],
+    metadata: Mapping[str, Any],
+    namespace: str | None,
+    created_at: str | None = None,
+) -> str:
+    """Store the record as memory *mid*, or update that memory if it differs; returns
+    ``created``, ``updated`` or ``unchanged``."""
+    reply = client.store_result(
+        text, type=type_, tags=tags, namespace=namespace, metadata=metadata, created_at=created_at, id=mid
+    )
+    if reply["created"]:
+        return "created"
+    old = client.get(mid)
+    stored_text, stored_meta = as_stored(text, metadata, reply.get("redacted", []))
+    if (old["text"], old["type"], old["tags"], old["metadata"]) == (stored_text, type_, list(tags), stored_meta):
+        return "unchanged"
+    client.update(mid, text=text, type=type_, tags=tags, metadata=metadata)
+    return "updated"

@@ -1,8 +1,8 @@
-"""`omegad.cli.redacted.as_stored`: a record as the daemon stores it after redaction."""
+"""`omegad.cli.upsert.as_stored`: a record as the daemon stores it after redaction."""
 
 from __future__ import annotations
 
-from omegad.cli.redacted import as_stored
+from omegad.cli.upsert import as_stored
 
 
 def test_spans_are_replaced_in_the_text_and_at_metadata_paths() -> None:
