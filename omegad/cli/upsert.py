@@ -21,26 +21,27 @@ def as_stored(
     """*text* and *metadata* with the reply's ``redacted`` spans replaced as the daemon did."""
     if not redacted:
         return text, metadata
+    # (imported here: the scanner's module loads detect-secrets, which an import run needs
+    # only when the daemon did redact something)
+    from omegad.secretscan import Finding, redact
+
+    def replace(value: str, spans: list[Mapping[str, Any]]) -> str:
+        return redact(value, [Finding(str(r["kind"]), int(r["start"]), int(r["end"])) for r in spans])
+
     meta = copy.deepcopy(dict(metadata)) if metadata is not None else None
     by_field: dict[str, list[Mapping[str, Any]]] = {}
     for r in redacted:
         by_field.setdefault(str(r["field"]), []).append(r)
     for field, spans in by_field.items():
         if field == "text":
-            text = _replace(text, spans)
+            text = replace(text, spans)
         elif field.startswith("metadata") and meta is not None:
             steps = [m.group(1) if m.group(1) is not None else int(m.group(2)) for m in _STEP.finditer(field[8:])]
             parent: Any = meta
             for step in steps[:-1]:
                 parent = parent[step]
-            parent[steps[-1]] = _replace(parent[steps[-1]], spans)
+            parent[steps[-1]] = replace(parent[steps[-1]], spans)
     return text, meta
-
-
-def _replace(value: str, spans: list[Mapping[str, Any]]) -> str:
-    for r in sorted(spans, key=lambda r: -int(r["start"])):
-        value = value[: int(r["start"])] + f"[redacted:{r['kind']}]" + value[int(r["end"]) :]
-    return value
 
 
 def upsert(
