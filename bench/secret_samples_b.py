@@ -1,5 +1,5 @@
 # A second sample generator for bench/eval_secrets.py (--set b), written from a brief by a
-# helper who had not seen the scanner; scored once blind on 2026-12-04 (docs/secrets.md), a
+# helper who had not seen the scanner; scored once blind (docs/secrets.md, "Figures"), a
 # development set since.
 """Seeded test-data generator for evaluating a secret scanner.
 

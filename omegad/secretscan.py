@@ -68,7 +68,7 @@ _PRIVATE_KEY = re.compile(
 )
 #: A secret-sounding name, then ":", "=", "is", "to" or a quote (a few words may come
 #: between: "auth token for the SMS sender: …"), then the value. (The name's prefix is
-#: bounded: an unbounded one made "x.x.x…" quadratic, seconds for 16 KB.)
+#: bounded: unbounded, the pattern backtracks quadratically on text like "x.x.x…".)
 _NAMED = re.compile(
     r"(?i)(?<![a-z0-9_.-])(?:[a-z0-9_.-]{0,40}[_-])?(?P<name>password|passwd|pwd|passphrase|requirepass|secret|"
     r"secret[ _-]?key|secret[ _-]?access[ _-]?key|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|"
