@@ -23,11 +23,14 @@ __all__ = [
     "RESOLUTIONS",
     "CancelParams",
     "ContradictionsParams",
+    "DeleteParams",
     "ExportParams",
     "FeedbackParams",
     "FlushParams",
-    "IdParams",
+    "GetParams",
+    "HistoryParams",
     "ImportEdge",
+    "ImportHistory",
     "ImportMemory",
     "ImportParams",
     "ListParams",
@@ -73,7 +76,19 @@ class StoreBatchParams:
 
 
 @dataclass(frozen=True)
-class IdParams:
+class GetParams:
+    id: str
+    as_of: datetime | None = None  # the memory as it stood then
+
+
+@dataclass(frozen=True)
+class DeleteParams:
+    id: str
+    forget: bool = False  # erase its history too (no tombstone)
+
+
+@dataclass(frozen=True)
+class HistoryParams:
     id: str
 
 
@@ -100,6 +115,7 @@ class QueryParams:
     explain: bool = False
     include_hidden: bool = False
     context: QueryContext | None = None
+    as_of: datetime | None = None  # the answer as the store stood then
 
 
 @dataclass(frozen=True)
@@ -167,10 +183,25 @@ class ImportEdge:
 
 
 @dataclass(frozen=True)
+class ImportHistory:
+    """A record of an export's history (`omegad.app.history`): fields as the table has them."""
+
+    kind: str
+    memory_id: str
+    other_id: str
+    namespace: str
+    valid_to: int  # µs
+    data: Mapping[str, Any]
+    vector: bytes | None
+    redacted: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
 class ImportParams:
     model: str | None
     memories: tuple[ImportMemory, ...]
     edges: tuple[ImportEdge, ...]
+    history: tuple[ImportHistory, ...] = ()
 
 
 @dataclass(frozen=True)

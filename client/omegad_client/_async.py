@@ -269,8 +269,14 @@ class AsyncClient:
         ids: list[str] = result["ids"]
         return ids
 
-    async def get(self, id: str) -> dict[str, Any]:
-        result: dict[str, Any] = await self.call("get", {"id": id})
+    async def get(self, id: str, *, as_of: str | datetime | None = None) -> dict[str, Any]:
+        """A memory; with *as_of*, in the version it had then (not_found if it did not exist)."""
+        result: dict[str, Any] = await self.call("get", params(id=id, as_of=as_of))
+        return result
+
+    async def history(self, id: str) -> dict[str, Any]:
+        """A memory's versions, oldest first (a deleted memory's end in its tombstone)."""
+        result: dict[str, Any] = await self.call("history", {"id": id})
         return result
 
     async def update(
@@ -287,8 +293,9 @@ class AsyncClient:
         )
         return result
 
-    async def delete(self, id: str) -> bool:
-        result = await self.call("delete", {"id": id})
+    async def delete(self, id: str, *, forget: bool = False) -> bool:
+        """Delete a memory (its history keeps a tombstone); *forget* erases the history too."""
+        result = await self.call("delete", params(id=id, forget=forget or None))
         deleted: bool = result["deleted"]
         return deleted
 
@@ -306,6 +313,7 @@ class AsyncClient:
         explain: bool = False,
         include_hidden: bool = False,
         context: Mapping[str, Any] | None = None,
+        as_of: str | datetime | None = None,
     ) -> Any:
         result: dict[str, Any] = await self.call(
             "query",
@@ -321,6 +329,7 @@ class AsyncClient:
                 explain=explain or None,
                 include_hidden=include_hidden or None,
                 context=dict(context) if context else None,
+                as_of=as_of,
             ),
         )
         return result if explain else result["results"]

@@ -266,8 +266,14 @@ class Client:
         ids: list[str] = result["ids"]
         return ids
 
-    def get(self, id: str) -> dict[str, Any]:
-        result: dict[str, Any] = self.call("get", {"id": id})
+    def get(self, id: str, *, as_of: str | datetime | None = None) -> dict[str, Any]:
+        """A memory; with *as_of*, in the version it had then (not_found if it did not exist)."""
+        result: dict[str, Any] = self.call("get", params(id=id, as_of=as_of))
+        return result
+
+    def history(self, id: str) -> dict[str, Any]:
+        """A memory's versions, oldest first (a deleted memory's end in its tombstone)."""
+        result: dict[str, Any] = self.call("history", {"id": id})
         return result
 
     def update(
@@ -285,8 +291,9 @@ class Client:
         )
         return result
 
-    def delete(self, id: str) -> bool:
-        result = self.call("delete", {"id": id})
+    def delete(self, id: str, *, forget: bool = False) -> bool:
+        """Delete a memory (its history keeps a tombstone); *forget* erases the history too."""
+        result = self.call("delete", params(id=id, forget=forget or None))
         deleted: bool = result["deleted"]
         return deleted
 
@@ -304,6 +311,7 @@ class Client:
         explain: bool = False,
         include_hidden: bool = False,
         context: Mapping[str, Any] | None = None,
+        as_of: str | datetime | None = None,
     ) -> Any:
         """Recall memories. Returns the list of results, or the whole reply with ``explain``."""
         result: dict[str, Any] = self.call(
@@ -320,6 +328,7 @@ class Client:
                 explain=explain or None,
                 include_hidden=include_hidden or None,
                 context=dict(context) if context else None,
+                as_of=as_of,
             ),
         )
         return result if explain else result["results"]

@@ -87,6 +87,7 @@ METHODS: Final = (
     "namespaces",
     "subscribe",
     "unsubscribe",
+    "history",
 )
 
 #: Event topics a connection may `subscribe` to.

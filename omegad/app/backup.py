@@ -7,7 +7,8 @@ export is open its snapshot counts as a read in flight, so maintenance keeps tho
 an export left idle for ``EXPORT_IDLE_S`` is closed.
 
 The file (see docs/backup.md) is one ``header`` line, then ``memory`` lines (every field, the
-vector as base64 float32, feedback and access counts), then ``edge`` lines. `import` takes
+vector as base64 float32, feedback and access counts), then ``history`` lines (replaced
+versions, tombstones, removed edges: `omegad.app.history`), then ``edge`` lines. `import` takes
 records in batches: idempotent by id (a memory already stored unchanged is left alone), vectors
 reused when the exporting daemon had the same embedding model, re-embedded otherwise.
 """
@@ -22,13 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from omegad.app.history import Past
 from omegad.contradictions.edges import Edge
 from omegad.storage.rows import Row
 from omegad.storage.signals import MemorySignals
 from omegad.storage.tombstones import NO_DEAD_ROWS, DeadRows
 from omegad.timeutil import iso, now_us
 
-__all__ = ["EXPORT_IDLE_S", "ExportLease", "edge_line", "memory_line"]
+__all__ = ["EXPORT_IDLE_S", "ExportLease", "edge_line", "history_line", "memory_line"]
 
 FORMAT = "omegad-export"
 FORMAT_VERSION = 1
@@ -48,6 +50,7 @@ class ExportLease:
     epoch: int
     header: dict[str, Any]
     dead: DeadRows = NO_DEAD_ROWS  # the memories table's dead rows when it was pinned
+    history: list[Past] = field(default_factory=list)
     used: float = field(default_factory=time.monotonic)
 
     @staticmethod
@@ -77,6 +80,20 @@ def memory_line(row: Row, signal: MemorySignals | None) -> dict[str, Any]:
         out["ratings"] = signal.ratings
         out["accesses"] = signal.accesses
     return out
+
+
+def history_line(p: Past) -> dict[str, Any]:
+    """A record of the history table: times in µs as stored (``valid_to_us``; in ``data``)."""
+    return {
+        "record": "history",
+        "kind": p.kind,
+        "memory_id": p.memory_id,
+        "other_id": p.other_id or None,
+        "namespace": p.namespace,
+        "valid_to_us": p.valid_to,
+        "data": p.data,
+        "vector": base64.b64encode(p.vector).decode("ascii") if p.vector else None,
+    }
 
 
 def edge_line(edge: Edge) -> dict[str, Any]:

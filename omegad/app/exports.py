@@ -5,11 +5,24 @@ is `omegad.app.backup`."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import numpy as np
 
-from omegad.app.backup import EXPORT_IDLE_S, MAX_EXPORTS, ExportLease, edge_line, header, memory_line, vector_from
+from omegad.app.backup import (
+    EXPORT_IDLE_S,
+    MAX_EXPORTS,
+    ExportLease,
+    edge_line,
+    header,
+    history_line,
+    memory_line,
+    vector_from,
+)
+from omegad.app.history import EDGE, Past
+from omegad.app.history import TABLE as HISTORY_TABLE
 from omegad.app.ops import ImportOp, SnapshotOp
 from omegad.contradictions.edges import EDGES_TABLE, Edge
 from omegad.errors import InvalidParams, Unavailable
@@ -44,13 +57,14 @@ async def _open_export(svc: Service, namespace: str | None) -> ExportLease:
     try:
         ((versions, dead),) = await svc.write([SnapshotOp()])
 
-        def pin() -> tuple[Any, list[Edge], dict[str, MemorySignals]]:
+        def pin() -> tuple[Any, list[Edge], dict[str, MemorySignals], list[Past]]:
             table = svc.store.snapshot(MEMORIES_TABLE, versions[MEMORIES_TABLE])
             edges = svc.edges.load(svc.store.snapshot(EDGES_TABLE, versions[EDGES_TABLE]))
             signals = svc.writer.signals_table.load(svc.store.snapshot(SIGNALS_TABLE, versions[SIGNALS_TABLE]))
-            return table, edges, signals
+            past = svc.writer.history.load(svc.store.snapshot(HISTORY_TABLE, versions[HISTORY_TABLE]), namespace)
+            return table, edges, signals, past
 
-        table, edges, signals = await anyio.to_thread.run_sync(pin, limiter=svc.read_limiter)
+        table, edges, signals, past = await anyio.to_thread.run_sync(pin, limiter=svc.read_limiter)
     except BaseException:
         svc.store.readers.release(epoch, long=True)
         raise
@@ -67,6 +81,7 @@ async def _open_export(svc: Service, namespace: str | None) -> ExportLease:
         epoch=epoch,
         header=header(svc.embedder.model_id, svc.embedder.dim, namespace, versions),
         dead=dead,
+        history=past,
     )
     svc.exports[snapshot] = lease
     return lease
@@ -103,7 +118,7 @@ async def export(svc: Service, p: ExportParams) -> dict[str, Any]:
         raise
     done = spanned < p.limit
     if done:
-        records += [edge_line(e) for e in lease.edges]
+        records += [history_line(h) for h in lease.history] + [edge_line(e) for e in lease.edges]
         _close_export(svc, lease)
     return {
         "header": lease.header,
@@ -111,6 +126,27 @@ async def export(svc: Service, p: ExportParams) -> dict[str, Any]:
         "records": records,
         "next": None if done else p.offset + spanned,
     }
+
+
+async def _history(svc: Service, p: ImportParams, same_model: bool) -> list[Past]:
+    """The import's history records; a version's vector kept when the model is the same (and
+    its text was not redacted), else embedded again."""
+    out: list[Past] = []
+    todo: list[int] = []
+    for h in p.history:
+        vector = None
+        if h.kind != EDGE:
+            ok = vector_from(h.vector, svc.embedder.dim) if same_model else None
+            vector = ok.astype("<f4").tobytes() if ok is not None else None
+            if vector is None:
+                todo.append(len(out))
+        out.append(Past(f"{h.memory_id}@{h.valid_to}" if h.kind != EDGE else f"e:{h.data['id']}@{h.valid_to}",
+                        h.kind, h.memory_id, h.other_id, h.namespace, h.valid_to, dict(h.data), vector))  # fmt: skip
+    if todo:
+        vectors = await svc.embed([out[k].data["text"] for k in todo])
+        for k, v in zip(todo, vectors, strict=True):
+            out[k] = replace(out[k], vector=np.asarray(v, dtype="<f4").tobytes())
+    return out
 
 
 async def import_(svc: Service, p: ImportParams) -> dict[str, Any]:
@@ -130,14 +166,17 @@ async def import_(svc: Service, p: ImportParams) -> dict[str, Any]:
         rows.append(row)
         if m.feedback is not None or m.ratings or m.accesses:
             signals[row.id] = MemorySignals(row.namespace, m.feedback or 0.0, m.ratings, m.accesses, 0)
-    (result,) = await svc.write([ImportOp(rows, signals, list(p.edges))])
+    (result,) = await svc.write([ImportOp(rows, signals, list(p.edges), await _history(svc, p, same_model))])
     reply: dict[str, Any] = {
         "memories": {"created": result.created, "updated": result.updated, "unchanged": result.unchanged},
         "reembedded": len(todo),
         "signals": len(signals),
         "edges": {"imported": len(result.edges), "skipped": result.edges_skipped},
     }
+    if p.history:
+        reply["history"] = result.history
     redacted = [{"id": m.memory.id, **r} for m in p.memories for r in m.memory.redacted]
+    redacted += [{"id": h.memory_id, "history": True, **r} for h in p.history for r in h.redacted]
     if redacted:
         reply["redacted"] = redacted
     return reply

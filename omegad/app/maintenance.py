@@ -116,7 +116,7 @@ class Scheduler:
         if op.cleanup_only:
             return self._cleanup_only(op.reason)
         saved = self.writer.save_access_counts()
-        extra = [self.edges.table, self.writer.signals_table.table]
+        extra = self.writer.side_tables()
         if op.prepared is not None:
             done = op.prepared
         else:  # the whole pass here (a pass beside the writer was pre-empted last time)
@@ -143,9 +143,7 @@ class Scheduler:
         free = self.faults.free_bytes()
         report: dict[str, Any] = {"cleanup_only": True, "reason": reason, "free_bytes_before": free}
         report["durable"] = self.writer.checkpoint(rotate=False)
-        report["cleanup"] = self.store.maintenance.cleanup_versions(
-            self.policy, [self.edges.table, self.writer.signals_table.table]
-        )
+        report["cleanup"] = self.store.maintenance.cleanup_versions(self.policy, self.writer.side_tables())
         report["free_bytes_after"] = self.faults.free_bytes()
         self.last_maintenance_us = now_us()
         self.last_maintenance = report
@@ -181,7 +179,7 @@ class Scheduler:
         the writes in the next pass, so progress is certain."""
         async with self.running:
             counted = (self.writer.rows_since_maintenance, self.writer.commits_since_maintenance)
-            extra = [self.edges.table, self.writer.signals_table.table]
+            extra = self.writer.side_tables()
             if self._serialize_next_pass:
                 (done,) = await self.write([MaintainOp(force=force, reason=reason, counted=counted)])
             else:

@@ -1,5 +1,5 @@
 """Handlers of the memory methods: store, store_batch, get, update, delete, list, namespaces,
-feedback."""
+feedback, history."""
 
 from __future__ import annotations
 
@@ -7,18 +7,21 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from omegad.app.history import graph_at, public_version, version_at
 from omegad.app.ops import DeleteOp, FeedbackOp, InsertOp, UpdateOp, WriteOp
 from omegad.errors import NotFound
 from omegad.requests import (
+    DeleteParams,
     FeedbackParams,
-    IdParams,
+    GetParams,
+    HistoryParams,
     ListParams,
     StoreBatchParams,
     StoreParams,
     UpdateParams,
     encode_cursor,
 )
-from omegad.timeutil import iso, now_us
+from omegad.timeutil import iso, now_us, to_micros
 
 if TYPE_CHECKING:
     from omegad.app.service import Service
@@ -46,12 +49,47 @@ async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
     return reply
 
 
-async def get(svc: Service, p: IdParams) -> dict[str, Any]:
+async def get(svc: Service, p: GetParams) -> dict[str, Any]:
+    if p.as_of is not None:
+        return await _get_as_of(svc, p.id, to_micros(p.as_of))
     rows = await anyio.to_thread.run_sync(svc.store.get_many, [p.id], limiter=svc.read_limiter)
     row = rows.get(p.id)
     if row is None:
         raise NotFound(f"no memory with id {p.id!r}", {"id": p.id})
     return svc.annotated(row.public())
+
+
+async def _get_as_of(svc: Service, memory_id: str, at: int) -> dict[str, Any]:
+    """The memory in the version current at *at*, with the contradiction edges of then."""
+
+    def read() -> tuple[Any, Any]:
+        current = svc.store.get_many([memory_id]).get(memory_id)
+        records = svc.writer.history.of_memory(memory_id)
+        removed = svc.writer.history.edges_of([memory_id])
+        return version_at(current, records, at), removed
+
+    row, removed = await anyio.to_thread.run_sync(read, limiter=svc.read_limiter)
+    if row is None:
+        raise NotFound(f"no memory with id {memory_id!r} at {iso(at)}", {"id": memory_id, "as_of": iso(at)})
+    out = svc.annotated(row.public(), graph_at(svc.graph.of(memory_id), removed, at))
+    out["as_of"] = iso(at)
+    return out
+
+
+async def history(svc: Service, p: HistoryParams) -> dict[str, Any]:
+    """A memory's versions, oldest first: those updates replaced, then the current one (or
+    the tombstone of a delete)."""
+
+    def read() -> tuple[Any, Any]:
+        return svc.store.get_many([p.id]).get(p.id), svc.writer.history.of_memory(p.id)
+
+    current, records = await anyio.to_thread.run_sync(read, limiter=svc.read_limiter)
+    if current is None and not records:
+        raise NotFound(f"no memory with id {p.id!r}, and no history of one", {"id": p.id})
+    versions = [public_version(r) for r in records]
+    if current is not None:
+        versions.append({**current.public(), "valid_to": None, "ended_by": None})
+    return {"id": p.id, "deleted": current is None, "versions": versions}
 
 
 async def update(svc: Service, p: UpdateParams) -> dict[str, Any]:
@@ -65,10 +103,14 @@ async def update(svc: Service, p: UpdateParams) -> dict[str, Any]:
     return public
 
 
-async def delete(svc: Service, p: IdParams) -> dict[str, Any]:
+async def delete(svc: Service, p: DeleteParams) -> dict[str, Any]:
     namespace = (await svc.namespaces_of([p.id])).get(p.id)  # (for the event and `namespaces`)
-    (deleted,) = await svc.write([DeleteOp(p.id, has_edges=bool(svc.graph.of(p.id)), namespace=namespace)])
-    return {"deleted": bool(deleted)}
+    op = DeleteOp(p.id, has_edges=bool(svc.graph.of(p.id)), namespace=namespace, forget=p.forget)
+    (deleted,) = await svc.write([op])
+    out: dict[str, Any] = {"deleted": bool(deleted)}
+    if p.forget:
+        out["forgotten"] = bool(deleted)
+    return out
 
 
 async def list_memories(svc: Service, p: ListParams) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from omegad.app.history import Past
 from omegad.contradictions.edges import Edge, EdgeOp
 from omegad.requests import FeedbackParams, ImportEdge, UpdateParams
 from omegad.storage.maintenance import Pass
@@ -44,6 +45,7 @@ class DeleteOp:
     id: str
     has_edges: bool = True
     namespace: str | None = None  # when known (for the `deleted` event)
+    forget: bool = False  # erase its history too, leave no tombstone
 
 
 @dataclass
@@ -61,6 +63,7 @@ class ImportOp:
     rows: list[Row]
     signals: dict[str, MemorySignals]
     edges: list[ImportEdge]
+    history: list[Past] = field(default_factory=list)
 
 
 @dataclass
@@ -71,6 +74,7 @@ class ImportResult:
     written: list[Row] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
     edges_skipped: int = 0
+    history: int = 0
 
 
 @dataclass

@@ -7,6 +7,7 @@ import functools
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -14,10 +15,12 @@ import anyio.abc
 import numpy as np
 import numpy.typing as npt
 
+from omegad.app.history import EDGE, Past, graph_at, in_force
+from omegad.contradictions.edges import EdgeIndex
 from omegad.recall.pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
 from omegad.requests import QueryParams
-from omegad.storage.rows import Row
-from omegad.timeutil import now_us
+from omegad.storage.rows import Filter, Row
+from omegad.timeutil import iso, now_us, to_micros
 
 if TYPE_CHECKING:
     from omegad.app.service import Service
@@ -27,6 +30,11 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     trace = Trace()
     flt = svc.filter_for(p)
     net = recall_size(p.limit)
+    at = to_micros(p.as_of) if p.as_of is not None else None
+    past: list[Row] = []  # ``as_of``: versions of then that are not current now
+    graph: EdgeIndex | None = None
+    if at is not None:
+        flt, past, graph = await _as_of(svc, flt, at)
     vector_hits: list[tuple[Row, float]] = []
     text_hits: list[tuple[Row, float]] = []
     vector: npt.NDArray[np.float32] | None = None
@@ -34,7 +42,12 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     def nearest() -> list[tuple[Row, float]]:
         assert vector is not None
         cached = svc.neighbours.search(flt.namespace, [vector], net, flt)  # a small namespace
-        return cached[0] if cached is not None else svc.store.vector_search(vector, flt, net)
+        hits = cached[0] if cached is not None else svc.store.vector_search(vector, flt, net)
+        if past:  # scored exactly: the past of one namespace after one time is small
+            sims = np.stack([r.vector for r in past]) @ vector
+            hits = hits + [(r, float(s)) for r, s in zip(past, sims, strict=True)]
+            hits = sorted(hits, key=lambda h: (-h[1], h[0].id))[:net]
+        return hits
 
     took: dict[str, float] = {}
 
@@ -60,14 +73,24 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
         trace.mark("embed", 1)
         await vector_recall()
     candidates = fuse(vector_hits, text_hits, svc.config)
+    extra = {"as_of": iso(at), "past_versions": len(past)} if at is not None else {}
     trace.mark(
-        "recall", len(candidates), vector=len(vector_hits), fts=len(text_hits), net=net, filter=flt.sql(), **took
+        "recall",
+        len(candidates),
+        vector=len(vector_hits),
+        fts=len(text_hits),
+        net=net,
+        filter=flt.sql(),
+        **extra,
+        **took,
     )
-    candidates = heuristic(candidates, svc.config, now_us(), svc.signals.factors, p.context)
+    # as of a time, recency and the contradiction graph are those of then
+    candidates = heuristic(candidates, svc.config, at or now_us(), svc.signals.factors, p.context)
     demote = svc.config.contradiction_demote_older
-    if demote != 1.0 and svc.graph.edges:
+    edges = graph if graph is not None else svc.graph
+    if demote != 1.0 and edges.edges:
         for c in candidates:
-            if svc.graph.demoted(c.row.id):
+            if edges.demoted(c.row.id):
                 c.score *= demote
                 c.demoted = demote
         candidates.sort(key=lambda c: (-c.score, c.row.id))
@@ -89,10 +112,43 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     results, dropped = dedup(candidates, svc.config.dedup_cosine, p.limit)
     trace.mark("dedup", len(results), dropped=dropped)
     svc.signals.accessed(((c.row.id, c.row.namespace) for c in results), now_us())
-    reply: dict[str, Any] = {"results": [svc.annotated(result_dict(c, p.explain)) for c in results]}
+    reply: dict[str, Any] = {"results": [svc.annotated(result_dict(c, p.explain), graph) for c in results]}
+    if at is not None:
+        reply["as_of"] = iso(at)
     if p.explain:
         reply["trace"] = trace.stages
     return reply
+
+
+async def _as_of(svc: Service, flt: Filter, at: int) -> tuple[Filter, list[Row], EdgeIndex]:
+    """What a query as of *at* searches: the current rows that were already current then (a
+    filter), the versions of then that are not current now (rows, scored exactly), and the
+    contradiction graph of then."""
+
+    def read() -> tuple[dict[str, Past], list[Past]]:
+        history = svc.writer.history
+        force = in_force(history.ending_after(flt.namespace, at), at)
+        return force, history.edges_of(force) if force else []
+
+    force, removed = await anyio.to_thread.run_sync(read, limiter=svc.read_limiter)
+    until = at if flt.until_us is None else min(flt.until_us, at)
+    # a memory with a record ending after *at* was, then, that record's version
+    narrowed = replace(flt, until_us=until, exclude_ids=tuple(sorted({*flt.exclude_ids, *force})))
+    hidden = set(flt.exclude_ids)
+    past = [r for r in (p.row() for p in force.values()) if r.id not in hidden and _passes(r, narrowed)]
+    live = [e for e in svc.graph.edges.values() if e.namespace == flt.namespace]
+    return narrowed, past, graph_at(live, [p for p in removed if p.kind == EDGE], at)
+
+
+def _passes(row: Row, flt: Filter) -> bool:
+    """`Filter.sql` on a row of the history (its namespace aside; exclusions are the caller's)."""
+    if flt.types and row.type not in flt.types:
+        return False
+    if flt.tags and not set(flt.tags).intersection(row.tags):
+        return False
+    if flt.since_us is not None and row.created_at < flt.since_us:
+        return False
+    return flt.until_us is None or row.created_at <= flt.until_us
 
 
 @asynccontextmanager

@@ -1,7 +1,8 @@
 """What the write-ahead log (`omegad.storage.wal`) records, and how a start brings the tables up to it.
 
 The log itself only frames, appends, reads and checkpoints records; this module knows what
-they mean: a committed row, a delete, a contradiction edge or its removal, a memory's signals.
+they mean: a committed row, a delete, a contradiction edge or its removal, a memory's signals,
+a record of the history table, a memory's history forgotten.
 `replay` reduces a log to the last word on each (`final_state`) and writes what the tables
 lack, idempotently by id.
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from omegad.app.history import HistoryStore, Past, past_from
 from omegad.contradictions.edges import Edge, EdgeStore, edge_from
 from omegad.storage.rows import Row
 from omegad.storage.signals import MemorySignals, SignalStore, signal_from
@@ -25,6 +27,8 @@ __all__ = [
     "edge_delete_record",
     "edge_record",
     "final_state",
+    "forget_record",
+    "history_record",
     "replay",
     "row_record",
     "signal_record",
@@ -60,6 +64,15 @@ def edge_delete_record(edge_id: str) -> dict[str, Any]:
     return {"t": "edel", "id": edge_id}
 
 
+def history_record(p: Past) -> dict[str, Any]:
+    """A history record's fields under their table names (read back with `past_from`)."""
+    return {"t": "hist", **p.record()}
+
+
+def forget_record(memory_id: str, stamp: int) -> dict[str, Any]:
+    return {"t": "forget", "id": memory_id, "u": stamp}
+
+
 def signal_record(memory_id: str, s: MemorySignals) -> dict[str, Any]:
     """The signal's fields under their table names (read back with `signal_from`)."""
     return {"t": "sig", "id": memory_id, **asdict(s)}
@@ -70,6 +83,8 @@ class FinalState:
     rows: dict[str, dict[str, Any]] = field(default_factory=dict)  # ``row`` or ``del`` by memory id
     edges: dict[str, dict[str, Any]] = field(default_factory=dict)  # ``edge`` or ``edel`` by edge id
     signals: dict[str, dict[str, Any]] = field(default_factory=dict)  # ``sig`` by memory id
+    history: dict[str, dict[str, Any]] = field(default_factory=dict)  # ``hist`` by record id
+    forgotten: set[str] = field(default_factory=set)  # memory ids whose history was erased
 
 
 def final_state(records: Sequence[dict[str, Any]]) -> FinalState:
@@ -92,11 +107,23 @@ def final_state(records: Sequence[dict[str, Any]]) -> FinalState:
                 touching.setdefault(r["target"], set()).add(r["id"])
         elif t == "sig":
             out.signals[r["id"]] = r
+        elif t == "hist":
+            out.history[r["id"]] = r
+        elif t == "forget":
+            # what was logged of it before is erased; what follows (the id stored again) stays
+            out.forgotten.add(r["id"])
+            gone = [k for k, h in out.history.items() if r["id"] in (h["memory_id"], h["other_id"])]
+            for k in gone:
+                del out.history[k]
     return out
 
 
 def replay(
-    records: Sequence[dict[str, Any]], store: MemoryStore, edges: EdgeStore, signals: SignalStore | None = None
+    records: Sequence[dict[str, Any]],
+    store: MemoryStore,
+    edges: EdgeStore,
+    signals: SignalStore | None = None,
+    history: HistoryStore | None = None,
 ) -> dict[str, Any]:
     """Bring the tables up to the log (idempotent: what they already hold is not rewritten)."""
     state = final_state(records)
@@ -126,6 +153,12 @@ def replay(
         restore = {mid: s for mid, s in restore.items() if have.get(mid) != s}
         signals.upsert(restore)
         report["signals_restored"] = len(restore)
+    if history is not None:
+        # erase first: records logged after a forget are in `state.history` and go back
+        for memory_id in sorted(state.forgotten):
+            history.forget(memory_id)
+        history.upsert([past_from(r) for r in state.history.values()])
+        report["history_restored"] = len(state.history)
     return report
 
 

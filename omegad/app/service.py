@@ -24,6 +24,7 @@ import structlog
 from omegad.app.backup import ExportLease
 from omegad.app.events import EventHub
 from omegad.app.faults import Faults, classify
+from omegad.app.history import HistoryStore
 from omegad.app.maintenance import Scheduler
 from omegad.app.ops import DeleteOp, ImportOp, ImportResult, InsertOp, MaintainOp, UpdateOp, WriteOp
 from omegad.app.recovery import replay
@@ -192,6 +193,7 @@ class Service:
         """Replay the write-ahead log (start, before serving), then checkpoint it away."""
         started = time.perf_counter()
         self.writer.signal_store = signals = SignalStore.open(self.store)
+        self.writer.history_store = history = HistoryStore.open(self.store.side_db)
         found = self.writer.wal.read()
         report: dict[str, Any] = {"records": len(found.records), "segments": found.segments}
         if found.torn:
@@ -200,7 +202,7 @@ class Service:
             report["corrupt"] = found.corrupt
         if found.records:
             try:
-                report.update(replay(found.records, self.store, self.edges, signals))
+                report.update(replay(found.records, self.store, self.edges, signals, history))
             except Exception as exc:
                 if classify(exc) is None:
                     raise
@@ -375,9 +377,10 @@ class Service:
             exclude_ids=() if p.include_hidden else self.signals.hidden_in(p.namespace),
         )
 
-    def annotated(self, memory: dict[str, Any]) -> dict[str, Any]:
-        """Add ``contradicts`` / ``contradicted_by`` (unresolved edges) to a memory dict."""
-        memory.update(self.graph.annotations(memory["id"]))
+    def annotated(self, memory: dict[str, Any], graph: EdgeIndex | None = None) -> dict[str, Any]:
+        """Add ``contradicts`` / ``contradicted_by`` (unresolved edges; of *graph*, the graph
+        of another time, when given) to a memory dict."""
+        memory.update((graph or self.graph).annotations(memory["id"]))
         s = self.signals.by_id.get(memory["id"])
         if s is not None:
             memory.update(s.public())
@@ -386,9 +389,15 @@ class Service:
         return memory
 
     async def namespaces_of(self, ids: list[str]) -> dict[str, str]:
-        """The namespace of each of *ids* that exists (namespaces never change)."""
-        rows = await anyio.to_thread.run_sync(self.store.get_many, ids, limiter=self.read_limiter)
-        return {mid: row.namespace for mid, row in rows.items()}
+        """The namespace of each of *ids* that exists or has a history (a deleted memory's
+        tombstone keeps it: namespaces never change)."""
+
+        def find() -> dict[str, str]:
+            found = {mid: row.namespace for mid, row in self.store.get_many(ids).items()}
+            missing = [i for i in ids if i not in found]
+            return {**self.writer.history.namespaces_of(missing), **found} if missing else found
+
+        return await anyio.to_thread.run_sync(find, limiter=self.read_limiter)
 
     async def health(self) -> dict[str, Any]:
         """``status`` ok/degraded and the active problems (see `omegad.app.faults`)."""

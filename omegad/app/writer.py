@@ -15,6 +15,8 @@ from typing import Any
 import structlog
 
 from omegad.app.faults import STORAGE, Faults
+from omegad.app.history import TABLE as HISTORY_TABLE
+from omegad.app.history import TOMBSTONE, HistoryStore, Past, edge_past, version_past
 from omegad.app.ops import (
     DeleteOp,
     FeedbackOp,
@@ -26,7 +28,15 @@ from omegad.app.ops import (
     UpdateOp,
     WriteOp,
 )
-from omegad.app.recovery import delete_record, edge_delete_record, edge_record, row_record, signal_record
+from omegad.app.recovery import (
+    delete_record,
+    edge_delete_record,
+    edge_record,
+    forget_record,
+    history_record,
+    row_record,
+    signal_record,
+)
 from omegad.config import Config
 from omegad.contradictions.edges import EDGES_TABLE, KIND, Edge, EdgeOp, EdgeStore, edge_id
 from omegad.errors import NotFound, ServiceError, Unavailable, error_text
@@ -85,6 +95,7 @@ class Writer:
         self.wal = wal
         self.faults = faults
         self.signal_store: SignalStore | None = None  # opened (blocking) at start-up
+        self.history_store: HistoryStore | None = None  # (likewise)
         self.maintain = maintain
         # recent deletes (id → commit stamp), oldest first, and the newest one forgotten
         self._deleted_at: OrderedDict[str, int] = OrderedDict()
@@ -105,6 +116,23 @@ class Writer:
     def signals_table(self) -> SignalStore:
         assert self.signal_store is not None, "the service has not started"
         return self.signal_store
+
+    @property
+    def history(self) -> HistoryStore:
+        assert self.history_store is not None, "the service has not started"
+        return self.history_store
+
+    def side_tables(self) -> list[Any]:
+        """The tables beside the memories that maintenance compacts and cleans too."""
+        return [self.edges.table, self.signals_table.table, self.history.table]
+
+    def _keep_past(self, index: int, batch: WriteBatch, records: list[Past]) -> None:
+        """Write what a change replaces to the history table (before the change commits: a
+        crash between the two leaves a record of a version still current, which ``as_of``
+        reads take for what it is, never a lost version)."""
+        if records:
+            self.history.add(records)
+            batch.log(index, *(history_record(p) for p in records))
 
     def apply(self, ops: list[WriteOp]) -> list[Any]:
         """Apply a batch of writes in order, in as few commits as possible, then log what
@@ -212,7 +240,7 @@ class Writer:
             try:
                 match op:
                     case UpdateOp():
-                        results[i] = row = self._apply_update(op)
+                        results[i] = row = self._apply_update(op, i, batch)
                         batch.log(i, row_record(row))
                     case DeleteOp():
                         results[i] = self._apply_delete(op, i, ops, results, batch)
@@ -256,12 +284,13 @@ class Writer:
             for k in range(start, end):
                 results[k] = exc
 
-    def _apply_update(self, op: UpdateOp) -> Row:
+    def _apply_update(self, op: UpdateOp, index: int, batch: WriteBatch) -> Row:
         p = op.params
         current = self.store.get_many([p.id]).get(p.id)
         if current is None:
             raise NotFound(f"no memory with id {p.id!r}", {"id": p.id})
         text_changed = p.text is not None and p.text != current.text
+        stamp = self.stamp()
         row = Row(
             id=current.id,
             text=p.text if p.text is not None else current.text,
@@ -270,21 +299,36 @@ class Writer:
             namespace=current.namespace,
             metadata=dict(p.metadata) if p.metadata is not None else current.metadata,
             created_at=current.created_at,
-            updated_at=self.stamp(),
+            updated_at=stamp,
             version=current.version + 1 if text_changed else current.version,
             vector=op.vector if (text_changed and op.vector is not None) else current.vector,
         )
+        if (row.text, row.type, row.tags, row.metadata) != (current.text, current.type, current.tags, current.metadata):
+            self._keep_past(index, batch, [version_past(current, stamp)])
         self.store.replace(row)
         self.rows_since_maintenance += 1
         self.commits_since_maintenance += 1
         return row
 
     def _apply_delete(self, op: DeleteOp, i: int, ops: list[WriteOp], results: list[Any], batch: WriteBatch) -> bool:
-        existed = bool(self.store.existing_ids([op.id]))
-        if not existed:
+        current = self.store.get_many([op.id]).get(op.id)
+        if current is None:
+            if op.forget and self.history.of_memory(op.id):  # deleted before: erase its past
+                self.history.forget(op.id)
+                batch.log(i, forget_record(op.id, self.stamp()))
+                return True
             return False
+        stamp = self.stamp()
+        touching = op.has_edges or op.id in self._edge_ends
+        if op.forget:
+            self.history.forget(op.id)
+        else:
+            past = [version_past(current, stamp, TOMBSTONE)]
+            if touching:
+                past += [edge_past(e, stamp) for e in self.edges.touching(op.id)]
+            self._keep_past(i, batch, past)
         self.store.delete([op.id])
-        if op.has_edges or op.id in self._edge_ends:
+        if touching:
             self.edges.delete_touching(op.id)
         self._edge_ends.discard(op.id)
         # edges written earlier in this batch are gone too: their writers (the checker,
@@ -295,8 +339,9 @@ class Writer:
         if self.signals.forget(op.id):
             self.signals_table.delete([op.id])
         self.commits_since_maintenance += 1
-        stamp = self.stamp()
         batch.log(i, delete_record(op.id, stamp))
+        if op.forget:
+            batch.log(i, forget_record(op.id, stamp))
         self._deleted_at[op.id] = stamp
         if len(self._deleted_at) > DELETES_REMEMBERED:
             _, self._deleted_horizon = self._deleted_at.popitem(last=False)
@@ -306,6 +351,9 @@ class Writer:
         # serialised with deletes: never (re)write an edge to a deleted memory
         alive = self._alive({m for e in op.upsert for m in (e.source, e.target)}, op.seen)
         kept = [e for e in op.upsert if e.source in alive and e.target in alive]
+        if op.delete:
+            stamp = self.stamp()
+            self._keep_past(i, batch, [edge_past(e, stamp) for e in self.edges.by_ids(op.delete)])
         self.edges.upsert(kept)
         self._edge_ends.update(m for e in kept for m in (e.source, e.target))
         self.edges.delete(op.delete)
@@ -338,6 +386,7 @@ class Writer:
             MEMORIES_TABLE: version,
             EDGES_TABLE: int(self.edges.table.version),
             SIGNALS_TABLE: int(self.signals_table.table.version),
+            HISTORY_TABLE: int(self.history.table.version),
         }
         return versions, dead
 
@@ -347,6 +396,7 @@ class Writer:
         existing = self.store.get_many(r.id for r in op.rows)
         new_rows: list[Row] = []
         changed: list[Row] = []
+        replaced: list[Past] = []
         for row in op.rows:
             cur = existing.get(row.id)
             if cur is not None and (cur.text, cur.type, cur.tags, cur.namespace, cur.metadata, cur.created_at) == (
@@ -365,6 +415,12 @@ class Writer:
             else:
                 row.version = cur.version + 1 if cur.text != row.text else cur.version
                 changed.append(row)
+                replaced.append(version_past(cur, row.updated_at))
+        if op.history:  # an export's history: idempotent by record id
+            self.history.upsert(op.history)
+            batch.log(index, *(history_record(p) for p in op.history))
+            out.history = len(op.history)
+        self._keep_past(index, batch, replaced)
         self.store.insert(new_rows)
         self.store.upsert(changed)
         out.created, out.updated, out.written = len(new_rows), len(changed), new_rows + changed

@@ -61,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--types", default=None, help="comma-separated memory types")
     q.add_argument("--tags", default=None, help="comma-separated tags (any of)")
     q.add_argument("--explain", action="store_true", help="show each pipeline stage and every result's signals")
+    q.add_argument("--as-of", default=None, help="as the store stood then: an ISO time, or how long ago (7d)")
     client_args(q)
     client_args(sub.add_parser("stats", help="counts, disk size, queues, models"))
     memories.add_parsers(sub, client_args)
@@ -297,6 +298,7 @@ def _client_command(args: argparse.Namespace) -> int:
                 types=_split(args.types),
                 tags=_split(args.tags),
                 explain=True,
+                as_of=memories.when(args.as_of),
             )
             if args.json:
                 print_json(reply if args.explain else reply["results"])

@@ -22,7 +22,7 @@ from omegad_client.protocol import MEMORY_TYPES
 
 __all__ = ["COMMANDS", "add_parsers", "exit_code", "print_json", "run"]
 
-COMMANDS = ("list", "show", "edit", "delete", "feedback", "resolve", "namespaces")
+COMMANDS = ("list", "show", "edit", "delete", "feedback", "resolve", "namespaces", "history")
 
 #: Exit codes scripts can tell apart (docs/cli.md): the daemon's error codes, grouped.
 EXIT_ERROR, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_FORBIDDEN = 1, 2, 3, 4
@@ -54,15 +54,22 @@ def add_parsers(sub: Any, client_args: Any) -> None:
     ls.add_argument("--limit", type=int, default=20, help="memories per page (1-500, default 20)")
     ls.add_argument("--cursor", default=None, help="the next page (printed after a full page)")
     client_args(ls)
-    sh = sub.add_parser("show", help="one memory: every field, its contradictions and graph edges")
+    sh = sub.add_parser("show", help="one memory: every field, its contradictions, graph edges and history")
     sh.add_argument("id")
+    sh.add_argument("--as-of", default=None, help="the memory as it was then: an ISO time, or how long ago (7d)")
     client_args(sh)
+    hi = sub.add_parser("history", help="a memory's versions, oldest first (a deleted one's end in its tombstone)")
+    hi.add_argument("id")
+    client_args(hi)
     ed = sub.add_parser("edit", help="edit a memory's text, type and tags in $EDITOR")
     ed.add_argument("id")
     client_args(ed)
     de = sub.add_parser("delete", help="delete memories (asks first unless --yes)")
     de.add_argument("ids", nargs="+", metavar="ID")
     de.add_argument("--yes", action="store_true", help="do not ask")
+    de.add_argument(
+        "--forget", action="store_true", help="erase the history too, no tombstone (for secrets and mistakes)"
+    )
     client_args(de)
     fb = sub.add_parser("feedback", help="rate a memory: +1 (useful) or -1 (wrong, noise)")
     fb.add_argument("id")
@@ -85,6 +92,7 @@ def run(client: Client, args: argparse.Namespace) -> int:
         "feedback": _feedback,
         "resolve": _resolve,
         "namespaces": _namespaces,
+        "history": _history,
     }
     try:
         return commands[args.command](client, args)
@@ -101,6 +109,11 @@ def print_json(value: Any) -> None:
 def _cut(text: str, width: int) -> str:
     text = " ".join(text.split())  # one line, whatever the memory holds
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
+
+
+def when(value: str | None) -> str | None:
+    """A time argument: ISO text as given, or how long ago (30m, 12h, 7d, 2w) as ISO."""
+    return _since(value)
 
 
 def _since(value: str | None) -> str | None:
@@ -137,17 +150,22 @@ def _list(client: Client, args: argparse.Namespace) -> int:
 
 
 def _show(client: Client, args: argparse.Namespace) -> int:
+    if args.as_of is not None:
+        return _show_as_of(client, args)
     memory = client.get(args.id)
     edges = client.contradictions(id=args.id, limit=1000)
     graph = client.traverse(args.id, depth=1)
+    versions = client.history(args.id)["versions"]
     if args.json:
-        print_json({"memory": memory, "contradictions": edges, "graph": graph})
+        print_json({"memory": memory, "contradictions": edges, "graph": graph, "history": versions})
         return 0
-    for key in ("id", "type", "namespace", "created_at", "updated_at", "version"):
-        print(f"{key + ':':<12} {memory[key]}")
-    print(f"{'tags:':<12} {', '.join(memory['tags']) or '-'}")
-    if memory.get("metadata"):
-        print(f"{'metadata:':<12} {json.dumps(memory['metadata'], ensure_ascii=False)}")
+    _fields(memory)
+    if "feedback" in memory:
+        print(f"{'feedback:':<12} {memory['feedback']:+.2f} over {memory['ratings']} rating(s)")
+    if memory.get("accesses"):
+        print(f"{'recalled:':<12} {memory['accesses']} time(s)")
+    if len(versions) > 1:
+        print(f"{'history:':<12} {len(versions) - 1} earlier version(s): omegad history {args.id}")
     print()
     print(memory["text"])
     if edges:
@@ -160,6 +178,43 @@ def _show(client: Client, args: argparse.Namespace) -> int:
     others = [e for e in graph.get("edges", []) if e.get("kind") != "contradicts"]
     for e in others:
         print(f"{e['kind']}: {e['source']} → {e['target']}")
+    return 0
+
+
+def _fields(memory: dict[str, Any]) -> None:
+    for key in ("id", "type", "namespace", "created_at", "updated_at", "version"):
+        print(f"{key + ':':<12} {memory[key]}")
+    print(f"{'tags:':<12} {', '.join(memory['tags']) or '-'}")
+    if memory.get("metadata"):
+        print(f"{'metadata:':<12} {json.dumps(memory['metadata'], ensure_ascii=False)}")
+
+
+def _show_as_of(client: Client, args: argparse.Namespace) -> int:
+    memory = client.get(args.id, as_of=when(args.as_of))
+    if args.json:
+        print_json({"memory": memory})
+        return 0
+    print(f"{'as of:':<12} {memory['as_of']}")
+    _fields(memory)
+    print()
+    print(memory["text"])
+    for key, way in (("contradicts", "contradicts"), ("contradicted_by", "contradicted by")):
+        for e in memory.get(key, []):
+            print(f"{way} {e['id']} ({e['confidence']:.2f}), flagged {e['at']}")
+    return 0
+
+
+def _history(client: Client, args: argparse.Namespace) -> int:
+    reply = client.history(args.id)
+    if args.json:
+        print_json(reply)
+        return 0
+    width = shutil.get_terminal_size((100, 24)).columns
+    for v in reply["versions"]:
+        end = {"update": "replaced", "delete": "deleted"}.get(v["ended_by"] or "", "current")
+        until = f" → {v['valid_to'][:19]}" if v["valid_to"] else ""
+        head = f"v{v['version']:<3} {v['updated_at'][:19]}{until}  {end:<8}  {v['type']:<10} "
+        print(head + _cut(v["text"], width - len(head)))
     return 0
 
 
@@ -245,6 +300,10 @@ def _delete(client: Client, args: argparse.Namespace) -> int:
             if exc.code != "not_found":
                 raise
             missing.append(mid)
+    if args.forget:  # a deleted memory's tombstone can be forgotten too
+        gone = [mid for mid in missing if _has_history(client, mid)]
+        missing = [mid for mid in missing if mid not in gone]
+        found += [{"id": mid, "text": "(deleted; its history)"} for mid in gone]
     for mid in missing:
         print(f"omegad: not found: {mid}", file=sys.stderr)
     if found and not args.yes:
@@ -252,17 +311,29 @@ def _delete(client: Client, args: argparse.Namespace) -> int:
             raise UsageError("not deleting without --yes: stdin is not a terminal to ask on")
         for m in found:
             print(f"  {m['id']}  {_cut(m['text'], 70)}")
-        answer = input(f"delete {len(found)} memor{'y' if len(found) == 1 else 'ies'}? [y/N] ")
+        what = "forget (erase with their history)" if args.forget else "delete"
+        answer = input(f"{what} {len(found)} memor{'y' if len(found) == 1 else 'ies'}? [y/N] ")
         if answer.strip().lower() not in ("y", "yes"):
             print("nothing deleted")
             return EXIT_ERROR
-    deleted = [m for m in found if client.delete(m["id"])]
+    deleted = [m for m in found if client.delete(m["id"], forget=args.forget)]
     if args.json:
-        print_json({"deleted": [m["id"] for m in deleted], "not_found": missing})
+        print_json({"deleted": [m["id"] for m in deleted], "not_found": missing, "forgotten": args.forget})
     else:
+        verb = "forgot" if args.forget else "deleted"
         for m in deleted:
-            print(f"deleted {m['id']}  {_cut(m['text'], 70)}")
+            print(f"{verb} {m['id']}  {_cut(m['text'], 70)}")
     return EXIT_NOT_FOUND if missing else 0
+
+
+def _has_history(client: Client, memory_id: str) -> bool:
+    try:
+        client.history(memory_id)
+    except OmegadError as exc:
+        if exc.code != "not_found":
+            raise
+        return False
+    return True
 
 
 def _feedback(client: Client, args: argparse.Namespace) -> int:

@@ -174,6 +174,17 @@ class EdgeStore:
             for i in ids:
                 ledger.pop(i, None)
 
+    def by_ids(self, ids: Sequence[str]) -> list[Edge]:
+        """The table's edges among *ids* (what a delete is about to remove, for the history)."""
+        if not ids:
+            return []
+        return [edge_from(r) for r in self._table.search().where(id_in(ids)).limit(None).to_arrow().to_pylist()]
+
+    def touching(self, memory_id: str) -> list[Edge]:
+        q = sql_str(memory_id)
+        tbl = self._table.search().where(f"source = {q} OR target = {q}").limit(None).to_arrow()
+        return [edge_from(r) for r in tbl.to_pylist()]
+
     def delete_touching(self, memory_id: str) -> None:
         q = sql_str(memory_id)
         self._table.delete(f"source = {q} OR target = {q}")

@@ -103,7 +103,7 @@ def _readable_namespaces(result: dict[str, Any], may_read: Callable[[str], bool]
 
 _STORE_KEYS = ("text", "type", "tags", "namespace", "metadata", "created_at", "id")
 _QUERY_KEYS = ("text", "limit", "namespace", "types", "tags", "since", "until", "rerank", "explain",
-               "include_hidden", "context")  # fmt: skip
+               "include_hidden", "context", "as_of")  # fmt: skip
 _LIST_KEYS = ("namespace", "types", "tags", "since", "until", "order", "cursor", "limit", "include_hidden")
 
 _ROWS = (
@@ -118,7 +118,7 @@ _ROWS = (
         Rule.WRITE,
         lambda p: Scope(frozenset(item.namespace for item in p.items)),
     ),
-    Method("get", ("id",), schema.by_id, memories.get, Rule.READ, lambda p: of_memories(p.id)),
+    Method("get", ("id", "as_of"), schema.get, memories.get, Rule.READ, lambda p: of_memories(p.id)),
     Method(
         "update",
         ("id", "text", "type", "tags", "metadata"),
@@ -127,7 +127,7 @@ _ROWS = (
         Rule.WRITE,
         lambda p: of_memories(p.id),
     ),
-    Method("delete", ("id",), schema.by_id, memories.delete, Rule.WRITE, lambda p: of_memories(p.id)),
+    Method("delete", ("id", "forget"), schema.delete, memories.delete, Rule.WRITE, lambda p: of_memories(p.id)),
     Method("query", _QUERY_KEYS, schema.query, query.query, Rule.READ, lambda p: named(p.namespace)),
     Method("stats", (), schema.no_params, stats.stats, Rule.OWNER),
     Method("flush", ("timeout",), schema.flush, admin.flush, Rule.OPEN),
@@ -168,6 +168,7 @@ _ROWS = (
     # events are filtered per subscriber by what it may read; a namespace it names is checked here
     Method("subscribe", ("topics", "namespace"), schema.subscribe, None, Rule.READ, lambda p: named(p.namespace)),
     Method("unsubscribe", ("subscription",), schema.unsubscribe, None, Rule.OPEN),
+    Method("history", ("id",), schema.history, memories.history, Rule.READ, lambda p: of_memories(p.id)),
 )
 
 #: Every method by name, in protocol order.

@@ -21,11 +21,14 @@ from omegad.requests import (
     RESOLUTIONS,
     CancelParams,
     ContradictionsParams,
+    DeleteParams,
     ExportParams,
     FeedbackParams,
     FlushParams,
-    IdParams,
+    GetParams,
+    HistoryParams,
     ImportEdge,
+    ImportHistory,
     ImportMemory,
     ImportParams,
     ListParams,
@@ -45,12 +48,14 @@ from omegad.rpc.screen import screen
 from omegad_client.protocol import EVENT_TOPICS
 
 __all__ = [
-    "by_id",
     "cancel",
     "contradictions",
+    "delete",
     "export",
     "feedback",
     "flush",
+    "get",
+    "history",
     "import_",
     "list_",
     "no_params",
@@ -111,11 +116,27 @@ def store_batch(r: Reader) -> StoreBatchParams:
     )
 
 
-def by_id(r: Reader) -> IdParams:
+def get(r: Reader) -> GetParams:
     ident = r.ident("id", required=True)
-    r.done()
     assert ident is not None
-    return IdParams(ident)
+    params = GetParams(ident, r.time("as_of"))
+    r.done()
+    return params
+
+
+def delete(r: Reader) -> DeleteParams:
+    ident = r.ident("id", required=True)
+    assert ident is not None
+    params = DeleteParams(ident, r.boolean("forget", False))
+    r.done()
+    return params
+
+
+def history(r: Reader) -> HistoryParams:
+    ident = r.ident("id", required=True)
+    assert ident is not None
+    r.done()
+    return HistoryParams(ident)
 
 
 def update(r: Reader) -> UpdateParams:
@@ -147,6 +168,7 @@ def query(r: Reader) -> QueryParams:
         explain=r.boolean("explain", False),
         include_hidden=r.boolean("include_hidden", False),
         context=_context(r),
+        as_of=r.time("as_of"),
     )
     r.done()
     if params.since and params.until and params.since > params.until:
@@ -313,6 +335,7 @@ def import_(r: Reader) -> ImportParams:
         )
     memories: list[ImportMemory] = []
     edges: list[ImportEdge] = []
+    history: list[ImportHistory] = []
     for i, raw_record in enumerate(records):
         rr = Reader(params_map(raw_record, f"params.records[{i}]"), r.config, f"params.records[{i}]")
         kind = rr.take("record")
@@ -320,15 +343,15 @@ def import_(r: Reader) -> ImportParams:
             memories.append(_import_memory(rr))
         elif kind == "edge":
             edges.append(_import_edge(rr))
+        elif kind == "history":
+            history.append(_import_history(rr))
         else:
-            raise rr.fail(
-                "record",
-                f"expected 'memory' or 'edge', got {kind_of(kind) if not isinstance(kind, str) else repr(kind[:40])}",
-            )
+            got = kind_of(kind) if not isinstance(kind, str) else repr(kind[:40])
+            raise rr.fail("record", f"expected 'memory', 'history' or 'edge', got {got}")
     ids = [m.memory.id for m in memories]
     if len(set(ids)) != len(ids):
         raise InvalidParams("params.records: a memory id appears twice", {"param": "params.records"})
-    return ImportParams(model, tuple(memories), tuple(edges))
+    return ImportParams(model, tuple(memories), tuple(edges), tuple(history))
 
 
 def _import_memory(r: Reader) -> ImportMemory:
@@ -354,6 +377,78 @@ def _import_memory(r: Reader) -> ImportMemory:
     if memory.redacted:
         vector = None  # computed from the text with its secret: embedded again from the redacted one
     return ImportMemory(memory, version, vector, feedback, ratings, accesses)
+
+
+HISTORY_KINDS = ("version", "tombstone", "edge")  # (`omegad.app.history.KINDS`)
+_EDGE_DATA = ("id", "kind", "source", "target", "namespace", "confidence", "signals", "source_version",
+              "target_version", "created_at", "resolution", "resolved_at")  # fmt: skip
+_MAX_US = 2**62
+
+
+def _vector_bytes(r: Reader) -> bytes | None:
+    vector = r.take("vector")
+    if isinstance(vector, str):
+        try:
+            vector = base64.b64decode(vector, validate=True)
+        except (ValueError, binascii.Error):
+            raise r.fail("vector", "not base64") from None
+    if vector is not None and not isinstance(vector, bytes):
+        raise r.fail("vector", f"expected base64 text or bytes, got {kind_of(vector)}")
+    if vector is not None and (len(vector) % 4 or len(vector) > 65536):
+        raise r.fail("vector", "expected float32 values (at most 16384)")
+    return vector
+
+
+def _import_history(r: Reader) -> ImportHistory:
+    """A history record of an export: a replaced version, a tombstone or a removed edge.
+    A version's text and metadata pass the secret screen like a memory's."""
+    kind = r.take("kind")
+    if kind not in HISTORY_KINDS:
+        raise r.fail("kind", f"expected one of {', '.join(HISTORY_KINDS)}")
+    memory_id = r.ident("memory_id", required=True)
+    other = r.ident("other_id", required=False)
+    namespace = r.namespace()
+    if namespace is None:
+        raise r.fail("namespace", "required")
+    valid_to = r.integer("valid_to_us", 0, 1, _MAX_US)
+    if valid_to == 0:
+        raise r.fail("valid_to_us", "required (µs since the epoch)")
+    vector = _vector_bytes(r)
+    data = params_map(r.take("data"), f"{r.where}.data")
+    r.done()
+    d = Reader(dict(data), r.config, f"{r.where}.data")
+    redacted: tuple[dict[str, object], ...] = ()
+    if kind == "edge":
+        missing = [k for k in _EDGE_DATA if k not in data]
+        if missing or not isinstance(data.get("signals"), list):
+            raise r.fail("data", f"an edge's fields: {', '.join(_EDGE_DATA)}")
+        for k in ("source_version", "target_version", "created_at"):
+            d.integer(k, 0, 0, _MAX_US)
+        d.number("confidence", 0.0, 1.0)
+        for k in ("id", "source", "target"):
+            d.ident(k, required=True)
+        if data["resolution"] not in (None, *RESOLUTIONS) or data["kind"] not in EDGE_KINDS:
+            raise r.fail("data", f"an edge's kind is one of {', '.join(EDGE_KINDS)}, its resolution one of "
+                         f"{', '.join(RESOLUTIONS)} or null")  # fmt: skip
+        if data["resolved_at"] is not None:
+            d.integer("resolved_at", 0, 0, _MAX_US)
+        if len(data["signals"]) > 16 or len(json.dumps(data["signals"], default=str)) > 4096:
+            raise r.fail("data", "an edge's signals: at most 16 maps, 4 KB")
+        out = {**data, "namespace": namespace}
+    else:
+        times = {k: d.integer(k, -1, 0, _MAX_US) for k in ("created_at", "updated_at")}
+        version = d.integer("version", 1, 1, 2**31 - 1)
+        if -1 in times.values():
+            raise r.fail("data", "a version's created_at and updated_at are required (µs)")
+        d.params["namespace"], d.params["id"] = namespace, memory_id
+        memory = store(d)  # text, type, tags, metadata; screened for secrets; rejects the rest
+        out = {"text": memory.text, "type": memory.type, "tags": list(memory.tags), "version": version,
+               "metadata": dict(memory.metadata or {}), **times}  # fmt: skip
+        redacted = tuple(dict(x) for x in memory.redacted)
+        if redacted:
+            vector = None  # embedded from the redacted text instead
+    assert memory_id is not None
+    return ImportHistory(kind, memory_id, other or "", namespace, valid_to, out, vector, redacted)
 
 
 def _import_edge(r: Reader) -> ImportEdge:

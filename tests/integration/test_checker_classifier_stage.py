@@ -15,7 +15,7 @@ import pytest
 from omegad.app import admin, graph, memories
 from omegad.app.service import Service
 from omegad.contradictions.checker import Checker, CheckerStats
-from omegad.requests import ContradictionsParams, FlushParams, IdParams, StoreParams, UpdateParams
+from omegad.requests import ContradictionsParams, DeleteParams, FlushParams, StoreParams, UpdateParams
 
 from ..helpers import Daemon
 from .test_contradiction_classifier import NEWER, OLDER
@@ -135,7 +135,7 @@ def test_no_stale_classifier_edge_after_a_change_between_the_stages(tmp_path: Pa
         await _checked(service)
         assert service.checker.stats().classifier_backlog == 1
         if change == "delete the older":
-            await memories.delete(service, IdParams(id=old))
+            await memories.delete(service, DeleteParams(id=old))
         else:
             target = new if change == "update the newer" else old
             await memories.update(service, UpdateParams(id=target, text=UNRELATED))

@@ -151,3 +151,30 @@ def test_import_of_a_file_with_a_secret_stores_it_redacted_and_stays_idempotent(
     listed = json.loads(omegad("list", "--namespace", ns, "--json", "--socket", sock).stdout)["memories"]
     bot = next(m for m in listed if "release bot" in m["text"])
     assert token not in bot["text"] and "[redacted:github_token]" in bot["text"] and bot["version"] == 1
+
+
+def test_history_show_as_of_and_forget(shared_daemon: Daemon, ns: str, tmp_path: Path) -> None:
+    sock = str(shared_daemon.socket)
+    mid = _store(sock, ns, "Deploys go out on Mondays", "--type", "decision", "--no-wait")
+    env = _editor(tmp_path, "type: decision\ntags: deploy\n---\nDeploys go out on Wednesdays\n")
+    assert omegad("edit", mid, "--socket", sock, env=env).returncode == 0
+    out = omegad("history", mid, "--socket", sock)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2 and "replaced" in lines[0] and "Mondays" in lines[0]
+    assert "current" in lines[1] and "Wednesdays" in lines[1]
+    first = json.loads(omegad("history", mid, "--json", "--socket", sock).stdout)["versions"][0]["updated_at"]
+    shown = omegad("show", mid, "--socket", sock)
+    assert f"1 earlier version(s): omegad history {mid}" in shown.stdout
+    then = omegad("show", mid, "--as-of", first, "--socket", sock)
+    assert then.returncode == 0 and "Deploys go out on Mondays" in then.stdout and "as of:" in then.stdout
+    old = omegad("query", "when do deploys go out", "--namespace", ns, "--as-of", "1d", "--socket", sock)
+    assert old.returncode == 0 and "Mondays" not in old.stdout  # it did not exist a day ago
+    assert omegad("show", mid, "--as-of", "1d", "--socket", sock).returncode == 3
+    bad = omegad("show", mid, "--as-of", "soon", "--socket", sock)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert omegad("delete", mid, "--yes", "--socket", sock).returncode == 0
+    assert "deleted" in omegad("history", mid, "--socket", sock).stdout
+    gone = omegad("delete", mid, "--yes", "--forget", "--socket", sock)
+    assert gone.returncode == 0 and gone.stdout.startswith(f"forgot {mid}")
+    assert omegad("history", mid, "--socket", sock).returncode == 3

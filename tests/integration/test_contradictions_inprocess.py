@@ -12,7 +12,7 @@ from omegad.app import admin, graph, memories
 from omegad.app import writer as writer_module
 from omegad.app.service import Service
 from omegad.app.writer import DELETES_REMEMBERED
-from omegad.requests import ContradictionsParams, FlushParams, IdParams, StoreBatchParams, StoreParams
+from omegad.requests import ContradictionsParams, DeleteParams, FlushParams, StoreBatchParams, StoreParams
 
 from .test_rerank_inprocess import run_service
 
@@ -95,7 +95,7 @@ def test_an_edge_to_a_memory_deleted_during_its_check_is_not_written(
         await memories.store_one(service, StoreParams(text=new_text, namespace="d"))
         with anyio.fail_after(60):
             await held.wait()  # the edge is computed, not yet written
-        await memories.delete(service, IdParams(id=old["id"]))
+        await memories.delete(service, DeleteParams(id=old["id"]))
         release.set()
         await admin.flush(service, FlushParams())
         assert (await graph.contradictions(service, ContradictionsParams(namespace="d")))["contradictions"] == []

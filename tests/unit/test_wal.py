@@ -7,7 +7,17 @@ from typing import Any
 
 import numpy as np
 
-from omegad.app.recovery import delete_record, edge_delete_record, edge_record, final_state, replay, row_record
+from omegad.app.history import TOMBSTONE, HistoryStore, edge_past, version_past
+from omegad.app.recovery import (
+    delete_record,
+    edge_delete_record,
+    edge_record,
+    final_state,
+    forget_record,
+    history_record,
+    replay,
+    row_record,
+)
 from omegad.contradictions.edges import Edge, EdgeStore
 from omegad.storage.rows import Row
 from omegad.storage.store import MemoryStore
@@ -176,3 +186,32 @@ def test_a_checkpoint_without_a_new_segment_moves_the_durable_mark(tmp_path: Pat
     assert wal.drop_through(wal.newest_closed()) == 1
     wal.mark_durable_through(1)  # no live segment: nothing to mark
     assert wal.durable_through_us() is None
+
+
+def test_history_records_replay_and_a_forget_erases_what_was_logged_before(tmp_path: Path) -> None:
+    store = MemoryStore.open(tmp_path, "m", 4)
+    edges = EdgeStore.open(store, tmp_path)
+    history = HistoryStore.open(store.side_db)
+    history.add([version_past(row("old", "logged before the table lost it", 3), 4)])  # already there
+    records = [
+        history_record(version_past(row("a", "a v1", 10), 12)),
+        row_record(row("a", "a v2", 12, version=2)),
+        history_record(version_past(row("b", "b v1", 11), 13, TOMBSTONE)),
+        delete_record("b", 13),
+        history_record(edge_past(edge("a", "b"), 13)),
+        history_record(version_past(row("s", "a pasted secret", 14), 15)),
+        forget_record("s", 16),
+        row_record(row("s", "stored again after the forget", 17)),
+        history_record(version_past(row("s", "stored again after the forget", 17), 18)),
+    ]
+    state = final_state(records)
+    assert sorted(state.history) == ["a@12", "b@13", "e:e-a-b@13", "s@18"] and state.forgotten == {"s"}
+    report = replay(records, store, edges, None, history)
+    assert report["history_restored"] == 4
+    assert [p.data["text"] for p in history.of_memory("a")] == ["a v1"]
+    assert [p.kind for p in history.of_memory("b")] == [TOMBSTONE]
+    assert [p.data["text"] for p in history.of_memory("s")] == ["stored again after the forget"]
+    assert [p.id for p in history.edges_of(["b"])] == ["e:e-a-b@13"]
+    replay(records, store, edges, None, history)  # idempotent
+    assert len(history.load()) == 5
+    assert history.namespaces_of(["b", "zz"]) == {"b": "n"}
