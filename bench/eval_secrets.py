@@ -4,8 +4,9 @@ look-alikes, and the scan's time per text.
 
     python bench/eval_secrets.py [--set a|b] [--seed 0] [--per-kind 60] [--json]
 
-``--set b`` uses `secret_samples_b.py` (another writer's generator, 19 kinds); a secret counts
-as found when the redacted text no longer holds it.
+``--set b`` uses `secret_samples_b.py` (another writer's generator, 19 kinds), ``--set c``
+`secret_samples_c.py` (a third, 52 kinds); a secret counts as found when the redacted text no
+longer holds it.
 """
 
 from __future__ import annotations
@@ -26,10 +27,9 @@ from omegad.secretscan import SecretScanner, redact
 
 
 def _samples(which: str, seed: int, per_kind: int) -> tuple[list[tuple[str, str, str | None]], list[str]]:
-    if which == "b":
-        import secret_samples_b
-
-        triples, looks = secret_samples_b.generate(seed)
+    if which in ("b", "c"):
+        module = __import__(f"secret_samples_{which}")
+        triples, looks = module.generate(seed)
         return [(t, k, s) for t, k, s in triples], looks
     pairs, looks = generate(seed, per_kind)
     return [(t, k, None) for t, k in pairs], looks
@@ -72,7 +72,7 @@ def evaluate(seed: int = 0, per_kind: int = 60, which: str = "a") -> dict[str, o
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", choices=["a", "b"], default="a", dest="which")
+    ap.add_argument("--set", choices=["a", "b", "c"], default="a", dest="which")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--per-kind", type=int, default=60)
     ap.add_argument("--json", action="store_true")
