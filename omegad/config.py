@@ -116,6 +116,8 @@ class Config:
     # the pair classifier (omegad.contradictions.classifier): "auto" uses the packaged model
     contradiction_classifier: str = "auto"
     secrets_on_detect: str = "redact"  # redact | reject | allow (docs/secrets.md)
+    dedup_on_store: str = "link"  # link | merge-exact | off (docs/duplicates.md)
+    dedup_link_cosine: float = 0.86  # calibrated: docs/duplicates.md
     contradiction_classifier_dir: Path | None = None
     contradiction_classifier_weight: float = 0.42
     contradiction_classifier_min_cosine: float = 0.6
@@ -354,6 +356,8 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("contradiction.classifier_min_cosine", None, "contradiction_classifier_min_cosine", _share),
     ("contradiction.classifier_threads", None, "contradiction_classifier_threads", _int_between(1, 16)),
     ("secrets.on_detect", "OMEGAD_SECRETS", "secrets_on_detect", _choice("redact", "reject", "allow")),
+    ("dedup.on_store", "OMEGAD_DEDUP", "dedup_on_store", _choice("link", "merge-exact", "off")),
+    ("dedup.link_cosine", None, "dedup_link_cosine", _share),
     ("logging.format", "OMEGAD_LOG_FORMAT", "log_format", _choice("auto", "json", "console")),
     ("logging.level", "OMEGAD_LOG_LEVEL", "log_level", _choice("debug", "info", "warning", "error")),
 )

@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: Kinds of graph edges (``traverse`` filters on them).
-EDGE_KINDS = ("contradicts",)
+EDGE_KINDS = ("contradicts", "duplicates")
 #: Decisions about a contradiction (``resolve``).
 RESOLUTIONS = ("keep_new", "keep_old", "both_valid")
 
@@ -116,6 +116,7 @@ class QueryParams:
     include_hidden: bool = False
     context: QueryContext | None = None
     as_of: datetime | None = None  # the answer as the store stood then
+    include_duplicates: bool = False  # every member of a near-duplicate group, not the newest
 
 
 @dataclass(frozen=True)

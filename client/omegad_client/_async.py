@@ -314,6 +314,7 @@ class AsyncClient:
         include_hidden: bool = False,
         context: Mapping[str, Any] | None = None,
         as_of: str | datetime | None = None,
+        include_duplicates: bool = False,
     ) -> Any:
         result: dict[str, Any] = await self.call(
             "query",
@@ -330,6 +331,7 @@ class AsyncClient:
                 include_hidden=include_hidden or None,
                 context=dict(context) if context else None,
                 as_of=as_of,
+                include_duplicates=include_duplicates or None,
             ),
         )
         return result if explain else result["results"]

@@ -245,7 +245,8 @@ class Client:
         created_at: str | datetime | None = None,
         id: str | None = None,
     ) -> dict[str, Any]:
-        """Like `store` but returns the whole reply, ``{"id": ..., "created": bool}``."""
+        """Like `store` but returns the whole reply: ``{"id": ..., "created": bool}``, plus
+        ``duplicate_of`` when an existing memory with the same text answered it."""
         result: dict[str, Any] = self.call(
             "store",
             params(
@@ -312,6 +313,7 @@ class Client:
         include_hidden: bool = False,
         context: Mapping[str, Any] | None = None,
         as_of: str | datetime | None = None,
+        include_duplicates: bool = False,
     ) -> Any:
         """Recall memories. Returns the list of results, or the whole reply with ``explain``."""
         result: dict[str, Any] = self.call(
@@ -329,6 +331,7 @@ class Client:
                 include_hidden=include_hidden or None,
                 context=dict(context) if context else None,
                 as_of=as_of,
+                include_duplicates=include_duplicates or None,
             ),
         )
         return result if explain else result["results"]

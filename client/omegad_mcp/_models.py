@@ -121,6 +121,9 @@ class StoreResult(BaseModel):
     check: Literal["done", "pending"] = Field(
         description="pending: the contradiction check had not finished; see memory_contradictions later"
     )
+    duplicate_of: str | None = Field(
+        default=None, description="the same text was already remembered under this id: nothing new was stored"
+    )
     hint: str | None = None
 
 

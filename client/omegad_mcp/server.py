@@ -273,6 +273,17 @@ async def memory_store(
             id=memory_id,
         ),
     )
+    duplicate_of = stored.get("duplicate_of")
+    if duplicate_of is not None:  # the same text was already remembered: nothing new to check
+        return StoreResult(
+            id=duplicate_of,
+            namespace=scope.namespace,
+            contradictions=[],
+            redacted=[Redaction.model_validate(r) for r in stored.get("redacted", [])],
+            check="done",
+            duplicate_of=duplicate_of,
+            hint=f"Already remembered as {duplicate_of}: nothing new was stored (its tags were merged).",
+        )
     # The memory is stored: from here on a failure must not read as a failed store (the agent
     # would store it again), so it only leaves the check pending.
     check: Literal["done", "pending"] = "done"

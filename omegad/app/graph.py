@@ -9,7 +9,7 @@ import anyio
 import structlog
 
 from omegad.app.service import memory_ref
-from omegad.contradictions.edges import EdgeOp, resolved
+from omegad.contradictions.edges import KIND, EdgeOp, resolved
 from omegad.errors import InvalidParams, NotFound
 from omegad.requests import ContradictionsParams, ResolveParams, TraverseParams
 
@@ -21,10 +21,10 @@ log = structlog.get_logger("omegad")
 
 async def contradictions(svc: Service, p: ContradictionsParams) -> dict[str, Any]:
     if p.id is not None:
-        edges = svc.graph.of(p.id)
+        edges = svc.graph.of(p.id, KIND)
     else:
         namespace = p.namespace or "default"
-        edges = [e for e in svc.graph.edges.values() if e.namespace == namespace]
+        edges = [e for e in svc.graph.edges.values() if e.namespace == namespace and e.kind == KIND]
     edges = sorted(edges, key=lambda e: (-e.created_at, e.id))[: p.limit]
     ids = {i for e in edges for i in (e.source, e.target)}
     rows = await anyio.to_thread.run_sync(svc.store.get_many, ids, limiter=svc.read_limiter)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from omegad.app.history import graph_at, public_version, version_at
-from omegad.app.ops import DeleteOp, FeedbackOp, InsertOp, UpdateOp, WriteOp
+from omegad.app.ops import DeleteOp, FeedbackOp, Merged, UpdateOp
 from omegad.errors import NotFound
 from omegad.requests import (
     DeleteParams,
@@ -30,8 +30,10 @@ if TYPE_CHECKING:
 async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
     (vector,) = await svc.embed([p.text])
     row = svc.new_row(p, vector, now_us())
-    (created,) = await svc.write([InsertOp(row, client_id=p.id is not None)])
-    reply: dict[str, Any] = {"id": row.id, "created": bool(created)}
+    (created,) = await svc.write(svc.insert_ops([row], [p.id is not None], await svc.same_texts([row])))
+    reply: dict[str, Any] = {"id": row.id, "created": created is True}
+    if isinstance(created, Merged):
+        reply["id"] = reply["duplicate_of"] = created.row.id
     if p.redacted:
         reply["redacted"] = list(p.redacted)
     return reply
@@ -41,9 +43,12 @@ async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
     vectors = await svc.embed([item.text for item in p.items])
     now = now_us()
     rows = [svc.new_row(item, vec, now) for item, vec in zip(p.items, vectors, strict=True)]
-    ops: list[WriteOp] = [InsertOp(r, client_id=item.id is not None) for r, item in zip(rows, p.items, strict=True)]
-    created = await svc.write(ops)
-    reply: dict[str, Any] = {"ids": [r.id for r in rows], "created": [bool(c) for c in created]}
+    same = await svc.same_texts(rows)
+    created = await svc.write(svc.insert_ops(rows, [item.id is not None for item in p.items], same))
+    ids = [c.row.id if isinstance(c, Merged) else r.id for r, c in zip(rows, created, strict=True)]
+    reply: dict[str, Any] = {"ids": ids, "created": [c is True for c in created]}
+    if any(isinstance(c, Merged) for c in created):
+        reply["duplicate_of"] = [c.row.id if isinstance(c, Merged) else None for c in created]
     if any(item.redacted for item in p.items):
         reply["redacted"] = [list(item.redacted) for item in p.items]
     return reply

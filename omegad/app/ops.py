@@ -22,6 +22,7 @@ __all__ = [
     "ImportResult",
     "InsertOp",
     "MaintainOp",
+    "Merged",
     "SnapshotOp",
     "UpdateOp",
     "WriteOp",
@@ -32,6 +33,18 @@ __all__ = [
 class InsertOp:
     row: Row
     client_id: bool  # the client chose the id: check whether it exists (idempotent retry)
+    #: the memory of the namespace whose normalised text equals this one's, found before the
+    #: write (`dedup.on_store`); None: none found, or dedup is off (`merge` False)
+    same_as: str | None = None
+    merge: bool = False
+
+
+@dataclass
+class Merged:
+    """An insert answered by an existing memory with the same normalised text."""
+
+    row: Row  # that memory, as it is after the merge
+    changed: bool  # its tags grew
 
 
 @dataclass

@@ -16,8 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from omegad.app.history import EDGE, Past, graph_at, in_force
-from omegad.contradictions.edges import EdgeIndex
-from omegad.recall.pipeline import Trace, dedup, fuse, heuristic, recall_size, result_dict
+from omegad.contradictions.edges import DUPLICATES, EdgeIndex
+from omegad.recall.pipeline import Candidate, Trace, dedup, fuse, heuristic, recall_size, result_dict
 from omegad.requests import QueryParams
 from omegad.storage.rows import Filter, Row
 from omegad.timeutil import iso, now_us, to_micros
@@ -109,7 +109,14 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
         svc.reranker.request()
         detail = {"skipped": f"reranker {svc.reranker.state}: {svc.reranker.detail}"}
     trace.mark("rerank", len(top), **detail)
-    results, dropped = dedup(candidates, svc.config.dedup_cosine, p.limit)
+    if not p.include_duplicates:
+        candidates, folded = fold_duplicates(candidates, edges)
+        if folded:
+            trace.mark("duplicates", len(candidates), folded=folded)
+    if p.include_duplicates:  # every copy, as stored
+        results, dropped = candidates[: p.limit], 0
+    else:
+        results, dropped = dedup(candidates, svc.config.dedup_cosine, p.limit)
     trace.mark("dedup", len(results), dropped=dropped)
     svc.signals.accessed(((c.row.id, c.row.namespace) for c in results), now_us())
     reply: dict[str, Any] = {"results": [svc.annotated(result_dict(c, p.explain), graph) for c in results]}
@@ -138,6 +145,38 @@ async def _as_of(svc: Service, flt: Filter, at: int) -> tuple[Filter, list[Row],
     past = [r for r in (p.row() for p in force.values()) if r.id not in hidden and _passes(r, narrowed)]
     live = [e for e in svc.graph.edges.values() if e.namespace == flt.namespace]
     return narrowed, past, graph_at(live, [p for p in removed if p.kind == EDGE], at)
+
+
+def fold_duplicates(candidates: list[Candidate], graph: EdgeIndex) -> tuple[list[Candidate], int]:
+    """Each group of near duplicates (``duplicates`` edges) among *candidates* shown once: by
+    its newest member, at the rank of the group's best. Returns the list and how many were
+    folded away."""
+    if not any(e.kind == DUPLICATES for e in graph.edges.values()):
+        return candidates, 0
+    by_id = {c.row.id: c for c in candidates}
+    shown: set[str] = set()
+    out: list[Candidate] = []
+    for c in candidates:
+        if c.row.id in shown:
+            continue
+        group = _group(c.row.id, graph, by_id)
+        shown |= group
+        newest = max((by_id[m] for m in group), key=lambda x: (x.row.created_at, x.row.id))
+        if newest is not c:
+            newest.score = max(newest.score, c.score)
+        out.append(newest)
+    return out, len(candidates) - len(out)
+
+
+def _group(start: str, graph: EdgeIndex, among: dict[str, Candidate]) -> set[str]:
+    """The candidates linked to *start* by ``duplicates`` edges, through candidates only."""
+    group, todo = {start}, [start]
+    while todo:
+        for other in graph.duplicates_of(todo.pop()):
+            if other in among and other not in group:
+                group.add(other)
+                todo.append(other)
+    return group
 
 
 def _passes(row: Row, flt: Filter) -> bool:

@@ -26,13 +26,14 @@ from omegad.app.events import EventHub
 from omegad.app.faults import Faults, classify
 from omegad.app.history import HistoryStore
 from omegad.app.maintenance import Scheduler
-from omegad.app.ops import DeleteOp, ImportOp, ImportResult, InsertOp, MaintainOp, UpdateOp, WriteOp
+from omegad.app.ops import DeleteOp, ImportOp, ImportResult, InsertOp, MaintainOp, Merged, UpdateOp, WriteOp
 from omegad.app.recovery import replay
 from omegad.app.watch import trim_heap_when_quiet, watch_data_dir, watch_embedder
 from omegad.app.writer import Writer
 from omegad.config import Config
 from omegad.contradictions.checker import Checker
-from omegad.contradictions.edges import Edge, EdgeIndex, EdgeOp, EdgeStore
+from omegad.contradictions.duplicates import normalise
+from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore
 from omegad.errors import ServiceError, StartupError, Unavailable, error_text
 from omegad.recall.embed import Embedder, UnloadedEmbedder
 from omegad.recall.neighbours import NeighbourCache
@@ -57,6 +58,12 @@ log = structlog.get_logger("omegad")
 def memory_ref(row: Row) -> dict[str, Any]:
     """A memory as a contradiction names it in replies and events: id, text, type, creation time."""
     return {"id": row.id, "text": row.text, "type": row.type, "created_at": iso(row.created_at)}
+
+
+#: Neighbours searched for an exact duplicate of a new memory, and the cosine they need: the
+#: same words embed within a few hundredths whatever the punctuation and case.
+SAME_TEXT_NEIGHBOURS = 3
+SAME_TEXT_COSINE = 0.8
 
 
 class Service:
@@ -300,7 +307,14 @@ class Service:
         events = self.events
         found: list[Edge] = []  # contradictions new to the graph
         for op, result in zip(ops, results, strict=True):
-            if isinstance(op, InsertOp) and result is True:
+            if isinstance(op, InsertOp) and isinstance(result, Merged):
+                # stored again: counted as a use of the memory it repeats
+                self.signals.accessed([(result.row.id, result.row.namespace)], now_us())
+                if result.changed:
+                    changed.append(result.row)
+                    self.namespace_writes[result.row.namespace] = result.row.updated_at
+                    events.publish("updated", result.row.namespace, result.row.public())
+            elif isinstance(op, InsertOp) and result is True:
                 committed.append((op.row.id, op.row.updated_at))
                 rows.append(op.row)
                 self.namespace_writes[op.row.namespace] = op.row.updated_at
@@ -321,7 +335,9 @@ class Service:
                     self.namespace_writes[op.namespace] = now_us()
                     events.publish("deleted", op.namespace, {"id": op.id, "namespace": op.namespace})
             elif isinstance(op, EdgeOp) and isinstance(result, list):
-                found.extend(e for e in result if e.resolution is None and e.id not in self.graph.edges)
+                found.extend(
+                    e for e in result if e.kind == KIND and e.resolution is None and e.id not in self.graph.edges
+                )
             elif isinstance(op, ImportOp) and isinstance(result, ImportResult):
                 committed.extend((r.id, r.updated_at) for r in result.written)
                 rows.extend(result.written)
@@ -387,6 +403,40 @@ class Service:
             if self.signals.hidden(memory["id"]):
                 memory["hidden"] = True
         return memory
+
+    async def same_texts(self, rows: list[Row]) -> list[str | None]:
+        """For each new row, a memory of its namespace with the same normalised text (an exact
+        duplicate, `dedup.on_store`), found among its nearest neighbours; None where there is
+        none or dedup is off."""
+        out: list[str | None] = [None] * len(rows)
+        if self.config.dedup_on_store == "off" or not rows:
+            return out
+        groups: dict[str, list[int]] = {}
+        for k, row in enumerate(rows):
+            groups.setdefault(row.namespace, []).append(k)
+
+        def find() -> None:
+            for namespace, idx in groups.items():
+                flt = Filter(namespace, exclude_ids=self.signals.hidden_in(namespace))
+                vectors = [rows[k].vector for k in idx]
+                hits = self.neighbours.search(namespace, vectors, SAME_TEXT_NEIGHBOURS, flt)
+                if hits is None:
+                    hits = self.store.vector_search_many(vectors, flt, SAME_TEXT_NEIGHBOURS, near=True)
+                for k, found in zip(idx, hits, strict=True):
+                    key = normalise(rows[k].text)
+                    out[k] = next(
+                        (r.id for r, cos in found if cos >= SAME_TEXT_COSINE and normalise(r.text) == key), None
+                    )
+
+        await anyio.to_thread.run_sync(find, limiter=self.read_limiter)
+        return out
+
+    def insert_ops(self, rows: list[Row], client_ids: list[bool], same: list[str | None]) -> list[WriteOp]:
+        merge = self.config.dedup_on_store != "off"
+        return [
+            InsertOp(row, client_id=cid, same_as=s, merge=merge)
+            for row, cid, s in zip(rows, client_ids, same, strict=True)
+        ]
 
     async def namespaces_of(self, ids: list[str]) -> dict[str, str]:
         """The namespace of each of *ids* that exists or has a history (a deleted memory's

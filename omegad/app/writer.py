@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import structlog
@@ -24,6 +24,7 @@ from omegad.app.ops import (
     ImportResult,
     InsertOp,
     MaintainOp,
+    Merged,
     SnapshotOp,
     UpdateOp,
     WriteOp,
@@ -38,7 +39,8 @@ from omegad.app.recovery import (
     signal_record,
 )
 from omegad.config import Config
-from omegad.contradictions.edges import EDGES_TABLE, KIND, Edge, EdgeOp, EdgeStore, edge_id
+from omegad.contradictions.duplicates import text_key
+from omegad.contradictions.edges import EDGES_TABLE, Edge, EdgeOp, EdgeStore, edge_id
 from omegad.errors import NotFound, ServiceError, Unavailable, error_text
 from omegad.requests import FeedbackParams
 from omegad.storage.fsutil import fsync_tree
@@ -57,6 +59,36 @@ log = structlog.get_logger("omegad")
 #: Deletes the writer remembers, so that an edge to a memory deleted while it was being
 #: checked is refused without a storage query (`Writer._alive`).
 DELETES_REMEMBERED = 10_000
+
+
+#: Stores remembered by their normalised text (`RecentTexts`).
+RECENT_TEXTS = 10_000
+
+
+class RecentTexts:
+    """The normalised texts of the latest stores, per namespace: an exact duplicate stored
+    after the search that looked for one (a race of two clients, or one batch) still merges."""
+
+    def __init__(self, size: int = RECENT_TEXTS) -> None:
+        self.size = size
+        self._by_key: OrderedDict[tuple[str, bytes], str] = OrderedDict()
+        self._by_id: dict[str, tuple[str, bytes]] = {}
+
+    def add(self, row: Row) -> None:
+        key = (row.namespace, text_key(row.text))
+        self._by_key[key] = row.id
+        self._by_id[row.id] = key
+        if len(self._by_key) > self.size:
+            _, old = self._by_key.popitem(last=False)
+            self._by_id.pop(old, None)
+
+    def get(self, namespace: str, key: bytes) -> str | None:
+        return self._by_key.get((namespace, key))
+
+    def discard(self, memory_id: str) -> None:
+        key = self._by_id.pop(memory_id, None)
+        if key is not None and self._by_key.get(key) == memory_id:
+            del self._by_key[key]
 
 
 @dataclass
@@ -111,6 +143,8 @@ class Writer:
         self._unlogged: list[dict[str, Any]] = []
         self.rows_since_maintenance = 0
         self.commits_since_maintenance = 0
+        self._forgot = False  # a forget in this batch: checkpoint the log away after it
+        self.texts = RecentTexts()
 
     @property
     def signals_table(self) -> SignalStore:
@@ -166,6 +200,13 @@ class Writer:
                 for k in batch.ops:
                     if not isinstance(results[k], Exception):
                         results[k] = err
+        if self._forgot:
+            # the log still holds the forgotten text: make the tables durable and drop it now
+            self._forgot = False
+            try:
+                self.checkpoint()
+            except Exception as exc:  # the next maintenance pass drops it instead
+                log.warning("forget_checkpoint_failed", error=error_text(exc))
         return results
 
     def checkpoint(self, rotate: bool = True) -> dict[str, Any]:
@@ -263,26 +304,63 @@ class Writer:
         try:
             # Daemon-generated ids are fresh UUIDs: only client-chosen ids need the lookup.
             seen = self.store.existing_ids(op.row.id for op in inserts if op.client_id)
-            new_rows: list[Row] = []
-            flags: list[bool] = []
-            for op in inserts:
+            named = self.store.get_many({op.same_as for op in inserts if op.same_as is not None})
+            new_rows: dict[str, Row] = {}
+            flags: list[bool | Merged] = []
+            for k, op in enumerate(inserts):
                 created = op.row.id not in seen
+                if created and op.merge:
+                    merged = self._merge(start + k, op, named, new_rows, batch)
+                    if merged is not None:
+                        flags.append(merged)
+                        continue
                 if created:
                     seen.add(op.row.id)
                     op.row.updated_at = self.stamp()
-                    new_rows.append(op.row)
+                    new_rows[op.row.id] = op.row
+                    if op.merge:
+                        self.texts.add(op.row)
                 flags.append(created)
-            self.store.insert(new_rows)
+            self.store.insert(list(new_rows.values()))
             self.rows_since_maintenance += len(new_rows)
             if new_rows:
                 self.commits_since_maintenance += 1
             for k, flag in enumerate(flags):
                 results[start + k] = flag
-                if flag:
+                if flag is True:
                     batch.log(start + k, row_record(inserts[k].row))
         except Exception as exc:
             for k in range(start, end):
                 results[k] = exc
+
+    def _merge(
+        self, index: int, op: InsertOp, named: dict[str, Row], new_rows: dict[str, Row], batch: WriteBatch
+    ) -> Merged | None:
+        """Answer *op* with the memory of its namespace that has the same normalised text, if
+        one exists (found before the write, or stored since: `RecentTexts`), its tags merged."""
+        key = text_key(op.row.text)
+        target = named.get(op.same_as) if op.same_as is not None else None
+        if target is None or target.namespace != op.row.namespace or text_key(target.text) != key:
+            found = self.texts.get(op.row.namespace, key)
+            target = new_rows.get(found) if found is not None else None
+            if found is not None and target is None:
+                target = self.store.get_many([found]).get(found)
+            if target is None or text_key(target.text) != key:
+                return None
+        tags = list(dict.fromkeys([*target.tags, *op.row.tags]))
+        if tags == target.tags:
+            return Merged(target, False)
+        if target.id in new_rows:  # stored earlier in this batch: not committed yet
+            target.tags = tags
+            return Merged(target, False)
+        stamp = self.stamp()
+        updated = replace(target, tags=tags, updated_at=stamp)
+        self._keep_past(index, batch, [version_past(target, stamp)])
+        self.store.replace(updated)
+        self.rows_since_maintenance += 1
+        self.commits_since_maintenance += 1
+        batch.log(index, row_record(updated))
+        return Merged(updated, True)
 
     def _apply_update(self, op: UpdateOp, index: int, batch: WriteBatch) -> Row:
         p = op.params
@@ -303,6 +381,8 @@ class Writer:
             version=current.version + 1 if text_changed else current.version,
             vector=op.vector if (text_changed and op.vector is not None) else current.vector,
         )
+        if text_changed:
+            self.texts.discard(current.id)
         if (row.text, row.type, row.tags, row.metadata) != (current.text, current.type, current.tags, current.metadata):
             self._keep_past(index, batch, [version_past(current, stamp)])
         self.store.replace(row)
@@ -316,6 +396,7 @@ class Writer:
             if op.forget and self.history.of_memory(op.id):  # deleted before: erase its past
                 self.history.forget(op.id)
                 batch.log(i, forget_record(op.id, self.stamp()))
+                self._forgot = True
                 return True
             return False
         stamp = self.stamp()
@@ -328,6 +409,7 @@ class Writer:
                 past += [edge_past(e, stamp) for e in self.edges.touching(op.id)]
             self._keep_past(i, batch, past)
         self.store.delete([op.id])
+        self.texts.discard(op.id)
         if touching:
             self.edges.delete_touching(op.id)
         self._edge_ends.discard(op.id)
@@ -342,6 +424,7 @@ class Writer:
         batch.log(i, delete_record(op.id, stamp))
         if op.forget:
             batch.log(i, forget_record(op.id, stamp))
+            self._forgot = True
         self._deleted_at[op.id] = stamp
         if len(self._deleted_at) > DELETES_REMEMBERED:
             _, self._deleted_horizon = self._deleted_at.popitem(last=False)
@@ -452,7 +535,7 @@ class Writer:
                 continue
             edges.append(
                 Edge(
-                    id=edge_id(KIND, e.source, e.target),
+                    id=edge_id(e.kind, e.source, e.target),
                     kind=e.kind,
                     source=e.source,
                     target=e.target,

@@ -275,7 +275,10 @@ def _client_command(args: argparse.Namespace) -> int:
             if args.json:
                 print_json({**result, "contradictions": conflicts})
             else:
-                print(f"{'stored' if result['created'] else 'already stored'}: {result['id']}")
+                if result.get("duplicate_of"):
+                    print(f"already stored, same text: {result['id']} (tags merged)")
+                else:
+                    print(f"{'stored' if result['created'] else 'already stored'}: {result['id']}")
                 for e in conflicts:
                     print(_conflict_line(e))
             return 0

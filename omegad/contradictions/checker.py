@@ -48,7 +48,8 @@ from omegad.config import Config
 from omegad.contradictions.backlog import Asked, Backlog, Pair
 from omegad.contradictions.classifier import Classifier, ClassifierStats
 from omegad.contradictions.detect import detect
-from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
+from omegad.contradictions.duplicates import is_near_duplicate
+from omegad.contradictions.edges import DUPLICATES, KIND, Edge, EdgeIndex, EdgeOp, EdgeStore, edge_id
 from omegad.contradictions.model import Detection
 from omegad.errors import error_text
 from omegad.recall.neighbours import NeighbourCache
@@ -527,8 +528,8 @@ class Checker:
                 threshold,
                 [p.asked for p in found],
             )
-        upserts, planned = self._edges(found, detections, known, now)
-        stale = set(deletes) - planned
+        upserts, planned, dropped = self._edges(found, detections, known, now)
+        stale = (set(deletes) - planned) | dropped
         later = [(p, edge_id(KIND, p.newer.id, p.older.id)) for p in asked]
         held = {eid for _, eid in later if eid in stale} if deferred else set()
         return upserts, sorted(stale - held), [(p, eid if eid in held else None) for p, eid in later], deferred
@@ -549,8 +550,8 @@ class Checker:
             (d,) = self.classifier.apply([(p.older.text, p.newer.text)], [p.detection], [p.cosine], threshold)
             found.append(p)
             detections.append(d)
-        upserts, planned = self._edges(found, detections, known, now_us())
-        deletes = set()
+        upserts, planned, dropped = self._edges(found, detections, known, now_us())
+        deletes = set(dropped)
         for a, d in zip(chunk, detections, strict=False):  # (the decided ones)
             e = known.get(a.stale) if a.stale is not None else None
             if e is not None and not d.flagged(threshold):
@@ -560,17 +561,28 @@ class Checker:
 
     def _edges(
         self, found: list[Pair], detections: list[Detection], known: dict[str, Edge], now: int
-    ) -> tuple[list[Edge], set[str]]:
-        """Edges for the flagged pairs, and the ids of all flagged ones: an edge already known
-        with the same versions is kept as it is (with its resolution, if any)."""
+    ) -> tuple[list[Edge], set[str], set[str]]:
+        """Edges for the flagged pairs and the near duplicates (`dedup.on_store = link`), the
+        ids of all of them, and the duplicates edges a flagged pair replaces: an edge already
+        known with the same versions is kept as it is (with its resolution, if any)."""
         threshold = self.config.contradiction_threshold
+        link = self.config.dedup_on_store == "link"
         upserts: list[Edge] = []
         planned: set[str] = set()
+        dropped: set[str] = set()
         for p, d in zip(found, detections, strict=True):
             newer, older = p.newer, p.older
-            if not d.flagged(threshold):
+            flagged = d.flagged(threshold)
+            if flagged:
+                kind = KIND
+                dup = edge_id(DUPLICATES, newer.id, older.id)
+                if dup in known:  # in conflict after all (the classifier's second look)
+                    dropped.add(dup)
+            elif link and is_near_duplicate(newer.text, older.text, p.cosine, self.config.dedup_link_cosine, False):
+                kind = DUPLICATES
+            else:
                 continue
-            eid = edge_id(KIND, newer.id, older.id)
+            eid = edge_id(kind, newer.id, older.id)
             planned.add(eid)
             existing = known.get(eid)
             if (
@@ -579,14 +591,15 @@ class Checker:
                 and existing.target_version == older.version
             ):
                 continue
-            self.flagged += 1
+            if flagged:
+                self.flagged += 1
             edge = Edge(
                 id=eid,
-                kind=KIND,
+                kind=kind,
                 source=newer.id,
                 target=older.id,
                 namespace=newer.namespace,
-                confidence=d.confidence,
+                confidence=d.confidence if flagged else round(p.cosine, 4),
                 signals=tuple(s.as_dict() for s in d.signals),
                 source_version=newer.version,
                 target_version=older.version,
@@ -594,7 +607,7 @@ class Checker:
             )
             known[eid] = edge  # a pair the backlog holds twice gets one edge
             upserts.append(edge)
-        return upserts, planned
+        return upserts, planned, dropped - planned
 
     def stats(self) -> CheckerStats:
         lag_p50, lag_p95 = _percentiles(self.lag_ms)

@@ -19,7 +19,18 @@ from omegad.storage.rows import id_in, open_or_create, sql_str, upsert_by_id
 from omegad.storage.store import MemoryStore
 from omegad.timeutil import iso, now_us
 
-__all__ = ["EDGES_TABLE", "KIND", "Edge", "EdgeIndex", "EdgeOp", "EdgeStore", "edge_from", "edge_id", "resolved"]
+__all__ = [
+    "DUPLICATES",
+    "EDGES_TABLE",
+    "KIND",
+    "Edge",
+    "EdgeIndex",
+    "EdgeOp",
+    "EdgeStore",
+    "edge_from",
+    "edge_id",
+    "resolved",
+]
 
 log = structlog.get_logger("omegad")
 
@@ -27,6 +38,7 @@ log = structlog.get_logger("omegad")
 EDGES_TABLE = "edges"
 CURSOR_FILE = "contradictions.json"
 KIND = "contradicts"
+DUPLICATES = "duplicates"  # newer --duplicates--> older: a near duplicate (docs/duplicates.md)
 
 
 def edge_id(kind: str, source: str, target: str) -> str:
@@ -232,11 +244,18 @@ class EdgeIndex:
                 if not ids:
                     del self.by_memory[mid]
 
-    def of(self, memory_id: str) -> list[Edge]:
-        return [self.edges[e] for e in sorted(self.by_memory.get(memory_id, ()))]
+    def of(self, memory_id: str, kind: str | None = None) -> list[Edge]:
+        """The edges of *memory_id* (of one *kind*, when given)."""
+        found = [self.edges[e] for e in sorted(self.by_memory.get(memory_id, ()))]
+        return found if kind is None else [e for e in found if e.kind == kind]
+
+    def duplicates_of(self, memory_id: str) -> list[str]:
+        """The memories linked to *memory_id* as near duplicates."""
+        return [e.target if e.source == memory_id else e.source for e in self.of(memory_id, DUPLICATES)]
 
     def between(self, a: str, b: str) -> Edge | None:
-        for e in self.of(a):
+        """The contradiction between *a* and *b*, if any."""
+        for e in self.of(a, KIND):
             if {e.source, e.target} == {a, b}:
                 return e
         return None
@@ -245,6 +264,10 @@ class EdgeIndex:
         """``contradicts`` / ``contradicted_by`` of a memory (unresolved edges only)."""
         out: dict[str, list[dict[str, Any]]] = {}
         for e in self.of(memory_id):
+            if e.kind == DUPLICATES:
+                other = e.target if e.source == memory_id else e.source
+                out.setdefault("duplicates", []).append({"id": other, "at": iso(e.created_at)})
+                continue
             if e.resolution is not None:
                 continue
             other, key = (e.target, "contradicts") if e.source == memory_id else (e.source, "contradicted_by")
@@ -256,7 +279,7 @@ class EdgeIndex:
     def demoted(self, memory_id: str) -> bool:
         """The memory is the losing side of a contradiction: contradicted by a newer memory
         (unresolved or resolved keep_new), or the newer side of a pair resolved keep_old."""
-        for e in self.of(memory_id):
+        for e in self.of(memory_id, KIND):
             if e.target == memory_id and e.resolution in (None, "keep_new"):
                 return True
             if e.source == memory_id and e.resolution == "keep_old":

@@ -169,6 +169,7 @@ def query(r: Reader) -> QueryParams:
         include_hidden=r.boolean("include_hidden", False),
         context=_context(r),
         as_of=r.time("as_of"),
+        include_duplicates=r.boolean("include_duplicates", False),
     )
     r.done()
     if params.since and params.until and params.since > params.until:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -189,12 +190,26 @@ def test_explain_trace(shared_daemon: Daemon, ns: str) -> None:
 
 def test_dedup_drops_near_duplicates(shared_daemon: Daemon, ns: str) -> None:
     with shared_daemon.client() as c:
-        c.store("Run the migrations before deploying.", namespace=ns)
-        c.store("Run the migrations before deploying. ", namespace=ns)
-        c.store("run the   migrations before deploying.", namespace=ns)
+        first = c.store("Run the migrations before deploying.", namespace=ns)
+        # the same words again: merged at the store (dedup.on_store), never a second memory
+        assert c.store("Run the migrations before deploying. ", namespace=ns) == first
+        assert c.store("run the   migrations before deploying.", namespace=ns) == first
+        c.store("Run the migrations before deploying!!", namespace=ns + "-x")  # another namespace
         reply = c.query("migrations before deploy", namespace=ns, explain=True)
-    assert len(reply["results"]) == 1
-    assert reply["trace"][-1]["dropped"] == 2
+    assert [r["id"] for r in reply["results"]] == [first]
+    assert reply["trace"][-1]["dropped"] == 0
+
+
+def test_query_dedup_folds_copies_stored_without_merging(daemon_factory: Any) -> None:
+    d: Daemon = daemon_factory(config='[dedup]\non_store = "off"\n').start()
+    with d.client() as c:
+        c.store("Run the migrations before deploying.", namespace="q")
+        c.store("Run the migrations before deploying. ", namespace="q")
+        c.store("run the   migrations before deploying.", namespace="q")
+        reply = c.query("migrations before deploy", namespace="q", explain=True)
+        assert len(reply["results"]) == 1 and reply["trace"][-1]["dropped"] == 2
+        every = c.query("migrations before deploy", namespace="q", include_duplicates=True)
+        assert len(every) == 3
 
 
 def test_invalid_params_are_typed_errors(shared_daemon: Daemon, ns: str) -> None:

@@ -92,7 +92,7 @@ def test_delete_asks_reports_and_exits_by_outcome(shared_daemon: Daemon, ns: str
     assert "not found: no-such-memory" in out.stderr
     assert omegad("show", a, "--socket", sock).returncode == 3
     js = json.loads(omegad("delete", b, "--yes", "--json", "--socket", sock).stdout)
-    assert js == {"deleted": [b], "not_found": []}
+    assert js == {"deleted": [b], "not_found": [], "forgotten": False}
 
 
 def test_feedback_and_resolve(shared_daemon: Daemon, ns: str) -> None:

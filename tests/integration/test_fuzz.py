@@ -491,7 +491,7 @@ def _valid(draw: st.DrawFn, method: str, keep: bool) -> dict[str, Any]:
         if keep:
             items.append(draw(_store_params(namespace=KEEP_NS)))
         p = {"items": items}
-    elif method in ("get", "delete", "traverse", "feedback"):
+    elif method in ("get", "delete", "traverse", "feedback", "history"):
         p = {"id": draw(_one(*KEEP_IDS) if keep else st.one_of(ID_MINE, _values(method, "id")))}
         if method == "traverse":
             _maybe(draw, p, "kinds", st.just(["contradicts"]))
@@ -857,13 +857,13 @@ def test_deep_nesting_and_invalid_utf8(fuzzed: tuple[Daemon, dict[str, dict[str,
         assert c.ping() == {}
 
 
-#: Near-valid cases per method (1,820 in all; bench/fuzz.py runs many more). A method added to
+#: Near-valid cases per method (1,880 in all; bench/fuzz.py runs many more). A method added to
 #: the registry fails `test_near_valid_params` until it has an entry here and in `_valid`.
 NEAR_VALID_CASES = {
     "hello": 40, "ping": 40, "stats": 40, "maintain": 30, "flush": 80, "cancel": 80, "store": 160,
     "store_batch": 120, "get": 100, "update": 120, "delete": 100, "query": 160, "contradictions": 100,
     "traverse": 100, "resolve": 100, "unresolve": 80, "feedback": 100, "export": 120, "import": 150,
-    "list": 120, "namespaces": 30, "subscribe": 60, "unsubscribe": 60,
+    "list": 120, "namespaces": 30, "subscribe": 60, "unsubscribe": 60, "history": 60,
 }  # fmt: skip
 
 

@@ -65,7 +65,11 @@ def test_delete_leaves_a_tombstone_and_forget_erases_it(shared_daemon: Daemon, n
         assert c.delete(mid, forget=True) is False  # nothing left
         other = c.store("A note pasted by mistake.", namespace=ns)
         c.update(other, text="A note pasted by mistake, edited.")
+        wal = shared_daemon.data_dir / "wal"
+        assert b"pasted by mistake" in b"".join(f.read_bytes() for f in wal.glob("*"))
         assert c.call("delete", {"id": other, "forget": True}) == {"deleted": True, "forgotten": True}
+        logged = b"".join(f.read_bytes() for f in wal.glob("*"))
+        assert b"pasted by mistake" not in logged  # checkpointed away with the forget
         with pytest.raises(ServiceError):
             c.history(other)
         assert c.query("pasted by mistake", namespace=ns, as_of=datetime.now(UTC)) == []

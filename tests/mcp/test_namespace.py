@@ -146,3 +146,14 @@ async def test_a_client_that_fails_to_list_its_roots_falls_back(
         async with Client(server, mode="legacy", list_roots_callback=callback) as c:  # type: ignore[arg-type]
             with anyio.fail_after(10):
                 assert (await call(c, "memory_list", {}))["namespace"] == cwd.name
+
+
+async def test_storing_the_same_text_again_answers_with_the_first(shared_daemon: Daemon, tmp_path: Path) -> None:
+    settings = Settings(shared_daemon.socket, f"dup-{uuid.uuid4().hex[:8]}", tmp_path)
+    async with Client(build_server(settings)) as c:
+        first = await call(c, "memory_store", {"text": "Releases are tagged vX.Y.Z on main."})
+        again = await call(c, "memory_store", {"text": "releases are tagged vX.Y.Z on main", "tags": ["release"]})
+        assert again["id"] == first["id"] == again["duplicate_of"] and first["duplicate_of"] is None
+        assert "Already remembered" in again["hint"]
+        hits = (await call(c, "memory_query", {"query": "how are releases tagged?"}))["results"]
+        assert [h["id"] for h in hits] == [first["id"]]

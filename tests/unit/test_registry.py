@@ -38,6 +38,7 @@ MINIMAL: dict[str, dict[str, Any]] = {
     "import": {"records": [{"record": "memory", "id": "a", "text": "x"}]},
     "subscribe": {"topics": ["stored"]},
     "unsubscribe": {"subscription": 1},
+    "history": {"id": "a"},
 }
 
 
