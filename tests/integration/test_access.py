@@ -190,3 +190,32 @@ def test_a_bad_grant_is_a_clear_config_error(tmp_path: Path) -> None:
         cfg.write_text(text)
         with pytest.raises(ConfigError, match=message):
             load_config(cfg, env={})
+
+
+def test_history_of_a_deleted_memory_keeps_its_namespaces_grants(tmp_path: Path) -> None:
+    """A deleted memory exists only in its history; the access check finds its namespace
+    there, so its tombstone is no easier to read than the memory was."""
+    read = '[[access.grant]]\nusers = [65534]\nnamespaces = ["shared"]\nmode = "read"\n'
+    d = _daemon(tmp_path, read, tmp_path / "h-data")
+    try:
+        with d.client() as c:
+            shared_id = c.store("the shared build runs on Fridays", namespace="shared")
+            private_id = c.store("my private note about salaries", namespace="private")
+            c.update(private_id, text="my private note about bonuses")
+            c.delete(private_id)
+        outcome = _as_other(
+            d.socket,
+            [
+                ("history", {"id": shared_id}),
+                ("history", {"id": private_id}),
+                ("get", {"id": private_id, "as_of": "2001-01-01T00:00:00Z"}),
+                ("delete", {"id": private_id, "forget": True}),
+                ("delete", {"id": shared_id, "forget": True}),
+                ("query", {"text": "salaries", "namespace": "private", "as_of": "2030-01-01T00:00:00Z"}),
+            ],
+        )
+        assert outcome == ["ok", "forbidden", "forbidden", "forbidden", "forbidden", "forbidden"], outcome
+        with d.client() as c:
+            assert len(c.history(private_id)["versions"]) == 2  # nothing was erased
+    finally:
+        assert d.stop() == 0, d.log()
