@@ -160,7 +160,7 @@ def _show(client: Client, args: argparse.Namespace) -> int:
         print_json({"memory": memory, "contradictions": edges, "graph": graph, "history": versions})
         return 0
     _fields(memory)
-    if "feedback" in memory:
+    if memory.get("ratings"):
         print(f"{'feedback:':<12} {memory['feedback']:+.2f} over {memory['ratings']} rating(s)")
     if memory.get("accesses"):
         print(f"{'recalled:':<12} {memory['accesses']} time(s)")

@@ -392,7 +392,8 @@ class Checker:
         if not chunk:
             return
         # their edges as the graph has them now, copied on the event loop (see `_check`)
-        ids = (edge_id(KIND, a.pair.newer.id, a.pair.older.id) for a in chunk)
+        # (and their near-duplicate links, which a contradiction found now replaces)
+        ids = (edge_id(k, a.pair.newer.id, a.pair.older.id) for a in chunk for k in (KIND, DUPLICATES))
         known = {eid: self.index.edges[eid] for eid in ids if eid in self.index.edges}
         # (not under the read limiter: like the detectors, the model reads no storage)
         upserts, deletes, done = await anyio.to_thread.run_sync(self._ask, chunk, known)

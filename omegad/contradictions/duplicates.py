@@ -24,6 +24,8 @@ __all__ = ["is_near_duplicate", "markers", "normalise", "substitutes", "text_key
 #: similarity from which two words are spellings of one.
 TEMPLATE_RATIO = 0.6
 VARIANT_RATIO = 0.75
+
+
 #: Words that name one of a set of environments, platforms or days: a swap is another fact.
 def _word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
@@ -123,7 +125,10 @@ def _names(text: str) -> set[str]:
 
 
 def _variants(x: str, y: str) -> bool:
-    """Spellings of one word: a typo, British/American, an abbreviation or a plural."""
+    """Spellings of one word: a typo, British/American, an abbreviation or a plural. Two slot
+    words are two slots, however alike ("tuesday" / "thursday")."""
+    if x in SLOT_WORDS and y in SLOT_WORDS:
+        return False
     short, long = sorted((x.replace(" ", ""), y.replace(" ", "")), key=len)
     if len(short) >= 3 and long.startswith(short):
         return True

@@ -79,3 +79,14 @@ def test_dedup_modes(daemon_factory: Any) -> None:
         new = c.store(NEW, namespace="m")
         c.flush(timeout=60)
         assert "duplicates" not in c.get(old) and "duplicates" not in c.get(new)  # no links in this mode
+
+
+def test_a_pair_in_conflict_is_never_also_a_duplicate(shared_daemon: Daemon, ns: str) -> None:
+    """The detectors pass this pair (one word changed, no number, no name), the pair classifier
+    flags it in its second stage: the contradiction replaces the near-duplicate link."""
+    with shared_daemon.client() as c:
+        old = c.store("We deploy the API from the release branch.", namespace=ns)
+        new = c.store("We deploy the API from the main branch now.", namespace=ns)
+        c.flush(timeout=60)
+        edges = c.traverse(new)["edges"]
+    assert [(e["kind"], e["target"]) for e in edges] == [("contradicts", old)], edges

@@ -44,3 +44,9 @@ def test_near_duplicate_needs_all_four() -> None:
     assert not is_near_duplicate(new, old, 0.95, 0.86, contradiction=True)  # in conflict
     assert not is_near_duplicate(new.replace("4", "8"), old, 0.95, 0.86, contradiction=False)  # another number
     assert not is_near_duplicate(new.replace("production", "staging"), old, 0.95, 0.86, contradiction=False)
+
+
+def test_two_slot_words_are_never_spellings_of_one() -> None:
+    old = "We deploy the API from the release branch every Tuesday."
+    assert substitutes("We deploy the API from the release branch every Thursday.", old)
+    assert not is_near_duplicate("We deploy the API from the release branch every Thursday.", old, 0.97, 0.86, False)
