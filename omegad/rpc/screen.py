@@ -1,4 +1,4 @@
-"""Secrets in a write's text and metadata, handled by ``secrets.on_detect`` while the request
+"""Secrets in a write's text, tags and metadata, handled by ``secrets.on_detect`` while the request
 is parsed, before it is embedded, logged or written (docs/secrets.md): ``redact`` replaces
 each by ``[redacted:KIND]`` and the reply lists them (field, kind, position; never the
 value), ``reject`` refuses the request with ``invalid_params`` naming the kind, ``allow``
@@ -28,6 +28,9 @@ def screen(params: P, config: Config, where: str) -> P:
     found: list[dict[str, Any]] = []
     text = _clean(params.text, "text", found) if params.text is not None else None
     metadata = _clean_map(params.metadata, "metadata", found) if params.metadata is not None else None
+    tags = params.tags
+    if tags:  # a tag is text that is indexed and shown too
+        tags = tuple(dict.fromkeys(_clean(t, f"tags[{i}]", found) for i, t in enumerate(tags)))
     if not found:
         return params
     if config.secrets_on_detect == "reject":
@@ -37,7 +40,7 @@ def screen(params: P, config: Config, where: str) -> P:
             'remove it, or let the daemon redact it (secrets.on_detect = "redact")',
             {"param": f"{where}.{first['field']}", "secrets": found},
         )
-    return replace(params, text=text, metadata=metadata, redacted=tuple(found))
+    return replace(params, text=text, metadata=metadata, tags=tags, redacted=tuple(found))
 
 
 def _clean(value: str, field: str, found: list[dict[str, Any]]) -> str:

@@ -49,6 +49,10 @@ def test_secrets_are_redacted_on_every_write_path(shared_daemon: Daemon, ns: str
             updated["text"] == "now the key is [redacted:aws_access_key]" and updated["redacted"][0]["field"] == "text"
         )
 
+        tagged = c.call("store", {"text": "CI token rotated", "namespace": ns, "tags": ["ci", pat]})
+        assert tagged["redacted"] == [{"field": "tags[1]", "kind": "github_token", "start": 0, "end": len(pat)}]
+        assert c.get(tagged["id"])["tags"] == ["ci", "[redacted:github_token]"]
+
         plain = c.call("store", {"text": "Staging deploys need one approval", "namespace": ns})
         assert "redacted" not in plain
 
