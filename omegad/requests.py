@@ -117,6 +117,7 @@ class QueryParams:
     context: QueryContext | None = None
     as_of: datetime | None = None  # the answer as the store stood then
     include_duplicates: bool = False  # every member of a near-duplicate group, not the newest
+    max_tokens: int | None = None  # results in rank order while their texts fit this many tokens
 
 
 @dataclass(frozen=True)

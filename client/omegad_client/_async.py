@@ -315,6 +315,7 @@ class AsyncClient:
         context: Mapping[str, Any] | None = None,
         as_of: str | datetime | None = None,
         include_duplicates: bool = False,
+        max_tokens: int | None = None,
     ) -> Any:
         result: dict[str, Any] = await self.call(
             "query",
@@ -332,9 +333,10 @@ class AsyncClient:
                 context=dict(context) if context else None,
                 as_of=as_of,
                 include_duplicates=include_duplicates or None,
+                max_tokens=max_tokens,
             ),
         )
-        return result if explain else result["results"]
+        return result if explain or max_tokens else result["results"]
 
     async def stats(self) -> dict[str, Any]:
         result: dict[str, Any] = await self.call("stats")

@@ -314,8 +314,10 @@ class Client:
         context: Mapping[str, Any] | None = None,
         as_of: str | datetime | None = None,
         include_duplicates: bool = False,
+        max_tokens: int | None = None,
     ) -> Any:
-        """Recall memories. Returns the list of results, or the whole reply with ``explain``."""
+        """Recall memories. Returns the list of results, or the whole reply with ``explain``
+        (and with ``max_tokens``, whose ``budget`` says what fitted)."""
         result: dict[str, Any] = self.call(
             "query",
             params(
@@ -332,9 +334,10 @@ class Client:
                 context=dict(context) if context else None,
                 as_of=as_of,
                 include_duplicates=include_duplicates or None,
+                max_tokens=max_tokens,
             ),
         )
-        return result if explain else result["results"]
+        return result if explain or max_tokens else result["results"]
 
     def stats(self) -> dict[str, Any]:
         result: dict[str, Any] = self.call("stats")

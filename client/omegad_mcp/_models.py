@@ -58,10 +58,17 @@ class Hit(Memory):
     signals: dict[str, Any] | None = Field(None, description="with explain: why it ranked where it did")
 
 
+class Budget(BaseModel):
+    max_tokens: int
+    used: int = Field(description="tokens of the results' texts")
+    left_out: list[dict[str, Any]] = Field(description="results that did not fit: id and tokens")
+
+
 class QueryResult(BaseModel):
     namespace: str
     results: list[Hit]
     trace: list[dict[str, Any]] | None = Field(None, description="with explain: each ranking stage")
+    budget: Budget | None = Field(None, description="with max_tokens: what fitted")
 
 
 class ListResult(BaseModel):

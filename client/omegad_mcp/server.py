@@ -30,6 +30,7 @@ from omegad_client.protocol import default_socket_path
 
 from ._link import DaemonLink, MemoryToolError
 from ._models import (
+    Budget,
     Contradiction,
     ContradictionsResult,
     Deleted,
@@ -199,6 +200,10 @@ async def memory_query(
     ] = None,
     file: FileArg = None,
     explain: Annotated[bool, Field(description="add each result's ranking signals and the stages")] = False,
+    max_tokens: Annotated[
+        int | None,
+        Field(ge=1, le=100_000, description="keep the results whose texts fit in this many tokens, best first"),
+    ] = None,
     namespace: NamespaceArg = None,
 ) -> QueryResult:
     """Recall what is remembered about this project from earlier sessions: decisions and their
@@ -216,19 +221,22 @@ async def memory_query(
         tags=list(tags) if tags else None,
         explain=explain or None,
         context=context or None,
+        max_tokens=max_tokens,
     )
     link = _state(ctx).link
     try:
         reply = await link.call("query", params)
     except MemoryToolError as exc:
-        if exc.code != "invalid_params" or "context" not in exc.data.get("unknown", ()):
+        unknown = set(exc.data.get("unknown", ())) & {"context", "max_tokens"}
+        if exc.code != "invalid_params" or not unknown:
             raise
-        # A daemon older than `context` on `query`: ask without it.
-        reply = await link.call("query", {k: v for k, v in params.items() if k != "context"})
+        # A daemon older than `context` or `max_tokens` on `query`: ask without them.
+        reply = await link.call("query", {k: v for k, v in params.items() if k not in unknown})
     return QueryResult(
         namespace=scope.namespace,
         results=[Hit.model_validate(r) for r in reply["results"]],
         trace=reply.get("trace"),
+        budget=Budget.model_validate(reply["budget"]) if "budget" in reply else None,
     )
 
 

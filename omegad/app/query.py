@@ -118,13 +118,37 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     else:
         results, dropped = dedup(candidates, svc.config.dedup_cosine, p.limit)
     trace.mark("dedup", len(results), dropped=dropped)
+    budget: dict[str, Any] | None = None
+    if p.max_tokens is not None and results:
+        results, budget = await _fit(svc, results, p.max_tokens)
+        trace.mark("budget", len(results), **{k: v for k, v in budget.items() if k != "left_out"})
     svc.signals.accessed(((c.row.id, c.row.namespace) for c in results), now_us())
     reply: dict[str, Any] = {"results": [svc.annotated(result_dict(c, p.explain), graph) for c in results]}
     if at is not None:
         reply["as_of"] = iso(at)
+    if p.max_tokens is not None:
+        reply["budget"] = budget or {"max_tokens": p.max_tokens, "used": 0, "left_out": []}
     if p.explain:
         reply["trace"] = trace.stages
     return reply
+
+
+async def _fit(svc: Service, results: list[Candidate], max_tokens: int) -> tuple[list[Candidate], dict[str, Any]]:
+    """The results, in rank order, whose texts fit *max_tokens* (the embedding model's tokens):
+    one that does not fit is left out, and smaller ones after it still go in."""
+    counts = await anyio.to_thread.run_sync(
+        svc.embedder.text_tokens, [c.row.text for c in results], limiter=svc.read_limiter
+    )
+    kept: list[Candidate] = []
+    left_out: list[dict[str, Any]] = []
+    used = 0
+    for c, n in zip(results, counts, strict=True):
+        if used + n <= max_tokens:
+            kept.append(c)
+            used += n
+        else:
+            left_out.append({"id": c.row.id, "tokens": n})
+    return kept, {"max_tokens": max_tokens, "used": used, "left_out": left_out}
 
 
 async def _as_of(svc: Service, flt: Filter, at: int) -> tuple[Filter, list[Row], EdgeIndex]:

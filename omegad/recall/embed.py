@@ -101,11 +101,21 @@ class Embedder:
         self._inputs = {i.name for i in self._session.get_inputs()}
         # (the shipped tokenizer.json pads every text to 128 and truncates at 128)
         self._tokenizer = load_tokenizer(files.tokenizer, MAX_TOKENS)
+        # the same vocabulary without the model's length cut, for token budgets (`text_tokens`)
+        self._counter = load_tokenizer(files.tokenizer, MAX_TOKENS)
+        self._counter.no_truncation()
+        self._count_lock = threading.Lock()
         self._lock = threading.Lock()
         self.dim = int(self.embed(["probe"]).shape[1])
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
+
+    def text_tokens(self, texts: list[str]) -> list[int]:
+        """Each text's length in the model's tokens, whole (no cut at the model's limit, no
+        special tokens): what a token budget counts."""
+        with self._count_lock:
+            return [len(e.ids) for e in self._counter.encode_batch(texts, add_special_tokens=False)]
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
         """Embed *texts*; returns an (n, dim) float32 array of unit vectors."""
@@ -174,4 +184,7 @@ class UnloadedEmbedder:
         self.files = ModelFiles(Path(), model_id, "unavailable")
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        raise ModelMissing(self.error)
+
+    def text_tokens(self, texts: list[str]) -> list[int]:
         raise ModelMissing(self.error)

@@ -71,6 +71,7 @@ __all__ = [
 ]
 
 MAX_LIST_LIMIT = 500
+MAX_TOKEN_BUDGET = 1_000_000
 MAX_CONTEXT_CHARS = 512
 MAX_CONTEXT_SYMBOLS = 32
 
@@ -170,6 +171,7 @@ def query(r: Reader) -> QueryParams:
         context=_context(r),
         as_of=r.time("as_of"),
         include_duplicates=r.boolean("include_duplicates", False),
+        max_tokens=r.integer("max_tokens", 0, 1, MAX_TOKEN_BUDGET) or None,
     )
     r.done()
     if params.since and params.until and params.since > params.until:

@@ -157,3 +157,13 @@ async def test_storing_the_same_text_again_answers_with_the_first(shared_daemon:
         assert "Already remembered" in again["hint"]
         hits = (await call(c, "memory_query", {"query": "how are releases tagged?"}))["results"]
         assert [h["id"] for h in hits] == [first["id"]]
+
+
+async def test_query_with_a_token_budget(shared_daemon: Daemon, tmp_path: Path) -> None:
+    settings = Settings(shared_daemon.socket, f"budget-{uuid.uuid4().hex[:8]}", tmp_path)
+    async with Client(build_server(settings)) as c:
+        short = await call(c, "memory_store", {"text": "Backups run nightly."})
+        await call(c, "memory_store", {"text": "Backups: " + "the nightly job copies every volume to the vault; " * 6})
+        got = await call(c, "memory_query", {"query": "how do backups run?", "max_tokens": 20})
+        assert [h["id"] for h in got["results"]] == [short["id"]]
+        assert got["budget"]["used"] <= 20 and len(got["budget"]["left_out"]) == 1
