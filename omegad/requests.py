@@ -118,6 +118,7 @@ class QueryParams:
     as_of: datetime | None = None  # the answer as the store stood then
     include_duplicates: bool = False  # every member of a near-duplicate group, not the newest
     max_tokens: int | None = None  # results in rank order while their texts fit this many tokens
+    min_score: float | None = None  # the relevance floor for this query (None: the configured one)
 
 
 @dataclass(frozen=True)

@@ -316,6 +316,7 @@ class AsyncClient:
         as_of: str | datetime | None = None,
         include_duplicates: bool = False,
         max_tokens: int | None = None,
+        min_score: float | None = None,
     ) -> Any:
         result: dict[str, Any] = await self.call(
             "query",
@@ -334,6 +335,7 @@ class AsyncClient:
                 as_of=as_of,
                 include_duplicates=include_duplicates or None,
                 max_tokens=max_tokens,
+                min_score=min_score,
             ),
         )
         return result if explain or max_tokens else result["results"]

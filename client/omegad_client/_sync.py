@@ -315,6 +315,7 @@ class Client:
         as_of: str | datetime | None = None,
         include_duplicates: bool = False,
         max_tokens: int | None = None,
+        min_score: float | None = None,
     ) -> Any:
         """Recall memories. Returns the list of results, or the whole reply with ``explain``
         (and with ``max_tokens``, whose ``budget`` says what fitted)."""
@@ -335,6 +336,7 @@ class Client:
                 as_of=as_of,
                 include_duplicates=include_duplicates or None,
                 max_tokens=max_tokens,
+                min_score=min_score,
             ),
         )
         return result if explain or max_tokens else result["results"]

@@ -118,6 +118,12 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     else:
         results, dropped = dedup(candidates, svc.config.dedup_cosine, p.limit)
     trace.mark("dedup", len(results), dropped=dropped)
+    floor = p.min_score if p.min_score is not None else svc.config.min_score
+    below = 0
+    if floor > 0:  # results too weak to be an answer: none rather than noise
+        kept = [c for c in results if c.score >= floor]
+        below, results = len(results) - len(kept), kept
+    trace.mark("floor", len(results), min_score=floor, dropped=below)
     budget: dict[str, Any] | None = None
     if p.max_tokens is not None and results:
         results, budget = await _fit(svc, results, p.max_tokens)
@@ -126,6 +132,8 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     reply: dict[str, Any] = {"results": [svc.annotated(result_dict(c, p.explain), graph) for c in results]}
     if at is not None:
         reply["as_of"] = iso(at)
+    if below:
+        reply["dropped"] = {"below_min_score": below, "min_score": floor}
     if p.max_tokens is not None:
         reply["budget"] = budget or {"max_tokens": p.max_tokens, "used": 0, "left_out": []}
     if p.explain:

@@ -103,7 +103,7 @@ def _readable_namespaces(result: dict[str, Any], may_read: Callable[[str], bool]
 
 _STORE_KEYS = ("text", "type", "tags", "namespace", "metadata", "created_at", "id")
 _QUERY_KEYS = ("text", "limit", "namespace", "types", "tags", "since", "until", "rerank", "explain",
-               "include_hidden", "context", "as_of", "include_duplicates", "max_tokens")  # fmt: skip
+               "include_hidden", "context", "as_of", "include_duplicates", "max_tokens", "min_score")  # fmt: skip
 _LIST_KEYS = ("namespace", "types", "tags", "since", "until", "order", "cursor", "limit", "include_hidden")
 
 _ROWS = (

@@ -172,6 +172,7 @@ def query(r: Reader) -> QueryParams:
         as_of=r.time("as_of"),
         include_duplicates=r.boolean("include_duplicates", False),
         max_tokens=r.integer("max_tokens", 0, 1, MAX_TOKEN_BUDGET) or None,
+        min_score=r.number("min_score", 0.0, 10.0),
     )
     r.done()
     if params.since and params.until and params.since > params.until:

@@ -179,11 +179,31 @@ def test_explain_trace(shared_daemon: Daemon, ns: str) -> None:
         c.store_batch([{"text": f"Service {i} listens on port {8000 + i}.", "namespace": ns} for i in range(10)])
         reply = c.query("which port does service 3 use", namespace=ns, limit=3, explain=True)
     stages = [s["stage"] for s in reply["trace"]]
-    assert stages == ["embed", "recall", "heuristic", "rerank", "dedup"]
+    assert stages == ["embed", "recall", "heuristic", "rerank", "dedup", "floor"]
     for s in reply["trace"]:
         assert s["ms"] >= 0 and isinstance(s["candidates"], int)
     assert reply["trace"][1]["net"] == 15 and reply["trace"][1]["candidates"] == 10
     assert len(reply["results"]) == 3
+
+
+def test_min_score_drops_weak_results_and_says_so(shared_daemon: Daemon, ns: str) -> None:
+    with shared_daemon.client() as c:
+        c.store("The billing service retries failed charges three times.", namespace=ns)
+        c.store("Our office plants are watered on Fridays.", namespace=ns)
+        every = c.query("how often are failed charges retried?", namespace=ns, limit=5, explain=True)
+        scores = sorted(r["score"] for r in every["results"])
+        assert len(scores) == 2 and scores[0] < scores[1]
+        floor = (scores[0] + scores[1]) / 2
+        reply = c.query("how often are failed charges retried?", namespace=ns, limit=5, min_score=floor, explain=True)
+        assert [r["text"] for r in reply["results"]] == ["The billing service retries failed charges three times."]
+        assert reply["dropped"] == {"below_min_score": 1, "min_score": floor}
+        stage = next(s for s in reply["trace"] if s["stage"] == "floor")
+        assert stage["min_score"] == floor and stage["dropped"] == 1
+        nothing = c.call("query", {"text": "retries", "namespace": ns, "min_score": 9.9})
+        assert nothing["results"] == [] and nothing["dropped"]["below_min_score"] == 2
+        for bad in (-0.1, 11, "high", True):
+            with pytest.raises(InvalidParams):
+                c.call("query", {"text": "retries", "namespace": ns, "min_score": bad})
     for r in reply["results"]:
         assert set(r["signals"]) >= {"vector_rank", "cosine", "fused", "type_weight", "recency"}
 
@@ -197,7 +217,7 @@ def test_dedup_drops_near_duplicates(shared_daemon: Daemon, ns: str) -> None:
         c.store("Run the migrations before deploying!!", namespace=ns + "-x")  # another namespace
         reply = c.query("migrations before deploy", namespace=ns, explain=True)
     assert [r["id"] for r in reply["results"]] == [first]
-    assert reply["trace"][-1]["dropped"] == 0
+    assert next(s for s in reply["trace"] if s["stage"] == "dedup")["dropped"] == 0
 
 
 def test_query_dedup_folds_copies_stored_without_merging(daemon_factory: Any) -> None:
@@ -207,7 +227,7 @@ def test_query_dedup_folds_copies_stored_without_merging(daemon_factory: Any) ->
         c.store("Run the migrations before deploying. ", namespace="q")
         c.store("run the   migrations before deploying.", namespace="q")
         reply = c.query("migrations before deploy", namespace="q", explain=True)
-        assert len(reply["results"]) == 1 and reply["trace"][-1]["dropped"] == 2
+        assert len(reply["results"]) == 1 and next(s for s in reply["trace"] if s["stage"] == "dedup")["dropped"] == 2
         every = c.query("migrations before deploy", namespace="q", include_duplicates=True)
         assert len(every) == 3
 
