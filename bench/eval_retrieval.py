@@ -1,6 +1,8 @@
-"""Retrieval quality over the socket: nDCG@5, Recall@5 and MRR@10 per query kind.
+"""Retrieval quality over the socket: nDCG@5, Recall@5 and MRR@10 per query kind and per
+style of the answer, abstention on unanswerable questions, and what the relevance floor costs.
 
-    python bench/eval_retrieval.py [--set dev|holdout|DIR] [--config omegad.toml] [--json]
+    python bench/eval_retrieval.py [--set dev|holdout|blind|DIR] [--config omegad.toml]
+        [--floor X] [--json]
 
 Loads ``corpus.jsonl`` (memories with namespace, type, tags, created_at) into a fresh daemon
 with ``store_batch`` and runs every query of ``queries.jsonl`` in its namespace.
@@ -9,6 +11,10 @@ with ``store_batch`` and runs every query of ``queries.jsonl`` in its namespace.
 * Recall@5: share of the memories graded ≥ 1 that appear in the top 5.
 * MRR@10: reciprocal rank of the first result holding the query's highest grade (so for a
   superseded fact the *newer* memory must come first to score 1).
+* abstention: share of the unanswerable questions (``relevant`` empty) answered with nothing
+  once the floor (``query.min_score``, or ``--floor``) is applied; the Recall@5 of the
+  answerable ones is reported with and without the floor, and a sweep of floors.
+* A ``time_bounded`` question's ``since`` / ``until`` are passed to the query, as an agent would.
 * leaks: results from another namespace (must be 0).
 """
 
@@ -87,17 +93,27 @@ def query_context(q: dict[str, Any], meta: dict[str, dict[str, Any]], mode: str)
     return {"project": q["namespace"], "file": file, "language": meta[best]["language"]}
 
 
-def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True, context: str | None = None) -> dict[str, Any]:
+def evaluate(
+    set_dir: Path,
+    config_text: str | None,
+    rerank: bool = True,
+    context: str | None = None,
+    floor: float | None = None,
+) -> dict[str, Any]:
     """*context*: None (memories without metadata, queries without context), or ``none`` /
-    ``right`` / ``wrong``: memories with editor metadata, queries with that context."""
+    ``right`` / ``wrong``: memories with editor metadata, queries with that context. Queries run
+    with the floor off (``min_score`` 0) and *floor* (default: the configured
+    ``query.min_score``) is applied to their scores afterwards, which is exactly what the
+    daemon's floor does, so one run gives the figures with and without it."""
     corpus = load(set_dir / "corpus.jsonl")
     queries = load(set_dir / "queries.jsonl")
     meta = {m["id"]: editor_metadata(m) for m in corpus} if context is not None else {}
     ns_of = {m["id"]: m["namespace"] for m in corpus}
-    per_kind: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
-    leaks = 0
+    style_of = {m["id"]: m.get("style", "-") for m in corpus}
+    if floor is None:
+        floor = _configured_floor(config_text)
+    runs: list[dict[str, Any]] = []
     latencies: list[float] = []
-    failures: list[dict[str, Any]] = []
     with BenchDaemon(config_text) as d, d.client() as c:
         for start in range(0, len(corpus), 200):
             c.store_batch(
@@ -115,41 +131,99 @@ def evaluate(set_dir: Path, config_text: str | None, rerank: bool = True, contex
         reranker = c.hello()["reranker"]
         for q in queries:
             t0 = time.perf_counter()
-            ctx = query_context(q, meta, context) if context is not None else None
-            results = c.query(q["text"], namespace=q["namespace"], limit=10, rerank=rerank, context=ctx)
+            ctx = query_context(q, meta, context) if context is not None and q["relevant"] else None
+            window = {k: q[k] for k in ("since", "until") if q.get(k)}
+            results = c.query(
+                q["text"], namespace=q["namespace"], limit=10, rerank=rerank, context=ctx, min_score=0.0, **window
+            )
             latencies.append((time.perf_counter() - t0) * 1000)
-            ranked = [r["id"] for r in results]
-            leaks += sum(1 for mid in ranked if ns_of.get(mid) != q["namespace"])
             grades = {k: int(v) for k, v in q["relevant"].items()}
-            scores = (ndcg_at(ranked, grades, 5), recall_at(ranked, grades, 5), mrr_at(ranked, grades, 10))
-            per_kind[q["kind"]].append(scores)
-            if scores[2] < 1.0:
-                failures.append(
-                    {
-                        "qid": q["qid"],
-                        "kind": q["kind"],
-                        "text": q["text"],
-                        "mrr": round(scores[2], 3),
-                        "top": ranked[:3],
-                        "want": [m for m, g in grades.items() if g == max(grades.values())],
-                    }
-                )
-    summary: dict[str, Any] = {
-        "kinds": {},
-        "leaks": leaks,
-        "queries": len(queries),
-        "memories": len(corpus),
-        "reranker": reranker if rerank else {"state": "off (--no-rerank)"},
-    }
-    all_scores: list[tuple[float, float, float]] = []
-    for kind in sorted(per_kind):
-        rows = per_kind[kind]
-        all_scores += rows
-        summary["kinds"][kind] = _agg(rows)
-    summary["overall"] = _agg(all_scores)
-    summary["query_ms_p50"] = round(statistics.median(latencies), 2)
-    summary["failures"] = failures
+            best = max(grades, key=lambda m: (grades[m], m)) if grades else None
+            runs.append(
+                {
+                    "qid": q["qid"],
+                    "kind": q["kind"],
+                    "text": q["text"],
+                    "style": style_of.get(best, "-") if best else "-",
+                    "namespace": q["namespace"],
+                    "ranked": [(r["id"], float(r["score"])) for r in results],
+                    "grades": grades,
+                }
+            )
+    summary = summarise(runs, floor, ns_of)
+    summary.update(
+        memories=len(corpus),
+        reranker=reranker if rerank else {"state": "off (--no-rerank)"},
+        query_ms_p50=round(statistics.median(latencies), 2),
+        floor_sweep=[_floor_point(runs, f, ns_of) for f in FLOOR_SWEEP],
+    )
     return summary
+
+
+#: Floors the report sweeps (the abstention bought against the Recall@5 it costs).
+FLOOR_SWEEP = [round(0.05 * i, 2) for i in range(0, 15)]
+
+
+def _configured_floor(config_text: str | None) -> float:
+    import tempfile
+
+    from omegad.config import load_config
+
+    if not config_text:
+        return load_config().min_score
+    with tempfile.NamedTemporaryFile("w", suffix=".toml") as f:
+        f.write(config_text)
+        f.flush()
+        return load_config(Path(f.name)).min_score
+
+
+def _scores(run: dict[str, Any], floor: float) -> tuple[float, float, float]:
+    ranked = [mid for mid, score in run["ranked"] if score >= floor]
+    g = run["grades"]
+    return ndcg_at(ranked, g, 5), recall_at(ranked, g, 5), mrr_at(ranked, g, 10)
+
+
+def summarise(runs: list[dict[str, Any]], floor: float, ns_of: dict[str, str]) -> dict[str, Any]:
+    """Figures per kind and per style (of each question's best answer), answerable questions
+    only; abstention on the unanswerable ones; all with *floor* applied, and the Recall@5 the
+    floor costs."""
+    answerable = [r for r in runs if r["grades"]]
+    unanswerable = [r for r in runs if not r["grades"]]
+    per_kind: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+    per_style: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+    failures = []
+    for r in answerable:
+        scores = _scores(r, floor)
+        per_kind[r["kind"]].append(scores)
+        per_style[r["style"]].append(scores)
+        if scores[2] < 1.0:
+            kept = [mid for mid, score in r["ranked"] if score >= floor]
+            top = max(r["grades"].values())
+            failures.append(
+                {
+                    "qid": r["qid"],
+                    "kind": r["kind"],
+                    "text": r["text"],
+                    "mrr": round(scores[2], 3),
+                    "top": kept[:3],
+                    "want": [m for m, g in r["grades"].items() if g == top],
+                }
+            )
+    all_scores = [s for rows in per_kind.values() for s in rows]
+    off = [_scores(r, 0.0) for r in answerable]
+    return {
+        "queries": len(runs),
+        "answerable": len(answerable),
+        "unanswerable": len(unanswerable),
+        "floor": floor,
+        "kinds": {k: _agg(v) for k, v in sorted(per_kind.items())},
+        "styles": {k: _agg(v) for k, v in sorted(per_style.items())},
+        "overall": _agg(all_scores) if all_scores else {},
+        "abstention": _abstention(unanswerable, floor),
+        "recall@5_without_floor": round(statistics.fmean(s[1] for s in off), 4) if off else None,
+        "leaks": sum(1 for r in runs for mid, _ in r["ranked"] if ns_of.get(mid) != r["namespace"]),
+        "failures": failures,
+    }
 
 
 def _agg(rows: list[tuple[float, float, float]]) -> dict[str, float]:
@@ -161,6 +235,19 @@ def _agg(rows: list[tuple[float, float, float]]) -> dict[str, float]:
     }
 
 
+def _abstention(unanswerable: list[dict[str, Any]], floor: float) -> float | None:
+    """The share of unanswerable questions answered with nothing."""
+    if not unanswerable:
+        return None
+    return round(sum(1 for r in unanswerable if not any(s >= floor for _, s in r["ranked"])) / len(unanswerable), 4)
+
+
+def _floor_point(runs: list[dict[str, Any]], floor: float, ns_of: dict[str, str]) -> dict[str, Any]:
+    s = summarise(runs, floor, ns_of)
+    return {"floor": floor, "abstention": s["abstention"], "recall@5": s["overall"].get("recall@5"),
+            "ndcg@5": s["overall"].get("ndcg@5")}  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--set", default="dev", help="dev, holdout, or a directory with corpus.jsonl + queries.jsonl")
@@ -168,6 +255,7 @@ def main() -> int:
     ap.add_argument("--no-rerank", action="store_true")
     ap.add_argument("--reranker", type=Path, help="cross-encoder model directory (sets reranker.model_dir)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--floor", type=float, default=None, help="the relevance floor (default: query.min_score)")
     ap.add_argument("--failures", action="store_true", help="list queries whose best answer is not first")
     ap.add_argument(
         "--context",
@@ -182,18 +270,30 @@ def main() -> int:
 
     if args.context:
         return context_report(set_dir, config_text, rerank=not args.no_rerank, as_json=args.json)
-    summary = evaluate(set_dir, config_text, rerank=not args.no_rerank)
+    summary = evaluate(set_dir, config_text, rerank=not args.no_rerank, floor=args.floor)
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
     print(
-        f"set {set_dir.name}: {summary['memories']} memories, {summary['queries']} queries, query p50 {summary['query_ms_p50']} ms"
+        f"set {set_dir.name}: {summary['memories']} memories, {summary['queries']} queries "
+        f"({summary['unanswerable']} unanswerable), query p50 {summary['query_ms_p50']} ms"
     )
     r = summary["reranker"]
     print(f"reranker: {r['state']}" + (f" ({r['model']}, quantization {r['quantization']})" if "model" in r else ""))
-    print(f"{'kind':<12} {'n':>3} {'nDCG@5':>8} {'Recall@5':>9} {'MRR@10':>8}")
-    for kind, m in [*summary["kinds"].items(), ("overall", summary["overall"])]:
-        print(f"{kind:<12} {m['n']:>3} {m['ndcg@5']:>8.4f} {m['recall@5']:>9.4f} {m['mrr@10']:>8.4f}")
+    for title, table in (("kind", summary["kinds"]), ("style", summary["styles"])):
+        print(f"{title:<18} {'n':>3} {'nDCG@5':>8} {'Recall@5':>9} {'MRR@10':>8}")
+        for kind, m in table.items():
+            print(f"{kind:<18} {m['n']:>3} {m['ndcg@5']:>8.4f} {m['recall@5']:>9.4f} {m['mrr@10']:>8.4f}")
+    m = summary["overall"]
+    print(f"{'overall':<18} {m['n']:>3} {m['ndcg@5']:>8.4f} {m['recall@5']:>9.4f} {m['mrr@10']:>8.4f}")
+    if summary["abstention"] is not None:
+        print(
+            f"floor {summary['floor']}: abstention {summary['abstention']} of unanswerable; Recall@5 "
+            f"{m['recall@5']} with it, {summary['recall@5_without_floor']} without"
+        )
+        print("floor sweep (floor: abstention / Recall@5 / nDCG@5):")
+        for pt in summary["floor_sweep"]:
+            print(f"  {pt['floor']:.2f}: {pt['abstention']} / {pt['recall@5']} / {pt['ndcg@5']}")
     print(f"namespace leaks: {summary['leaks']}")
     if args.failures:
         for f in summary["failures"]:
