@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -143,20 +143,7 @@ def version_past(row: Row, valid_to: int, kind: str = VERSION) -> Past:
 
 
 def edge_past(edge: Edge, valid_to: int) -> Past:
-    data = {
-        "id": edge.id,
-        "kind": edge.kind,
-        "source": edge.source,
-        "target": edge.target,
-        "namespace": edge.namespace,
-        "confidence": edge.confidence,
-        "signals": list(edge.signals),
-        "source_version": edge.source_version,
-        "target_version": edge.target_version,
-        "created_at": edge.created_at,
-        "resolution": edge.resolution,
-        "resolved_at": edge.resolved_at,
-    }
+    data = {**asdict(edge), "signals": list(edge.signals)}
     return Past(f"e:{edge.id}@{valid_to}", EDGE, edge.source, edge.target, edge.namespace, valid_to, data)
 
 

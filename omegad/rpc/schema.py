@@ -360,16 +360,7 @@ def import_(r: Reader) -> ImportParams:
 
 def _import_memory(r: Reader) -> ImportMemory:
     version = r.integer("version", 1, 1, 2**31 - 1)
-    vector = r.take("vector")
-    if isinstance(vector, str):
-        try:
-            vector = base64.b64decode(vector, validate=True)
-        except (ValueError, binascii.Error):
-            raise r.fail("vector", "not base64") from None
-    if vector is not None and not isinstance(vector, bytes):
-        raise r.fail("vector", f"expected base64 text or bytes, got {kind_of(vector)}")
-    if vector is not None and (len(vector) % 4 or len(vector) > 65536):
-        raise r.fail("vector", "expected float32 values (at most 16384)")
+    vector = _vector_bytes(r)
     bound = r.config.feedback_bound
     feedback = r.number("feedback", -bound, bound)
     ratings = r.integer("ratings", 0, 0, 2**31 - 1)
