@@ -91,6 +91,8 @@ class Config:
     decay_floor: float = 0.7
     dedup_cosine: float = 0.97
     min_score: float = 0.0  # the relevance floor (docs/scoring.md, "Saying nothing")
+    supersede_cosine: float = 0.8  # a newer near twin wins (`pipeline.supersede`; 0: off)
+    supersede_factor: float = 0.85
     type_weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TYPE_WEIGHTS))
     decay_half_life_days: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_DECAY_HALF_LIFE_DAYS))
     # cross-encoder rerank stage
@@ -331,6 +333,8 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("query.decay_floor", None, "decay_floor", _float),
     ("query.dedup_cosine", None, "dedup_cosine", _float),
     ("query.min_score", None, "min_score", _share),
+    ("query.supersede_cosine", None, "supersede_cosine", _share),
+    ("query.supersede_factor", None, "supersede_factor", _share),
     ("query.type_weights", None, "type_weights", _type_map),
     ("query.decay_half_life_days", None, "decay_half_life_days", _type_map),
     ("reranker.enabled", "OMEGAD_CROSS_ENCODER", "reranker_enabled", _bool),

@@ -17,13 +17,18 @@ import numpy.typing as npt
 
 from omegad.app.history import EDGE, Past, graph_at, in_force
 from omegad.contradictions.edges import DUPLICATES, EdgeIndex
-from omegad.recall.pipeline import Candidate, Trace, dedup, fuse, heuristic, recall_size, result_dict
+from omegad.recall.pipeline import Candidate, Trace, dedup, fuse, heuristic, recall_size, result_dict, supersede
 from omegad.requests import QueryParams
 from omegad.storage.rows import Filter, Row
 from omegad.timeutil import iso, now_us, to_micros
 
 if TYPE_CHECKING:
     from omegad.app.service import Service
+
+
+#: A newer near twin supersedes only when written at least this much later (a day: two notes of
+#: one session are two facts, not an update).
+SUPERSEDE_GAP_US = 86_400_000_000
 
 
 async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
@@ -94,6 +99,10 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
                 c.score *= demote
                 c.demoted = demote
         candidates.sort(key=lambda c: (-c.score, c.row.id))
+    if svc.config.supersede_cosine > 0:
+        n = supersede(candidates, svc.config.supersede_cosine, svc.config.supersede_factor, SUPERSEDE_GAP_US, 20)
+        if n:
+            trace.mark("supersede", n)
     trace.mark("heuristic", len(candidates), fusion=svc.config.fusion)
     top_k = svc.config.reranker_top_k
     top = candidates[:top_k]

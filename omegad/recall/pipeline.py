@@ -60,6 +60,7 @@ class Candidate:
     rerank: float | None = None  # sigmoid of the cross-encoder logit
     rerank_logit: float | None = None
     demoted: float | None = None  # the contradiction demotion factor, when applied
+    superseded: float | None = None  # the factor of a newer near twin (`supersede`), when applied
     feedback: float = 1.0  # lifecycle factors (see omegad.storage.signals)
     access: float = 1.0
     context: float = 1.0  # the caller's context (file, project, ...) matched: `context_factor`
@@ -85,6 +86,8 @@ class Candidate:
             out["context_match"] = list(self.context_match)
         if self.demoted is not None:
             out["contradiction_demotion"] = self.demoted
+        if self.superseded is not None:
+            out["superseded"] = self.superseded
         if self.rerank is not None:
             out["rerank"] = _round(self.rerank)
             out["rerank_logit"] = _round(self.rerank_logit)
@@ -209,6 +212,31 @@ def heuristic(
         c.score = c.fused * c.type_weight * c.recency * c.feedback * c.access * c.context
     candidates.sort(key=lambda c: (-c.score, c.row.id))
     return candidates
+
+
+def supersede(candidates: list[Candidate], cosine: float, factor: float, min_gap_us: int, top: int) -> int:
+    """Among the *top* candidates, one with a newer near twin (embedding cosine ≥ *cosine*,
+    created at least *min_gap_us* later) is scaled by *factor*: on one subject the newer memory
+    is the current word, whether or not a contradiction edge says so. Returns how many were."""
+    head = candidates[:top]
+    if len(head) < 2:
+        return 0
+    vectors = np.stack([c.row.vector for c in head])
+    sims = vectors @ vectors.T
+    hit = 0
+    for i, c in enumerate(head):
+        newer = [
+            j
+            for j, o in enumerate(head)
+            if j != i and sims[i, j] >= cosine and o.row.created_at - c.row.created_at >= min_gap_us
+        ]
+        if newer:
+            c.score *= factor
+            c.superseded = factor
+            hit += 1
+    if hit:
+        candidates.sort(key=lambda c: (-c.score, c.row.id))
+    return hit
 
 
 _WS = re.compile(r"\s+")

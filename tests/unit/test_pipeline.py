@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from omegad.config import Config
-from omegad.recall.pipeline import dedup, fuse, heuristic, recall_size
+from omegad.recall.pipeline import Candidate, dedup, fuse, heuristic, recall_size, supersede
 from omegad.storage.rows import Row
 
 DAY_US = 86_400_000_000
@@ -97,3 +97,19 @@ def test_dedup() -> None:
     assert [c.row.id for c in kept] == ["a", "d"] and dropped == 2
     kept, dropped = dedup(cands, 1.0)
     assert [c.row.id for c in kept] == ["a", "c", "d"] and dropped == 1  # exact text still dropped
+
+
+def test_supersede_scales_the_older_of_near_twins() -> None:
+    day = 86_400_000_000
+    old = Candidate(row("old", vec=[1.0, 0.0, 0.0]), score=0.9)
+    new = Candidate(row("new", vec=[0.96, 0.28, 0.0]), score=0.8)  # cosine 0.96 with old
+    other = Candidate(row("other", vec=[0.0, 0.0, 1.0]), score=0.7)
+    same_day = Candidate(row("twin", vec=[1.0, 0.0, 0.0]), score=0.85)
+    new.row.created_at = old.row.created_at + 30 * day
+    same_day.row.created_at = old.row.created_at + day // 2  # too close to be an update
+    cands = [old, same_day, new, other]
+    assert supersede(cands, 0.8, 0.85, day, 20) == 2  # old (by new) and the same-day twin (by new)
+    assert [c.row.id for c in cands] == ["new", "old", "twin", "other"]  # 0.8, 0.765, 0.7225, 0.7
+    assert old.superseded == 0.85 and new.superseded is None and other.superseded is None
+    assert round(old.score, 4) == round(0.9 * 0.85, 4)
+    assert supersede([other], 0.8, 0.85, day, 20) == 0
