@@ -333,7 +333,7 @@ def _client_command(args: argparse.Namespace) -> int:
 
 
 def _export(client: Any, args: argparse.Namespace) -> int:
-    counts = {"memory": 0, "edge": 0}
+    counts = {"memory": 0, "history": 0, "edge": 0}
     out = sys.stdout if args.path == "-" else open(args.path, "w", encoding="utf-8")  # noqa: SIM115
     try:
         for record in client.export_records(namespace=args.namespace):
@@ -343,13 +343,16 @@ def _export(client: Any, args: argparse.Namespace) -> int:
     finally:
         if out is not sys.stdout:
             out.close()
-    print(f"exported {counts['memory']} memories and {counts['edge']} edges", file=sys.stderr)
+    print(
+        f"exported {counts['memory']} memories, {counts['history']} history records and {counts['edge']} edges",
+        file=sys.stderr,
+    )
     return 0
 
 
 def _import(client: Any, args: argparse.Namespace) -> int:
     src = sys.stdin if args.path == "-" else open(args.path, encoding="utf-8")  # noqa: SIM115
-    totals = {"created": 0, "updated": 0, "unchanged": 0, "reembedded": 0, "edges": 0, "edges_skipped": 0}
+    totals = {"created": 0, "updated": 0, "unchanged": 0, "reembedded": 0, "history": 0, "edges": 0, "edges_skipped": 0}
     model = None
     batch: list[dict[str, Any]] = []
 
@@ -358,6 +361,7 @@ def _import(client: Any, args: argparse.Namespace) -> int:
         for k in ("created", "updated", "unchanged"):
             totals[k] += r["memories"][k]
         totals["reembedded"] += r["reembedded"]
+        totals["history"] += r.get("history", 0)
         totals["edges"] += r["edges"]["imported"]
         totals["edges_skipped"] += r["edges"]["skipped"]
         batch.clear()
@@ -390,7 +394,8 @@ def _import(client: Any, args: argparse.Namespace) -> int:
             src.close()
     print(
         f"imported: {totals['created']} created, {totals['updated']} updated, {totals['unchanged']} unchanged "
-        f"({totals['reembedded']} re-embedded); {totals['edges']} edges ({totals['edges_skipped']} skipped)"
+        f"({totals['reembedded']} re-embedded); {totals['history']} history records; "
+        f"{totals['edges']} edges ({totals['edges_skipped']} skipped)"
     )
     return 0
 

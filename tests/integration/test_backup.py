@@ -149,16 +149,22 @@ def test_cli_export_and_import(daemon_factory, tmp_path: Path) -> None:  # type:
     src: Daemon = daemon_factory(name="clisrc").start()
     dst: Daemon = daemon_factory(name="clidst").start()
     with src.client() as a:
-        fill(a, "cli")
+        ids = fill(a, "cli")
+        a.update(ids["fact"], text="The staging database is Postgres 16.")  # a version in the history
     path = tmp_path / "backup.jsonl"
 
     out = omegad("export", str(path), "--socket", str(src.socket))
     assert out.returncode == 0, out.stderr
-    assert "exported 4 memories and 1 edges" in out.stderr
+    assert "exported 4 memories, 1 history records and 1 edges" in out.stderr
     lines = [json.loads(x) for x in path.read_text().splitlines()]
-    assert lines[0]["record"] == "header" and len(lines) == 6
+    assert lines[0]["record"] == "header" and len(lines) == 7
     imp = omegad("import", str(path), "--batch", "2", "--socket", str(dst.socket))
     assert imp.returncode == 0, imp.stderr
-    assert "4 created, 0 updated, 0 unchanged (0 re-embedded); 1 edges (0 skipped)" in imp.stdout
+    assert "4 created, 0 updated, 0 unchanged (0 re-embedded); 1 history records; 1 edges (0 skipped)" in imp.stdout
+    with dst.client() as b:
+        assert [v["text"] for v in b.history(ids["fact"])["versions"]] == [
+            "The staging database is Postgres 15.",
+            "The staging database is Postgres 16.",
+        ]
     again = omegad("import", str(path), "--socket", str(dst.socket))
     assert "0 created, 0 updated, 4 unchanged" in again.stdout
