@@ -27,12 +27,38 @@ from omegad.secretscan import SecretScanner, redact
 
 
 def _samples(which: str, seed: int, per_kind: int) -> tuple[list[tuple[str, str, str | None]], list[str]]:
-    if which in ("b", "c"):
+    if which in ("b", "c", "d"):
         module = __import__(f"secret_samples_{which}")
         triples, looks = module.generate(seed)
         return [(t, k, s) for t, k, s in triples], looks
     pairs, looks = generate(seed, per_kind)
     return [(t, k, None) for t, k in pairs], looks
+
+
+#: 16 KB inputs that make careless patterns backtrack (the scanner runs on every store).
+PATHOLOGICAL = {
+    "x.": "x." * 8000,
+    "password: ": "password: " * 1600,
+    "a": "a" * 16000,
+    "=": "=" * 16000,
+    "pw ": "pw " * 5000,
+    "token is ": "token is " * 1800,
+    "key-": "key-" * 4000,
+    "Authorization: Bearer ": "Authorization: Bearer " * 700,
+}
+
+
+def _pathological(scanner: SecretScanner) -> dict[str, float]:
+    """Milliseconds to scan each pathological input (median of three)."""
+    out = {}
+    for name, text in PATHOLOGICAL.items():
+        runs = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            scanner.scan(text)
+            runs.append((time.perf_counter() - t0) * 1000)
+        out[name] = round(statistics.median(runs), 2)
+    return out
 
 
 def evaluate(seed: int = 0, per_kind: int = 60, which: str = "a") -> dict[str, object]:
@@ -59,6 +85,7 @@ def evaluate(seed: int = 0, per_kind: int = 60, which: str = "a") -> dict[str, o
         if hits:
             false.append(f"{[h.kind for h in hits]}: {text[:80]}")
     return {
+        "pathological_ms": _pathological(scanner),
         "recall": round(sum(found.values()) / len(secrets), 4),
         "recall_by_kind": {k: round(found[k] / total[k], 3) for k in total},
         "false_positive_rate": round(len(false) / len(lookalikes), 4),
@@ -72,7 +99,7 @@ def evaluate(seed: int = 0, per_kind: int = 60, which: str = "a") -> dict[str, o
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", choices=["a", "b", "c"], default="a", dest="which")
+    ap.add_argument("--set", choices=["a", "b", "c", "d"], default="a", dest="which")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--per-kind", type=int, default=60)
     ap.add_argument("--json", action="store_true")
@@ -85,6 +112,8 @@ def main() -> int:
         f"recall {r['recall']} on {r['secrets']} secrets; false positives {r['false_positive_rate']} on {r['lookalikes']} look-alikes"
     )
     print(f"scan: median {r['ms_per_text_median']} ms a text")
+    worst = ", ".join(f"{k!r}: {v}" for k, v in r["pathological_ms"].items())  # type: ignore[attr-defined]
+    print(f"16 KB pathological inputs, ms: {worst}")
     for k, v in r["recall_by_kind"].items():  # type: ignore[attr-defined]
         print(f"  {k:<18} {v}")
     for line in r["misses"] + r["false_positives"]:  # type: ignore[operator]

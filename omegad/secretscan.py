@@ -3,15 +3,25 @@ pasted into a memory never reaches the store (issue 28; docs/secrets.md).
 
 The token formats come from `detect-secrets`' plugins (maintained upstream: cloud and SaaS
 tokens, private keys, JWTs, passwords in URLs): their patterns are matched on the string
-directly rather than through the package's file-scanning settings, which are process-global. Two readings are ours, because
-notes are prose rather than source files: a value after a secret-sounding name
-("password: …", "API_KEY=…"), unless it is a placeholder, and a high-entropy string right
-after such a name. Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images,
+directly rather than through the package's file-scanning settings, which are process-global.
+More formats are ours, written from the providers' documented prefixes and alphabets.
+
+Notes are prose as much as source files, so the rest reads context rather than shape:
+- a value beside a secret-sounding name in any syntax ("password: …", "apiSecret = …",
+  "--token …", "the HMAC secret for the webhooks is …", "… <- prod API key"), where a
+  password name takes any value that is not a placeholder and other names a random one;
+- credentials in commands and files whose syntax says what they are: HTTP Basic headers,
+  ``curl -u user:pass``, ``mysql -pPASS``, .netrc and .pgpass lines, Kubernetes Secret data.
+Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images, public keys,
 placeholders) pass: `bench/eval_secrets.py` measures both sides on generated samples.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import functools
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -59,49 +69,341 @@ _PLUGINS: dict[str, Any] = {
     "telegram_token": TelegramBotTokenDetector,
     "twilio_key": TwilioKeyDetector,
 }
-KINDS = (*_PLUGINS, "anthropic_key", "google_api_key", "private_key", "password", "high_entropy")
+
+#: A substring that every match of a plugin's patterns holds, tested before they run.
+_PLUGIN_LITERALS: dict[str, tuple[str, ...]] = {
+    "aws_access_key": ("A3T", "ABIA", "ACCA", "AKIA", "ASIA", "aws"),
+    "azure_storage_key": ("AccountKey=",),
+    "basic_auth": ("://",),
+    "discord_token": (".",),
+    "github_token": ("_",),
+    "gitlab_token": ("gl", "GR1348941"),
+    "jwt": ("eyJ",),
+    "mailchimp_key": ("-us",),
+    "npm_token": ("_authToken",),
+    "openai_key": ("T3BlbkFJ",),
+    "pypi_token": ("pypi-",),
+    "sendgrid_key": ("SG.",),
+    "slack_token": ("xox", "hooks.slack.com"),
+    "square_oauth": ("sq0csp-",),
+    "stripe_key": ("k_live_",),
+    "telegram_token": (":",),
+    "twilio_key": ("AC", "SK"),
+}
+
+#: Token formats detect-secrets 1.5.0 does not know, by the kind a reply names: the prefixes,
+#: lengths and alphabets the providers document. A prefix alone is not enough: each needs the
+#: body its provider issues, so "ghp_…" in prose or "hf_xxx" pass.
+_TOKENS: dict[str, re.Pattern[str]] = {
+    "anthropic_key": re.compile(r"\bsk-ant-[a-z0-9]+-[A-Za-z0-9_-]{40,}"),
+    "openai_key": re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}"),
+    "google_api_key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}"),
+    "google_oauth_secret": re.compile(r"\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])"),
+    "github_token": re.compile(r"\bgithub_pat_[A-Za-z0-9_]{50,}"),
+    "gitlab_token": re.compile(
+        r"\bgl(?:pat|rt|dt|ptt|cbt|imt|ft|soat|oas|agent|ffct|wt)-[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])"
+    ),
+    "npm_token": re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"),
+    "slack_token": re.compile(r"\bxapp-\d-[A-Z0-9]{8,}-\d{8,}-[a-f0-9]{32,}\b"),
+    "stripe_key": re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,250}\b|\bwhsec_[A-Za-z0-9+/=]{24,}"),
+    "square_token": re.compile(
+        r"\bsq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])|\bEAAA[A-Za-z0-9_-]{56,64}\b"
+    ),
+    "age_secret_key": re.compile(r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b"),
+    "databricks_token": re.compile(r"(?:\b|(?<=\\[nt]))dapi[a-f0-9]{32}(?:-\d)?\b"),
+    "heroku_key": re.compile(r"\bHRKU-[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])"),
+    "vault_token": re.compile(r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
+    "grafana_token": re.compile(r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}={0,2}"),
+    "linear_key": re.compile(r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b"),
+    "notion_token": re.compile(r"\bntn_[A-Za-z0-9]{40,50}\b|\bsecret_[A-Za-z0-9]{43}\b"),
+    "doppler_token": re.compile(r"\bdp\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}\b"),
+    "pulumi_token": re.compile(r"\bpul-[a-f0-9]{40}\b"),
+    "postman_key": re.compile(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
+    "newrelic_key": re.compile(r"\bNR(?:AK|II|RA)-[A-Za-z0-9]{27,42}\b|\bNRJS-[a-f0-9]{19}\b|\b[a-f0-9]{36}NRAL\b"),
+    "mapbox_token": re.compile(r"\bsk\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}"),
+    "shopify_token": re.compile(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
+    "replicate_token": re.compile(r"\br8_[A-Za-z0-9]{37}\b"),
+    "groq_key": re.compile(r"\bgsk_[A-Za-z0-9]{52}\b"),
+    "huggingface_token": re.compile(r"\b(?:hf|api_org)_[A-Za-z]{34}\b"),
+    "terraform_token": re.compile(r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,70}"),
+    "mailgun_key": re.compile(r"\bkey-[a-z0-9]{32}\b|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b"),
+    "atlassian_token": re.compile(r"\bATATT3[A-Za-z0-9_=-]{150,250}"),
+    "digitalocean_token": re.compile(r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+}
+#: A substring each format's tokens hold, tested before its pattern runs.
+_TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
+    "anthropic_key": ("sk-ant-",),
+    "openai_key": ("sk-",),
+    "google_api_key": ("AIza",),
+    "google_oauth_secret": ("GOCSPX-",),
+    "github_token": ("github_pat_",),
+    "gitlab_token": ("gl",),
+    "npm_token": ("npm_",),
+    "slack_token": ("xapp-",),
+    "stripe_key": ("k_live_", "k_test_", "whsec_"),
+    "square_token": ("sq0", "EAAA"),
+    "age_secret_key": ("AGE-SECRET-KEY-1",),
+    "databricks_token": ("dapi",),
+    "heroku_key": ("HRKU-",),
+    "vault_token": ("hvs.", "hvb.", "hvr."),
+    "grafana_token": ("glsa_", "glc_"),
+    "linear_key": ("lin_",),
+    "notion_token": ("ntn_", "secret_"),
+    "doppler_token": ("dp.",),
+    "pulumi_token": ("pul-",),
+    "postman_key": ("PMAK-",),
+    "newrelic_key": ("NR",),
+    "mapbox_token": ("sk.eyJ",),
+    "shopify_token": ("shp",),
+    "replicate_token": ("r8_",),
+    "groq_key": ("gsk_",),
+    "huggingface_token": ("hf_", "api_org_"),
+    "terraform_token": (".atlasv1.",),
+    "mailgun_key": ("key-", "-"),
+    "atlassian_token": ("ATATT3",),
+    "digitalocean_token": ("_v1_",),
+}
+KINDS = (
+    *_PLUGINS,
+    *(k for k in _TOKENS if k not in _PLUGINS),
+    "private_key",
+    "password",
+    "high_entropy",
+    "k8s_secret",
+)
 
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)"
     r"|PuTTY-User-Key-File-\d:.*?(?:Private-MAC: \S+|\Z)",
     re.S,
 )
-#: A secret-sounding name, then ":", "=", "is", "to" or a quote (a few words may come
-#: between: "auth token for the SMS sender: …"), then the value. (The name's prefix is
-#: bounded: unbounded, the pattern backtracks quadratically on text like "x.x.x…".)
-_NAMED = re.compile(
-    r"(?i)(?<![a-z0-9_.-])(?:[a-z0-9_.-]{0,40}[_-])?(?P<name>password|passwd|pwd|passphrase|requirepass|secret|"
-    r"secret[ _-]?key|secret[ _-]?access[ _-]?key|api[ _-]?key|apikey|access[ _-]?key|private[ _-]?key|"
-    r"client[ _-]?secret|auth[ _-]?token|access[ _-]?token|token|credentials?)"
-    r"\b(?P<between>(?:[ \t]+[a-z][a-z0-9-]{0,15}){0,3}?)[\"'`>]?\s*(?:[:=]|=>|\bis\b|\bwas\b|\bto\b|(?<=requirepass)|(?<=>))"
-    r"\s*[\"'`]?(?P<value>[^\s\"'`,;<]{6,200})"
+_KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{40,}")
+_JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
+
+# -- names -------------------------------------------------------------------------------
+
+#: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
+#: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
+_NAME_HINT = re.compile(r"(?i)(?=[pstcak])(?:p(?:ass|wd|w\b)|secret|token|credential|auth|key)")
+_IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
+#: A name of words: "checkout.cloudflareApiToken" is a name however random it looks.
+_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
+_WORDY = re.compile(r"^[A-Za-z]+(?:[_.-][A-Za-z]+)*$")
+_CAMEL = re.compile(r"OAuth|[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+#: Name parts that make a value a password (any value that is not a placeholder counts).
+_PASSWORD_PART = re.compile(r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|passphrase|requirepass|\w+pass)$")
+#: Name parts that make a random value a secret.
+_SECRET_PART = re.compile(r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|authkey|apikey|appkey|privatekey)$")
+#: Before "key", a word that makes it a credential ("API key", "admin key", "account key").
+_KEY_QUALIFIER = frozenset(
+    [
+        "api",
+        "access",
+        "secret",
+        "admin",
+        "license",
+        "licence",
+        "account",
+        "master",
+        "app",
+        "write",
+        "read",
+        "signing",
+        "encryption",
+        "private",
+        "service",
+        "auth",
+        "client",
+        "storage",
+        "partner",
+        "integration",
+        "management",
+        "gateway",
+        "root",
+        "session",
+        "shared",
+        "webhook",
+        "hmac",
+        "sas",
+        "subscription",
+        "ingest",
+        "user",
+        "rest",
+        "server",
+    ]
 )
-#: A bearer token in a header or a curl line.
-_BEARER = re.compile(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/=-]{20,})")
-#: Token formats detect-secrets 1.5.0 does not know yet, by the kind a reply names.
-_TOKENS = {
-    "anthropic_key": re.compile(r"\bsk-ant-[a-z0-9]+-[A-Za-z0-9_-]{40,}"),
-    "openai_key": re.compile(r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}"),
-    "google_api_key": re.compile(r"\bAIza[0-9A-Za-z_-]{35}"),
-    "github_token": re.compile(r"\bgithub_pat_[A-Za-z0-9_]{50,}"),
-    "npm_token": re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"),
-}
-#: The password of a URL ("postgres://app:…@db"), percent-encoded or not.
-_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
+#: A last name part that says the value is about a secret, not one ("token_ttl", "password_file").
+_NAME_NOT_VALUE = frozenset(
+    [
+        "id",
+        "ids",
+        "name",
+        "names",
+        "file",
+        "path",
+        "paths",
+        "url",
+        "uri",
+        "endpoint",
+        "ttl",
+        "type",
+        "length",
+        "len",
+        "size",
+        "count",
+        "env",
+        "var",
+        "ref",
+        "hash",
+        "digest",
+        "fingerprint",
+        "expiry",
+        "expires",
+        "expiration",
+        "header",
+        "prefix",
+        "policy",
+        "field",
+        "mode",
+        "format",
+        "version",
+        "arn",
+        "store",
+        "backend",
+        "role",
+        "provider",
+        "scope",
+        "scopes",
+        "source",
+        "method",
+        "location",
+        "dir",
+        "region",
+        "host",
+        "user",
+        "username",
+        "issuer",
+        "audience",
+        "algorithm",
+        "alg",
+        "rotation",
+        "reset",
+        "hint",
+        "helper",
+        "manager",
+        "cache",
+        "mechanism",
+    ]
+)
+
+# -- values ------------------------------------------------------------------------------
+
+#: A name's separator, then where its value starts (on the same line).
+_SEP = re.compile(
+    r"[\"'`\]]{0,2}[ \t]*(?:\[[^\[\]\n]{0,30}\][ \t]*)?"
+    r"(?P<sep>:=|=>|->|\?\?|\|\||[:=>]|,(?=[ \t]*[\"'])|[ \t](?=[ \t]*[^\s:=]))"
+    r"[ \t]*(?:[\"'`(]|\[(?!redacted))?[ \t]*"
+)
+_VALUE = re.compile(r"[^\s\"'`,;<>]{1,400}")
+#: The words after a name: a value may come a few words later ("token for the SMS sender: …").
+_WORDS = re.compile(r"[^\s\"'`,;<>]{1,400}")
+_WORD_WINDOW = 90
+_VALUE_FIELD = re.compile(r"(?i)val(?:ue)?[:=]")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]*=")
+_SSH_KEY_TYPE = re.compile(r"(?:sk-)?(?:ssh|ecdsa)-")
+_TRIM = "\"'`()[]{}.,;:!?"
 #: Values after a secret-sounding name that stand for one rather than being one.
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:<[^>]*>?|\$\{?[A-Za-z_].*|\{\{.*\}\}|%[A-Za-z_]\w*%?|\*+|x+|\.{3,}|"
+    r"(?i)^(?:<[^>]*>?|\$[({]?[A-Za-z_].*|\$?\{\{.*|%[A-Za-z_]\w*%?|\*+|•+|x+|\.{3,}|!\w+|"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|in|from|via|at|on)\b.*|"
-    r"\[redacted(?::[a-z_]+)?\]?.*|[@/].*|.*(?:replace[_-]?me|change[_-]?me|your[_-]).*)$"
+    r"\[redacted(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|\.\.\.).*)$"
 )
+#: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
+_REFERENCE = re.compile(r"^(?:[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(.*)?|[A-Za-z_]+(?:\.[A-Za-z_]+)+)$")
+#: A path rather than a value ("/run/secrets/db", "~/.pgpass", "prod/gateway/db-x").
+_PATH = re.compile(r"^(?:~?/|\.\.?/)[\w.-]*(?:/[\w.-]*)*$|^(?:[a-z][a-z0-9_.-]*/){2,}[\w.-]*$")
+_QUERY_NEXT = re.compile(r"&\w+=")
+_QUERY = re.compile(r"&\w+=|\.(?:com|net|org|io|dev|app|cloud)(?:$|[/:])")
+#: A call ("os.getenv(…)"), unless what looks like one is random ("sa(qrk…").
+_CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
+#: Words after a name that say the value is not its secret.
+_NOT_SECRET_WORDS = frozenset(["public", "id", "ids", "hash", "sha", "digest", "checksum", "commit", "fingerprint"])
+#: A run of one character: "XXXXXXXX", "00000000" (a documentation placeholder's body).
+_RUN = re.compile(r"(.)\1{7}")
 #: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
-_KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{40,}")
-_JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_B64 = re.compile(r"^[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9_-]{8,}={0,2}$")
+#: Value, then a secret-sounding name after it: "… is the prod API key", "… <- uat token".
+_VALUE_FIRST = re.compile(
+    r"(?<![^\s\"'`(\[])[\"'`(\[]?(?P<value>[^\s\"'`()\[\]<>]{6,400})[\"'`)\]]?[.,;:]?"
+    r"(?:[ \t]*<-|[ \t]*\n\^|[ \t]+(?:is|was|as)[ \t]+(?:the|our|my|a|an|what)\b|[ \t]+(?:that's|that[ \t]+is|it's)\b"
+    r"|\?[ \t]+(?:that's|that[ \t]+is|it's)\b)(?P<rest>[^\n]{0,60})"
+)
+
+_VALUE_FIRST_NEEDS = ("<-", "\n^", " is ", " was ", " as ", "that", "it's")
+
+# -- credentials whose syntax names them ------------------------------------------------
+
+#: "Authorization: Bearer …", "Authorization: token …", "Bot …", "Authorization: <key>".
+_AUTH_HEADER = re.compile(
+    r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?:bearer|token|bot|apikey|api-key|sso-key)[ \t]+)?"
+    r"|bearer[ \t]+|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:-]{16,600})"
+)
+_BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
+#: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
+_USER_PASS = re.compile(
+    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,64}):(?P<value>[^\s\"'@]{1,200})"
+)
+_MYSQL = re.compile(
+    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|sshpass|twine)\b[^\n]{0,120}?[ \t]-p[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+)
+_NETRC = re.compile(r"\bmachine[ \t]+\S{1,200}\s+login[ \t]+\S{1,200}\s+password[ \t]+(?P<value>\S{1,200})")
+_PGPASS = re.compile(r"(?m)^[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:(?P<value>\S{1,200})$")
+_HTPASSWD = re.compile(r"\bhtpasswd[ \t]+-\w*b\w*[ \t]+\S{1,200}[ \t]+\S{1,200}[ \t]+(?P<value>\S{1,200})")
+_AUTH_TUPLE = re.compile(
+    r"\bauth[ \t]*=[ \t]*\([ \t]*[\"'][^\"'\n]{0,64}[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\"'\n]{1,200})[\"']"
+)
+#: name/value pairs: `- name: DB_PASSWORD` + `value: …`, `<add key="DbPassword" value="…"/>`.
+_NAME_VALUE = re.compile(
+    r"(?i)\b(?:name|key|type)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w./-]{1,80})[\"']?[ \t]*(?:,|\n)?[ \t]*-?[ \t]*"
+    r"[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"'<>]{1,400})"
+)
+#: A Terraform variable's default: `variable "db_password" { … default = "…" }`.
+_TF_VARIABLE = re.compile(
+    r"\bvariable[ \t]+\"(?P<name>[\w-]{1,80})\"[ \t]*\{[^{}]{0,300}?\bdefault[ \t]*=[ \t]*\"(?P<value>[^\"\s]{1,400})\""
+)
+#: "the admin login is app / s3cret", "credentials: deploy / s3cret".
+_LOGIN_PAIR = re.compile(
+    r"(?i)\b(?:login|credentials?|creds)\b[^\n/]{0,60}?[ \t:][\w.@+-]{1,64}[ \t]+/[ \t]+(?P<value>[^\s/]{4,200})"
+)
+#: The URL's password ("postgres://app:…@db"), percent-encoded or not.
+_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
+#: A token as a URL's user ("https://TOKEN@github.com").
+_URL_TOKEN = re.compile(r"\bhttps?://(?P<value>[A-Za-z0-9_.~-]{20,200})@")
+#: The patterns above whose match is a password, each with substrings it needs (lower case).
+_COMMAND_PASSWORDS = (
+    (_USER_PASS, ("-u", "-a")),
+    (_MYSQL, (" -p",)),
+    (_NETRC, ("machine",)),
+    (_PGPASS, (":",)),
+    (_HTPASSWD, ("htpasswd",)),
+    (_AUTH_TUPLE, ("auth",)),
+    (_LOGIN_PAIR, (" / ",)),
+)
+#: Kubernetes Secret data: base64 values under `data:` (YAML or JSON) or printed by kubectl.
+_K8S_YAML_DATA = re.compile(r"(?m)^(?P<indent>[ \t]*)data:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$)){1,100})")
+_K8S_JSON_DATA = re.compile(r"\"data\"[ \t]*:[ \t]*\{(?P<body>[^{}]{1,4000})\}")
+_K8S_PAIR = re.compile(
+    r"[\"']?(?P<name>[\w.-]{1,253})[\"']?[ \t]*:[ \t]*[\"']?(?P<value>[A-Za-z0-9+/]{4,4000}={0,2})[\"']?"
+)
+_K8S_JSONPATH = re.compile(
+    r"\{\.data\.[\w.-]{1,253}\}[\"']?[^\n]{0,80}\n(?P<value>[A-Za-z0-9+/]{8,4000}={0,2})\s*(?:$|\n)"
+)
+_K8S_KIND = re.compile(r"[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,17 +426,107 @@ def _entropy(value: str) -> float:
 def _looks_random(value: str) -> bool:
     """A credential-shaped value: long enough, mixed, and of high entropy for its alphabet. A
     hex string named a secret counts; a UUID does not (an id, however it is named)."""
-    if len(value) < 16 or _UUID.match(value):
+    if len(value) < 16 or _UUID.match(value) or _RUN.search(value):
         return False
     if _HEX.match(value):
         return len(value) >= 20 and _entropy(value) >= _ENTROPY["hex"]
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
-    return classes >= 2 and _entropy(value) >= _ENTROPY["base64"] - (0.5 if len(value) < 24 else 0.0)
+    if classes < 2 and not (classes == 1 and len(value) >= 24 and re.search(r"[0-9]", value)):
+        return False
+    return _entropy(value) >= _ENTROPY["base64"] - (0.5 if len(value) < 24 else 0.0)
+
+
+def _varied(value: str) -> bool:
+    """Long, with digits and letters, and not too repetitive: random enough for a value that
+    its syntax already calls a credential."""
+    return (
+        len(value) >= 16
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+        and _entropy(value) >= 3.0
+    )
+
+
+def _decoded(value: str) -> str | None:
+    """*value* decoded from base64 when that gives printable text, else None."""
+    if len(value) < 8 or not _B64.match(value) or _HEX.match(value):
+        return None  # (hex is a hash or an id far more often than base64)
+    try:
+        raw = base64.b64decode(
+            value + "=" * (-len(value) % 4), altchars=b"-_" if "-" in value or "_" in value else None
+        )
+        text = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    return text if text.isprintable() and len(text) >= 4 else None
 
 
 def _credential_like(value: str) -> bool:
-    """A value that reads as a password: letters and digits, or random."""
-    return (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)) or _looks_random(value)
+    """A value that reads as a password: letters with digits, random, or such a value in
+    base64."""
+    if _looks_random(value):
+        return True
+    if any(c.isalpha() for c in value) and any(c.isdigit() for c in value):
+        return True
+    decoded = _decoded(value)
+    return decoded is not None and decoded != value and _credential_like(decoded)
+
+
+def _basic_pair(value: str) -> bool:
+    """*value* is base64 of "user:password" with a password."""
+    decoded = _decoded(value)
+    if decoded is None or ":" not in decoded:
+        return False
+    user, _, password = decoded.partition(":")
+    return bool(password) and len(user) <= 128 and not _PLACEHOLDER.match(password) and "$" not in password
+
+
+@functools.lru_cache(maxsize=1024)
+def _name_parts(name: str) -> tuple[str, ...]:
+    parts: list[str] = []
+    for piece in re.split(r"[^A-Za-z0-9]+", name):
+        parts.extend(p.lower() for p in _CAMEL.findall(piece))
+    return tuple(parts)
+
+
+@functools.lru_cache(maxsize=1024)
+def _name_kind(name: str, before: str) -> str | None:
+    """ "password" or "secret" for a secret-sounding name, else None. *before* is the word
+    before it ("admin" of "admin key")."""
+    parts = _name_parts(name)
+    if not parts or parts[-1] in _NAME_NOT_VALUE:
+        return None
+    if any(_PASSWORD_PART.match(p) for p in parts):
+        return "password"
+    if any(_SECRET_PART.match(p) for p in parts):
+        return "secret"
+    if parts[-1] == "auth" or any(p == "auth" and q in ("key", "header") for p, q in itertools.pairwise(parts)):
+        return "secret"  # "auth: …", "authKey" (not "auth-service", "authMechanism")
+    for i, p in enumerate(parts):
+        if p in ("key", "keys"):
+            prev = parts[i - 1] if i else before.lower()
+            if prev in _KEY_QUALIFIER:
+                return "secret"
+        elif p.endswith("key") and p[:-3] in _KEY_QUALIFIER:
+            return "secret"
+    return None
+
+
+def _usable(value: str) -> bool:
+    """Not a placeholder, reference, path or URL: a value that may be a secret."""
+    if (
+        not value
+        or _PLACEHOLDER.match(value)
+        or _REFERENCE.match(value)
+        or "://" in value
+        or _RUN.search(value)
+        or _QUERY.search(value)
+    ):
+        return False
+    if _CALL.match(value) and not _looks_random(value):
+        return False
+    # a path, unless a random piece of it is long (base64 has "/" in it)
+    return not _PATH.match(value) or (max(len(p) for p in value.split("/")) >= 12 and _looks_random(value))
 
 
 class SecretScanner:
@@ -157,10 +549,18 @@ class SecretScanner:
         return merged
 
     def _find(self, text: str) -> Iterator[Finding]:
+        yield from self._formats(text)
+        yield from self._syntax(text)
+        yield from self._named(text)
+        yield from self._value_first(text)
+
+    def _formats(self, text: str) -> Iterator[Finding]:
         for m in _PRIVATE_KEY.finditer(text):
             if _KEY_BODY.search(m.group(0)):  # (not "-----BEGIN … KEY----- [redacted] -----END …")
                 yield Finding("private_key", m.start(), m.end())
         for kind, plugin in self._plugins:
+            if not any(literal in text for literal in _PLUGIN_LITERALS[kind]):
+                continue
             # the plugins' own patterns, matched here for their positions (their
             # `analyze_string` gives a pattern's groups when it has any: "ghp" for a GitHub token)
             for index, pattern in enumerate(plugin.denylist):
@@ -169,7 +569,8 @@ class SecretScanner:
                         continue  # "mongodb+srv://<username>:<password>@…"
                     if kind == "jwt" and not JwtTokenDetector.is_formally_valid(m.group(0)):
                         continue
-                    if _entropy(m.group(0)) < 2.5:  # "AKIAXXXXXXXXXXXXXXXX": a documentation placeholder
+                    # "AKIA" then X's, ".../" then X's: documentation placeholders
+                    if _entropy(m.group(0)) < 2.5 or _RUN.search(m.group(0)) or "EXAMPLE" in m.group(0):
                         continue
                     # the password of a URL, the key named after "aws … secret": the group
                     start, end = m.span(1) if kind == "basic_auth" or (kind == "aws_access_key" and index) else m.span()
@@ -178,25 +579,194 @@ class SecretScanner:
                     if end > start:
                         yield Finding(kind, start, end)
         for kind, pattern in _TOKENS.items():
+            if not any(literal in text for literal in _TOKEN_LITERALS[kind]):
+                continue  # (a substring test is far cheaper than the pattern)
             for m in pattern.finditer(text):
-                yield Finding(kind, m.start(), m.end())
-        for m in _URL_PASSWORD.finditer(text):
-            if not _PLACEHOLDER.match(m.group("value")) and m.group("value").upper() != "PASSWORD":
+                if not _RUN.search(m.group(0)):
+                    yield Finding(kind, m.start(), m.end())
+
+    def _syntax(self, text: str) -> Iterator[Finding]:
+        """Credentials that the syntax around them names: URLs, headers, command lines, files.
+        (Each pattern runs only when a substring it needs is in the text: the scan is on every
+        store.)"""
+        low = text.lower()
+        if "://" in text:
+            for m in _URL_PASSWORD.finditer(text):
+                value = m.group("value")
+                if not _PLACEHOLDER.match(value) and value.upper() != "PASSWORD":
+                    yield Finding("basic_auth", m.start("value"), m.end("value"))
+            for m in _URL_TOKEN.finditer(text):
+                if _looks_random(m.group("value")):
+                    yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _AUTH_HEADER.finditer(text) if "auth" in low or "bearer" in low else ():
+            # the header says it is a credential: only a placeholder or a word is not one
+            value = m.group("value").rstrip(".,:")
+            if _usable(value) and (_looks_random(value) or _UUID.match(value) or _varied(value)):
+                yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+        for m in _BASIC.finditer(text) if "basic" in low else ():
+            if _basic_pair(m.group("value")):
                 yield Finding("basic_auth", m.start("value"), m.end("value"))
-        for m in _NAMED.finditer(text):
-            value = m.group("value").rstrip(".)]}")
-            if _PLACEHOLDER.match(value) or "://" in value:
+        for pattern, needs in _COMMAND_PASSWORDS:
+            if not any(n in low for n in needs):
                 continue
-            start = m.start("value")
-            name = m.group("name").lower()
-            if ("pass" in name or "pwd" in name) and (not m.group("between") or _credential_like(value)):
-                # (a value after other words than the name must look like one)
-                yield Finding("password", start, start + len(value))
-            elif _looks_random(value):
-                yield Finding("high_entropy", start, start + len(value))
-        for m in _BEARER.finditer(text):
-            if _looks_random(m.group("value")):
-                yield Finding("high_entropy", m.start("value"), m.end("value"))
+            for m in pattern.finditer(text):
+                value = m.group("value")
+                if _usable(value) and "$" not in value[:2]:
+                    yield Finding("password", m.start("value"), m.end("value"))
+        for m in _TF_VARIABLE.finditer(text) if "variable" in text else ():
+            kind = _name_kind(m.group("name"), "")
+            value = m.group("value")
+            if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
+        for m in _NAME_VALUE.finditer(text) if "value" in low else ():
+            kind = _name_kind(m.group("name"), "")
+            value = m.group("value").rstrip(".,;)]}")
+            if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
+                yield Finding(
+                    "password" if kind == "password" else "high_entropy",
+                    m.start("value"),
+                    m.start("value") + len(value),
+                )
+        if "data" in text:
+            yield from self._k8s(text)
+
+    def _k8s(self, text: str) -> Iterator[Finding]:
+        """Kubernetes Secret data: its values are base64, so their entropy says little; a value
+        that decodes to text is a secret in a `kind: Secret`, or under a secret-sounding key."""
+        secret_doc = _K8S_KIND.search(text) is not None
+        bodies = [(m.start("body"), m.group("body")) for m in _K8S_YAML_DATA.finditer(text)]
+        bodies += [(m.start("body"), m.group("body")) for m in _K8S_JSON_DATA.finditer(text)]
+        for offset, body in bodies:
+            for m in _K8S_PAIR.finditer(body):
+                value = m.group("value")
+                decoded = _decoded(value)
+                if decoded is None:
+                    continue
+                if secret_doc or (_name_kind(m.group("name"), "") and _credential_like(decoded)):
+                    yield Finding("k8s_secret", offset + m.start("value"), offset + m.end("value"))
+        for m in _K8S_JSONPATH.finditer(text):
+            if _decoded(m.group("value")) is not None:
+                yield Finding("k8s_secret", m.start("value"), m.end("value"))
+
+    def _named(self, text: str) -> Iterator[Finding]:
+        """A value beside a secret-sounding name: right after its separator, or a few words on
+        within the line ("auth token for the SMS sender: …")."""
+        n = len(text)
+        covered = 0  # the end of the last name read: a hint inside it is the same name
+        # how far the words after a name of each kind were read in vain: read each once, so
+        # text made of names ("pw pw pw …") stays linear
+        scanned = {"password": 0, "secret": 0}
+        for m in _NAME_HINT.finditer(text):
+            start, end = m.start(), m.end()
+            if start < covered:
+                continue
+            low = max(0, start - 60)
+            while start > low and text[start - 1] in _IDENT_CHARS:
+                start -= 1
+            high = min(n, end + 60)
+            while end < high and text[end] in _IDENT_CHARS:
+                end += 1
+            covered = end
+            name = text[start:end]
+            stripped = name.rstrip(".-@$")
+            end -= len(name) - len(stripped)
+            name = stripped.lstrip(".-@$")
+            if (
+                not name
+                or text[start] == "$"
+                or (start and text[start - 1] in "/{%$")
+                or (_looks_random(name) and not _WORDY.match(name))
+            ):
+                continue  # part of a value or a path, not a name
+            parts = _name_parts(name)
+            before = ""  # the word before a bare "key" or "token": "admin key", "API token"
+            if parts and parts[0] in ("key", "keys", "token"):
+                word = _BEFORE.search(text, max(0, start - 30), start)
+                before = word.group(1).lower() if word else ""
+            kind = _name_kind(name, before)
+            if kind is None:
+                continue
+            if before:
+                parts = (before, *parts)
+            found = self._value_after(text, end, kind, parts, scanned)
+            if found is not None:
+                yield found
+
+    def _value_after(
+        self, text: str, pos: int, kind: str, parts: tuple[str, ...], scanned: dict[str, int]
+    ) -> Finding | None:
+        label = "password" if kind == "password" else "high_entropy"
+        sep = _SEP.match(text, pos)
+        if sep is not None:
+            vm = _VALUE.match(text, sep.end())
+            if vm is not None:
+                value = vm.group()
+                if _QUERY_NEXT.search(value):  # "?user=app&password=…&ssl=true": up to the next field
+                    value = value[: value.index("&")]
+                value = value.rstrip(".,;:)]}")
+                explicit = not sep.group("sep").isspace()
+                if len(value) >= 4 and _usable(value) and self._accepts(value, kind, parts, explicit):
+                    return Finding(label, vm.start(), vm.start() + len(value))
+                if explicit and (_PLACEHOLDER.match(value) or _REFERENCE.match(value)):
+                    return None  # "token: ${{ secrets.TOKEN }}": what follows is the placeholder's
+        line_end = text.find("\n", pos, pos + _WORD_WINDOW)
+        stop = min(pos + _WORD_WINDOW, len(text) if line_end < 0 else line_end)
+        minimum = 6 if kind == "password" else 8
+        for count, wm in enumerate(_WORDS.finditer(text, max(pos, scanned[kind]), stop)):
+            if count >= 8:
+                break
+            scanned[kind] = wm.end()
+            word = wm.group()
+            offset = wm.start()
+            field = _VALUE_FIELD.match(word)
+            if field:  # "Got the API key from dana. Value=…"
+                word = word[field.end() :]
+                offset += field.end()
+            value = word.strip(_TRIM)
+            if len(value) < minimum:
+                continue
+            if _ASSIGNMENT.match(word) or _SSH_KEY_TYPE.match(word) or value.lower() in _NOT_SECRET_WORDS:
+                break  # another name's assignment; a public key; an id
+            if _usable(value) and self._accepts(value, kind, parts, False):
+                offset += word.index(value)
+                return Finding(label, offset, offset + len(value))
+        return None
+
+    @staticmethod
+    def _accepts(value: str, kind: str, parts: tuple[str, ...], explicit: bool) -> bool:
+        if _basic_pair(value) or _looks_random(value):
+            return True
+        if kind == "password":
+            return len(value) >= 6 and (explicit or _credential_like(value))
+        decoded = _decoded(value)
+        if decoded is not None and decoded != value and _credential_like(decoded):
+            return True  # a credential in base64 ("the token in the secret is …")
+        # a UUID is an id unless it is named an API key or a token (Heroku's keys are UUIDs)
+        return _UUID.match(value) is not None and (
+            "token" in parts or "apikey" in parts or ("api" in parts and "key" in parts)
+        )
+
+    def _value_first(self, text: str) -> Iterator[Finding]:
+        """A value and then its name: "… is the prod API key", "… <- uat access token"."""
+        if not any(n in text for n in _VALUE_FIRST_NEEDS):
+            return
+        for m in _VALUE_FIRST.finditer(text):
+            value = m.group("value").rstrip(".,;:?!")
+            if not _usable(value):
+                continue
+            words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))[:7]
+            for i, word in enumerate(words):
+                kind = _name_kind(word, words[i - 1] if i else "")
+                if kind is None:
+                    continue
+                named = (words[i - 1].lower() if i else "", *_name_parts(word))
+                if self._accepts(value, kind, named, False) and (kind != "password" or _credential_like(value)):
+                    yield Finding(
+                        "password" if kind == "password" else "high_entropy",
+                        m.start("value"),
+                        m.start("value") + len(value),
+                    )
+                break
 
 
 def redact(text: str, findings: list[Finding]) -> str:

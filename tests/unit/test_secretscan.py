@@ -3,6 +3,10 @@ are made at run time (`bench/secret_samples.py`), never written down."""
 
 from __future__ import annotations
 
+import base64
+import random
+import string
+
 import pytest
 
 from omegad.secretscan import SecretScanner, redact
@@ -59,3 +63,193 @@ def test_a_private_key_is_redacted_whole() -> None:
 )
 def test_placeholders_and_prose_pass(text: str) -> None:
     assert SecretScanner().scan(text) == []
+
+
+# -- token formats, context and syntax (tokens built at run time, never written whole) -------
+
+_RNG = random.Random(2026)
+_AN = string.ascii_letters + string.digits
+_HEXD = "0123456789abcdef"
+_B64U = _AN + "-_"
+
+
+def _r(alphabet: str, n: int) -> str:
+    return "".join(_RNG.choice(alphabet) for _ in range(n))
+
+
+def _provider_tokens() -> list[tuple[str, str]]:
+    bech32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l".upper()
+    return [
+        ("age_secret_key", "AGE-SECRET-" + "KEY-1" + _r(bech32, 58)),
+        ("databricks_token", "da" + "pi" + _r(_HEXD, 32)),
+        ("heroku_key", "HR" + "KU-AA" + _r(_B64U, 58)),
+        ("vault_token", "hv" + "s." + _r(_AN, 24)),
+        ("grafana_token", "gl" + "sa_" + _r(_AN, 32) + "_" + _r(_HEXD, 8)),
+        ("linear_key", "lin" + "_api_" + _r(_AN, 40)),
+        ("notion_token", "nt" + "n_" + _r(string.digits, 11) + _r(_AN, 35)),
+        ("doppler_token", "dp" + ".st." + "prd." + _r(_AN, 40)),
+        ("pulumi_token", "pu" + "l-" + _r(_HEXD, 40)),
+        ("postman_key", "PM" + "AK-" + _r(_HEXD, 24) + "-" + _r(_HEXD, 34)),
+        ("newrelic_key", "NR" + "AK-" + _r(string.ascii_uppercase + string.digits, 27)),
+        ("mapbox_token", "s" + "k.eyJ" + _r(_B64U, 40) + "." + _r(_B64U, 22)),
+        ("shopify_token", "shp" + "at_" + _r(_HEXD, 32)),
+        ("replicate_token", "r" + "8_" + _r(_AN, 37)),
+        ("groq_key", "gs" + "k_" + _r(_AN, 52)),
+        ("terraform_token", _r(_AN, 14) + ".atlas" + "v1." + _r(_B64U, 67)),
+        ("mailgun_key", "key" + "-" + _r(string.ascii_lowercase + string.digits, 32)),
+        ("atlassian_token", "ATATT" + "3xFfGF0" + _r(_B64U, 176) + "=" + _r("0123456789ABCDEF", 8)),
+        ("digitalocean_token", "do" + "p_v1_" + _r(_HEXD, 64)),
+        ("huggingface_token", "h" + "f_" + _r(string.ascii_letters, 34)),
+        ("stripe_key", "wh" + "sec_" + _r(_AN, 32)),
+        ("google_oauth_secret", "GOC" + "SPX-" + _r(_B64U, 28)),
+    ]
+
+
+@pytest.mark.parametrize(("kind", "token"), _provider_tokens())
+def test_provider_token_formats_are_found_in_prose(kind: str, token: str) -> None:
+    text = f"can you try with {token}? works for me"
+    hits = SecretScanner().scan(text)
+    assert [h.kind for h in hits] == [kind], (kind, text)
+    assert token not in redact(text, hits)
+
+
+def _pw() -> str:
+    return _r(string.ascii_letters, 6) + _r(string.digits, 3) + "!"
+
+
+def _basic(user: str, password: str) -> str:
+    return base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"curl -H 'Authorization: Basic {_basic('ci', s)}' https://ci.example.org/job",
+        lambda s: f"curl -u deploy:{s} https://nexus.example.org/service/rest",
+        lambda s: f"mysql -h db -u app -p{s} -e 'SHOW PROCESSLIST'",
+        lambda s: f"machine api.example.org\n  login app\n  password {s}",
+        lambda s: f"db.internal:5432:*:app:{s}",
+        lambda s: f"jdbc:postgresql://db:5432/app?user=app&password={s}&ssl=true",
+        lambda s: f"htpasswd -bc /etc/nginx/.htpasswd admin {s}",
+        lambda s: f'requests.get(url, auth=("admin", "{s}"))',
+        lambda s: f"      - name: POSTGRES_PASSWORD\n        value: {s}",
+        lambda s: f'variable "db_password" {{\n  type = string\n  default = "{s}"\n}}',
+        lambda s: f"The staging admin login for billing is app / {s}",
+        lambda s: f"the wifi password for the office is {s}",
+    ],
+)
+def test_credentials_named_by_their_syntax(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _pw()
+    text = make(secret)
+    hits = SecretScanner().scan(text)
+    clean = redact(text, hits)
+    assert hits and secret not in clean, (text, hits)
+    assert not SecretScanner().scan(clean), clean
+
+
+def test_basic_auth_header_is_found_by_decoding_it() -> None:
+    value = _basic("jenkins", _pw())
+    text = f"GET /api HTTP/1.1\nAuthorization: Basic {value}\nAccept: */*"
+    assert value not in redact(text, SecretScanner().scan(text))
+    # base64 of a word without a colon is not a user and password
+    assert SecretScanner().scan("Basic " + base64.b64encode(b"hello world").decode()) == []
+
+
+def test_kubernetes_secret_data_is_found() -> None:
+    value = base64.b64encode(_pw().encode()).decode()
+    user = base64.b64encode(b"app-user").decode()
+    text = (
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: api\ntype: Opaque\n"
+        f"data:\n  username: {user}\n  db-password: {value}"
+    )
+    assert value not in redact(text, SecretScanner().scan(text))
+    printed = f"$ kubectl get secret api -o jsonpath='{{.data.token}}'\n{value}"
+    assert value not in redact(printed, SecretScanner().scan(printed))
+    # a ConfigMap's binary data is not a secret
+    assert SecretScanner().scan(f"binaryData:\n  font.woff2: {_r(_AN, 64)}") == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"const endpointSecret = '{s}';",
+        lambda s: f'{{"apiSecret": "{s}"}}',
+        lambda s: f"checkout.cloudflareApiToken={s}",
+        lambda s: f"aws configure set aws_secret_access_key {s} --profile ci",
+        lambda s: f"Twilio auth token for the SMS sender: {s}",
+        lambda s: f"the HMAC secret for verifying webhooks is {s}",
+        lambda s: f"here's the API key for prod -> {s}",
+        lambda s: f"{s} <- staging access token, expires soon",
+        lambda s: f"The dev deploy uses '{s}' as the signing secret.",
+        lambda s: f"{s}\n^ session secret for the gateway, keep out of git",
+        lambda s: f"Got the API token from dana. Value={s}. Stored nowhere else.",
+        lambda s: f'api_key = os.environ.get("API_KEY", "{s}")',
+        lambda s: f"git clone https://x-access-token:{s}@git.example.org/org/repo.git",
+        lambda s: f"git remote set-url origin https://{s}@git.example.org/org/repo.git",
+        lambda s: f"curl -H 'Authorization: Token {s}' https://api.example.org/v1/items",
+    ],
+)
+def test_random_values_beside_secret_names(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _r(_AN, 36)
+    text = make(secret)
+    hits = SecretScanner().scan(text)
+    assert hits and secret not in redact(text, hits), text
+
+
+def test_a_uuid_counts_only_when_named_an_api_key_or_token() -> None:
+    uuid = "-".join(_r(_HEXD, n) for n in (8, 4, 4, 4, 12))
+    assert SecretScanner().scan(f"HEROKU_API_KEY={uuid}")
+    assert SecretScanner().scan(f"Authorization: Bearer {uuid}")
+    assert SecretScanner().scan(f"request_id={uuid} status=500") == []
+    assert SecretScanner().scan(f"tenant id {uuid}, client id {uuid}") == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: f"Reverted {_r(_HEXD, 40)} - it broke the token refresh flow.",
+        lambda: f"x-request-id: {_r(_HEXD, 32)}",
+        lambda: f"md5 {_r(_HEXD, 32)}  dump.tar",
+        lambda: f"golang.org/x/net v0.1.0 h1:{base64.b64encode(_RNG.randbytes(32)).decode()}",
+        lambda: f'"integrity": "sha512-{base64.b64encode(_RNG.randbytes(64)).decode()}"',
+        lambda: f"Deploy key (public half): ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{_r(_AN, 43)} ci@host",
+        lambda: f"OAuth client id (public) {_r(string.digits, 12)}-{_r(_HEXD, 32)}.apps.googleusercontent.com",
+        lambda: "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLE" + "KEY",
+        lambda: "https://hooks.slack.com/" + "services/T" + "0" * 8 + "/B" + "0" * 8 + "/" + "X" * 24,
+        lambda: "NPM_TOKEN: ${{ secrets.NPM_TOKEN }}",
+        lambda: "clientSecret: {{ .Values.clientSecret }}",
+        lambda: "password = var.db_password",
+        lambda: 'db_password = os.getenv("DB_PASSWORD")',
+        lambda: "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256",
+        lambda: "psql postgres://readonly@db:5432/x  (password comes from ~/.pgpass)",
+        lambda: "redis://:<password>@localhost:6379/0",
+        lambda: "mongodb+srv://c.mongodb.net/?authMechanism=MONGODB-AWS&authSource=%24external",
+        lambda: "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/gateway/db-" + _r(_AN, 6),
+        lambda: 'echo -n "$USER:$PASS" | base64',
+        lambda: "DB_PASSWORD=\nDB_USER=app",
+    ],
+)
+def test_look_alikes_pass(make) -> None:  # type: ignore[no-untyped-def]
+    text = make()
+    assert SecretScanner().scan(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x." * 8000,
+        "password: " * 1600,
+        "a" * 16000,
+        "=" * 16000,
+        "pw " * 5000,
+        "token is " * 1800,
+        "key-" * 4000,
+        "Authorization: Bearer " * 700,
+        base64.b64encode(random.Random(1).randbytes(12000)).decode(),
+    ],
+)
+def test_pathological_inputs_are_scanned(text: str) -> None:
+    """Each ends (a nested unbounded repetition would not); their times are measured by
+    ``bench/eval_secrets.py``, which prints them."""
+    for hit in SecretScanner().scan(text):
+        assert 0 <= hit.start < hit.end <= len(text)
