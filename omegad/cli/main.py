@@ -180,6 +180,16 @@ def _fmt_stage(stage: dict[str, Any]) -> str:
         )
     if name == "dedup":
         return f"[dedup] {n} results, {stage.get('dropped', 0)} near-duplicates dropped · {ms}"
+    if name == "floor":
+        if not stage.get("min_score"):
+            return f"[floor] off (min_score 0) · {ms}"
+        return f"[floor] {n} at or above min_score {stage['min_score']}, {stage.get('dropped', 0)} dropped · {ms}"
+    if name == "duplicates":
+        return f"[duplicates] {n} after folding {stage.get('folded', 0)} linked near duplicates · {ms}"
+    if name == "supersede":
+        return f"[supersede] {n} with a newer near twin scaled down · {ms}"
+    if name == "budget":
+        return f"[budget] {n} results fit {stage['max_tokens']} tokens ({stage['used']} used) · {ms}"
     return f"[{name}] {n} · {ms}"
 
 

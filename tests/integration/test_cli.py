@@ -37,7 +37,8 @@ def test_store_query_explain_status_stats(shared_daemon: Daemon, ns: str) -> Non
     assert lines[2].startswith("[heuristic] scored and sorted 2")
     assert lines[3].startswith("[rerank] skipped")
     assert lines[4].startswith("[dedup]")
-    assert lines[5].startswith("1. JWT refresh tokens rotate on every use (")
+    assert lines[5].startswith("[floor]")
+    assert lines[6].startswith("1. JWT refresh tokens rotate on every use (")
     assert "signals:" in q.stdout
 
     js = omegad("query", "refresh token rotation", "--namespace", ns, "--json", "--limit", "1", "--socket", sock)
