@@ -11,7 +11,10 @@ Notes are prose as much as source files, so the rest reads context rather than s
   "--token …", "the HMAC secret for the webhooks is …", "… <- prod API key"), where a
   password name takes any value that is not a placeholder and other names a random one;
 - credentials in commands and files whose syntax says what they are: HTTP Basic headers,
-  ``curl -u user:pass``, ``mysql -pPASS``, .netrc and .pgpass lines, Kubernetes Secret data.
+  ``curl -u user:pass``, ``mysql -pPASS``, ``docker login -p``, ``openssl enc -K``, .netrc,
+  .pgpass and sasl_passwd lines, Kubernetes Secret data, cookies, a URL's ``sig=``;
+- a key passed to an API (``Client("…")``, ``hmac.new(b"…")``) and a chat reply to a question
+  that names a secret.
 Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images, public keys,
 placeholders) pass: `bench/eval_secrets.py` measures both sides on generated samples.
 """
@@ -24,6 +27,7 @@ import functools
 import itertools
 import math
 import re
+import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -129,6 +133,27 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "mailgun_key": re.compile(r"\bkey-[a-z0-9]{32}\b|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b"),
     "atlassian_token": re.compile(r"\bATATT3[A-Za-z0-9_=-]{150,250}"),
     "digitalocean_token": re.compile(r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
+    "docker_token": re.compile(r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}"),
+    "buildkite_token": re.compile(r"\bbku[at]_[a-f0-9]{40}\b"),
+    "rubygems_key": re.compile(r"\brubygems_[a-f0-9]{48}\b"),
+    "nuget_key": re.compile(r"\boy2[a-z0-9]{43}\b"),
+    "sentry_token": re.compile(r"\bsntrys_eyJ[A-Za-z0-9+/=_-]{60,}|\bsntry[ua]_[a-f0-9]{64}\b"),
+    "supabase_key": re.compile(r"\bsb_secret_[A-Za-z0-9_-]{28,}"),
+    "artifactory_key": re.compile(r"\bAKCp[A-Za-z0-9]{69}\b"),
+    "airtable_token": re.compile(r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"),
+    "figma_token": re.compile(r"\bfig[dou]_[A-Za-z0-9_-]{40,}"),
+    # Microsoft Entra client secrets: three characters, a digit, "Q~", then 31 to 34 more
+    "azure_client_secret": re.compile(
+        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])"
+    ),
+    # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin)
+    "webhook_url": re.compile(
+        r"\bhttps://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,100}"
+        r"|\bhttps://[a-z0-9-]{1,63}\.webhook\.office\.com/webhookb2/[0-9a-f-]{36}@[0-9a-f-]{36}/IncomingWebhook/"
+        r"[0-9a-f]{32}/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,80})?"
+        r"|\bhttps://chat\.googleapis\.com/v1/spaces/[\w-]{1,40}/messages\?key=[\w-]{20,60}&token=[\w%=-]{20,100}"
+        r"|\bhttps://hooks\.zapier\.com/hooks/catch/\d{3,12}/[a-z0-9]{5,12}/?"
+    ),
 }
 #: A substring each format's tokens hold, tested before its pattern runs.
 _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
@@ -162,6 +187,17 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "mailgun_key": ("key-", "-"),
     "atlassian_token": ("ATATT3",),
     "digitalocean_token": ("_v1_",),
+    "docker_token": ("dckr_",),
+    "buildkite_token": ("bku",),
+    "rubygems_key": ("rubygems_",),
+    "nuget_key": ("oy2",),
+    "sentry_token": ("sntry",),
+    "supabase_key": ("sb_secret_",),
+    "artifactory_key": ("AKCp",),
+    "airtable_token": ("pat",),
+    "figma_token": ("fig",),
+    "azure_client_secret": ("Q~",),
+    "webhook_url": ("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com"),
 }
 KINDS = (
     *_PLUGINS,
@@ -184,16 +220,23 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 
 #: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
-_NAME_HINT = re.compile(r"(?i)(?=[pstcak])(?:p(?:ass|wd|w\b)|secret|token|credential|auth|key)")
+_NAME_HINT = re.compile(r"(?i)(?=[pstcaks])(?:p(?:ass|wd|w\b|at\b)|secret|token|credential|auth|key|cookie|sess)")
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
 #: A name of words: "checkout.cloudflareApiToken" is a name however random it looks.
 _BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
-_WORDY = re.compile(r"^[A-Za-z]+(?:[_.-][A-Za-z]+)*$")
+#: (a word may end in a digit or two: "AUTH0_CLIENT_SECRET", "S3_KEY", "OAUTH2_TOKEN")
+_WORDY = re.compile(r"^[A-Za-z]+\d{0,2}(?:[_.-]+[A-Za-z]+\d{0,2})*$")
 _CAMEL = re.compile(r"OAuth|[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: Name parts that make a value a password (any value that is not a placeholder counts).
 _PASSWORD_PART = re.compile(r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|passphrase|requirepass|\w+pass)$")
 #: Name parts that make a random value a secret.
-_SECRET_PART = re.compile(r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|authkey|apikey|appkey|privatekey)$")
+_SECRET_PART = re.compile(
+    r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|authkey|apikey|appkey|privatekey|pat|cookies?"
+    r"|sessionid|sessid|phpsessid|jsessionid)$"
+)
+#: A session's name: its value is a bearer credential, but "session" is also a common word, so
+#: only a value right after a separator counts ("session=…", not "session expired for …").
+_SESSION_PART = frozenset(["session", "sess"])
 #: Before "key", a word that makes it a credential ("API key", "admin key", "account key").
 _KEY_QUALIFIER = frozenset(
     [
@@ -230,6 +273,15 @@ _KEY_QUALIFIER = frozenset(
         "user",
         "rest",
         "server",
+        "fernet",
+        "aes",
+        "cipher",
+        "crypto",
+        "cosmos",
+        "cookie",
+        "csrf",
+        "jwt",
+        "mac",
     ]
 )
 #: A last name part that says the value is about a secret, not one ("token_ttl", "password_file").
@@ -314,7 +366,7 @@ _SSH_KEY_TYPE = re.compile(r"(?:sk-)?(?:ssh|ecdsa)-")
 _TRIM = "\"'`()[]{}.,;:!?"
 #: Values after a secret-sounding name that stand for one rather than being one.
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:<[^>]*>?|\$[({]?[A-Za-z_].*|\$?\{\{.*|%[A-Za-z_]\w*%?|\*+|•+|x+|\.{3,}|!\w+|"
+    r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%?|\*+|•+|x+|\.{3,}|!\w+|"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|in|from|via|at|on)\b.*|"
@@ -350,7 +402,7 @@ _VALUE_FIRST_NEEDS = ("<-", "\n^", " is ", " was ", " as ", "that", "it's")
 
 #: "Authorization: Bearer …", "Authorization: token …", "Bot …", "Authorization: <key>".
 _AUTH_HEADER = re.compile(
-    r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?:bearer|token|bot|apikey|api-key|sso-key)[ \t]+)?"
+    r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?:bearer|token|bot|apikey|api-key|sso-key|ssws)[ \t]+)?"
     r"|bearer[ \t]+|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:-]{16,600})"
 )
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
@@ -404,6 +456,83 @@ _K8S_JSONPATH = re.compile(
     r"\{\.data\.[\w.-]{1,253}\}[\"']?[^\n]{0,80}\n(?P<value>[A-Za-z0-9+/]{8,4000}={0,2})\s*(?:$|\n)"
 )
 _K8S_KIND = re.compile(r"[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
+#: Ciphertext that only its controller can open: a SealedSecret's `encryptedData:` block.
+_ENCRYPTED_DATA = re.compile(r"(?m)^(?P<indent>[ \t]*)encryptedData:[ \t]*\n(?:(?P=indent)[ \t]+[^\n]*(?:\n|$)){1,100}")
+
+#: HTTP cookies: a `Cookie:` header's pairs, the first pair of `Set-Cookie:`, curl's `-b`, and
+#: a `cookies = {…}` mapping. A session cookie is a bearer credential.
+_COOKIE_HEADER = re.compile(
+    r"(?i)(?:\b(?P<set>set-)?cookie[\"']?[ \t]*:|(?<=\s)(?:-b|--cookie))[ \t]*[\"']?(?P<pairs>[^\n\"']{1,2000})"
+)
+_COOKIE_PAIR = re.compile(r"[ \t]*(?P<name>[^=;\s]{1,200})=(?P<value>[^;\s]{1,4000})")
+_COOKIE_DICT = re.compile(r"(?i)\bcookies[\"']?[ \t]*[:=][ \t]*\{(?P<body>[^{}]{1,2000})\}")
+_DICT_PAIR = re.compile(r"[\"'](?P<name>[^\"'\n]{1,200})[\"'][ \t]*:[ \t]*[\"'](?P<value>[^\"'\n]{1,4000})[\"']")
+#: A URL's signature parameter (Azure SAS `sig=`, S3 and GCS presigned URLs): it grants access.
+_URL_SIGNATURE = re.compile(
+    r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&\s\"'#<>]{16,600})"
+)
+#: Registry and cloud logins: `docker login -p …`, `az login --service-principal -p …`.
+_LOGIN_PASSWORD = re.compile(
+    r"\b(?:az|docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc)\b[^\n]{0,40}?\blogin\b[^\n]{0,200}?"
+    r"(?:[ \t]-p|--password|--secret)(?:[ \t]+|=)(?P<q>[\"']?)(?P<value>[^\s\"']{1,400})(?P=q)"
+)
+#: `echo … | docker login --password-stdin`: what is echoed is the password.
+_STDIN_PASSWORD = re.compile(
+    r"\becho[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"'|]{1,400})(?P=q)[ \t]*\|[^\n|]{0,120}--password-stdin"
+)
+#: `openssl enc -K HEX` (a raw key), `-pass pass:…` and `-k …` (passphrases).
+_OPENSSL_KEY = re.compile(
+    r"\bopenssl[ \t]+[^\n]{0,160}?(?:[ \t]-K[ \t]+(?P<hex>[0-9A-Fa-f]{16,128})\b|[ \t]-(?:pass|passin|passout)[ \t]+pass:(?P<pass>[^\s\"']{1,200})|[ \t]-k[ \t]+(?P<k>[^\s\"'-][^\s\"']{0,199}))"
+)
+#: `aws ssm put-parameter --type SecureString --value …`: the type says the value is secret.
+_SECURE_STRING = re.compile(
+    r"\bput-parameter\b(?=[^\n]{0,400}SecureString)[^\n]{0,400}?--value[ \t=]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,400})(?P=q)"
+)
+#: Postfix `sasl_passwd`: `[smtp.host]:587 user:password`.
+_SASL_PASSWD = re.compile(
+    r"(?m)^\[[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\](?::\d{1,5})?[ \t]+[^\s:]{1,200}:(?P<value>\S[^\n]{0,199}?)[ \t]*$"
+)
+#: A key file printed on a terminal: `$ cat config/master.key` and its one line.
+_CAT_SECRET_FILE = re.compile(r"\bcat[ \t]+(?P<file>[^\s|;&<>]{1,200})[ \t]*\n(?P<value>[^\s]{16,400})[ \t]*(?:\n|$)")
+_SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|passw|credential)[^/]*$")
+_PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
+#: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
+#: `Fernet(b"…")`; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
+_KEY_CALL = re.compile(
+    r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API)|\bcreate_?[cC]lient|\bSearchClient\.create|\bFernet"
+    r"|\bhmac\.new|\bhmac\.HMAC|\bjwt\.encode|\bjwt\.decode)\((?P<args>[^()\n]{1,400})\)"
+)
+_LITERAL = re.compile(r"(?:[bB](?=[\"'`]))?(?P<q>[\"'`])(?P<value>[^\"'`\n]{16,400})(?P=q)")
+_KEY_LITERAL = re.compile(
+    r"\b\w{0,40}key\w{0,20}[ \t]*=[ \t]*(?:bytes\.fromhex|(?:binascii\.)?unhexlify|(?:base64\.)?(?:urlsafe_)?b64decode)"
+    r"\([ \t]*[bB]?[\"'](?P<value>[A-Za-z0-9+/=_-]{32,400})[\"']",
+    re.I,
+)
+#: A chat reply that is a value, after a line that names a secret ("what's the VPN pw?").
+_CHAT_REPLY = re.compile(
+    r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
+    r"[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
+)
+#: Google's app passwords: 16 lower-case letters, shown as four groups of four.
+_APP_PASSWORD = re.compile(r"[\"'`]?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
+#: Sixteen random letters carry about 3.5 bits each or more; sixteen letters of words less.
+_APP_ENTROPY = 3.4
+#: A value that is itself a key's name ("postgres-password" in a Helm `passwordKey:`).
+_NAME_LIKE = re.compile(r"^[a-z]+(?:[-_][a-z]+)*$")
+_NAME_LIKE_WORD = re.compile(r"pass|secret|token|key|cred")
+_LOOPBACK = frozenset(["localhost", "127.0.0.1", "[::1]", "::1"])
+_URL_HOST = re.compile(r"@(?P<host>\[[^\]\s]{1,60}\]|[^\s:/?#]{1,253})")
+#: Commands and files whose syntax names a secret, each with substrings it needs (lower case);
+#: the match's value is its "value" group, or "hex", "pass" or "k" for openssl.
+_COMMAND_SECRETS = (
+    (_LOGIN_PASSWORD, ("login",)),
+    (_STDIN_PASSWORD, ("--password-stdin",)),
+    (_OPENSSL_KEY, ("openssl",)),
+    (_SECURE_STRING, ("securestring",)),
+    (_SASL_PASSWD, ("]",)),
+)
+#: An identifier named as one just before a value ("Account SID AC…", "client id: …").
+_NAMED_ID = re.compile(r"(?i)\b(?:sid|id)\b[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,8 +620,8 @@ def _name_parts(name: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1024)
 def _name_kind(name: str, before: str) -> str | None:
-    """ "password" or "secret" for a secret-sounding name, else None. *before* is the word
-    before it ("admin" of "admin key")."""
+    """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
+    word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
     if not parts or parts[-1] in _NAME_NOT_VALUE:
         return None
@@ -500,6 +629,8 @@ def _name_kind(name: str, before: str) -> str | None:
         return "password"
     if any(_SECRET_PART.match(p) for p in parts):
         return "secret"
+    if any(p in _SESSION_PART for p in parts):
+        return "session"
     if parts[-1] == "auth" or any(p == "auth" and q in ("key", "header") for p, q in itertools.pairwise(parts)):
         return "secret"  # "auth: …", "authKey" (not "auth-service", "authMechanism")
     for i, p in enumerate(parts):
@@ -525,8 +656,45 @@ def _usable(value: str) -> bool:
         return False
     if _CALL.match(value) and not _looks_random(value):
         return False
+    if _NAME_LIKE.match(value) and _NAME_LIKE_WORD.search(value):
+        return False
     # a path, unless a random piece of it is long (base64 has "/" in it)
     return not _PATH.match(value) or (max(len(p) for p in value.split("/")) >= 12 and _looks_random(value))
+
+
+def _default_login(text: str, start: int, end: int) -> bool:
+    """The URL password at *start*:*end* repeats its user on a loopback host
+    ("amqp://guest:guest@localhost"): a service's documented default, not a secret."""
+    scheme = text.rfind("://", max(0, start - 80), start)
+    host = _URL_HOST.match(text, end)
+    return (
+        scheme >= 0
+        and host is not None
+        and host.group("host").lower() in _LOOPBACK
+        and text[scheme + 3 : start - 1] == text[start:end]
+    )
+
+
+def _in_arn(text: str, pos: int) -> bool:
+    """*pos* is inside an ARN ("arn:aws:secretsmanager:…:secret:prod/db"): a resource's name."""
+    at = text.rfind("arn:", max(0, pos - 120), pos)
+    return at >= 0 and not any(c.isspace() for c in text[at:pos])
+
+
+def _inside(spans: list[tuple[int, int]], f: Finding) -> bool:
+    return any(a <= f.start and f.end <= b for a, b in spans)
+
+
+def _cookie_like(value: str) -> bool:
+    """A cookie value that is a token: random, or varied with letters enough (a PHP session id of
+    26 lower-case letters and digits; not an analytics id of digits and dots)."""
+    value = _unquoted(value)
+    return _looks_random(value) or (_varied(value) and sum(c.isalpha() for c in value) * 4 >= len(value))
+
+
+def _unquoted(value: str) -> str:
+    """*value* with its percent-escapes decoded (a cookie's or a query's value)."""
+    return urllib.parse.unquote(value) if "%" in value else value
 
 
 class SecretScanner:
@@ -539,6 +707,9 @@ class SecretScanner:
     def scan(self, text: str) -> list[Finding]:
         """The secrets in *text*, by position, overlapping ones merged (the earlier kind wins)."""
         found = sorted(self._find(text), key=lambda f: (f.start, -f.end))
+        if "encryptedData" in text:  # (a SealedSecret's ciphertext opens only in its cluster)
+            sealed = [m.span() for m in _ENCRYPTED_DATA.finditer(text)]
+            found = [f for f in found if not _inside(sealed, f)]
         merged: list[Finding] = []
         for f in found:
             if merged and f.start < merged[-1].end:
@@ -553,6 +724,8 @@ class SecretScanner:
         yield from self._syntax(text)
         yield from self._named(text)
         yield from self._value_first(text)
+        yield from self._code(text)
+        yield from self._replies(text)
 
     def _formats(self, text: str) -> Iterator[Finding]:
         for m in _PRIVATE_KEY.finditer(text):
@@ -565,8 +738,12 @@ class SecretScanner:
             # `analyze_string` gives a pattern's groups when it has any: "ghp" for a GitHub token)
             for index, pattern in enumerate(plugin.denylist):
                 for m in pattern.finditer(text):
-                    if kind == "basic_auth" and _PLACEHOLDER.match(m.group(1)):
+                    if kind == "basic_auth" and (
+                        _PLACEHOLDER.match(m.group(1)) or _default_login(text, m.start(1), m.end(1))
+                    ):
                         continue  # "mongodb+srv://<username>:<password>@…"
+                    if kind == "twilio_key" and _NAMED_ID.search(text, max(0, m.start() - 24), m.start()):
+                        continue  # "Account SID AC…": an account's identifier
                     if kind == "jwt" and not JwtTokenDetector.is_formally_valid(m.group(0)):
                         continue
                     # "AKIA" then X's, ".../" then X's: documentation placeholders
@@ -593,10 +770,22 @@ class SecretScanner:
         if "://" in text:
             for m in _URL_PASSWORD.finditer(text):
                 value = m.group("value")
-                if not _PLACEHOLDER.match(value) and value.upper() != "PASSWORD":
+                if (
+                    not _PLACEHOLDER.match(value)
+                    and value.upper() != "PASSWORD"
+                    and not _default_login(text, m.start("value"), m.end("value"))
+                ):
                     yield Finding("basic_auth", m.start("value"), m.end("value"))
             for m in _URL_TOKEN.finditer(text):
+                # a Sentry DSN's user part is its public key, shipped in every browser bundle
+                host = _URL_HOST.match(text, m.end("value") - 0)
+                line = text.rfind("\n", 0, m.start()) + 1
+                if "sentry" in (host.group("host") if host else "") or "dsn" in text[line : m.start()].lower():
+                    continue
                 if _looks_random(m.group("value")):
+                    yield Finding("high_entropy", m.start("value"), m.end("value"))
+            for m in _URL_SIGNATURE.finditer(text):
+                if _looks_random(_unquoted(m.group("value"))):
                     yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _AUTH_HEADER.finditer(text) if "auth" in low or "bearer" in low else ():
             # the header says it is a credential: only a placeholder or a word is not one
@@ -629,6 +818,40 @@ class SecretScanner:
                 )
         if "data" in text:
             yield from self._k8s(text)
+        if "cookie" in low:
+            yield from self._cookies(text)
+        for pattern, needs in _COMMAND_SECRETS:
+            if not any(n in low for n in needs):
+                continue
+            for m in pattern.finditer(text):
+                name = next(g for g in pattern.groupindex if g in ("value", "hex", "pass", "k") and m.group(g))
+                value = m.group(name)
+                if _usable(value) and "$" not in value[:2] and (name != "hex" or _looks_random(value)):
+                    yield Finding("password", m.start(name), m.end(name))
+        for m in _CAT_SECRET_FILE.finditer(text) if "cat" in text else ():
+            file, value = m.group("file"), m.group("value")
+            if _SECRET_FILE.search(file) and not _PUBLIC_FILE.search(file) and _usable(value) and _looks_random(value):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+
+    def _cookies(self, text: str) -> Iterator[Finding]:
+        """Cookie values that look random: a session id, a signed session, a remember-me token
+        (not "theme=dark" nor an analytics id of digits)."""
+        bodies: list[tuple[int, str, bool]] = []
+        for m in _COOKIE_HEADER.finditer(text):
+            bodies.append((m.start("pairs"), m.group("pairs"), bool(m.group("set"))))
+        for m in _COOKIE_DICT.finditer(text):
+            for p in _DICT_PAIR.finditer(m.group("body")):
+                value = p.group("value")
+                if _usable(value) and _cookie_like(value):
+                    start = m.start("body") + p.start("value")
+                    yield Finding("high_entropy", start, start + len(value))
+        for offset, pairs, first_only in bodies:
+            for i, p in enumerate(_COOKIE_PAIR.finditer(pairs)):
+                if first_only and i:
+                    break  # Set-Cookie's attributes ("Path=/", "Max-Age=…")
+                value = p.group("value").rstrip(".,)")
+                if _usable(value) and _cookie_like(value):
+                    yield Finding("high_entropy", offset + p.start("value"), offset + p.start("value") + len(value))
 
     def _k8s(self, text: str) -> Iterator[Finding]:
         """Kubernetes Secret data: its values are base64, so their entropy says little; a value
@@ -655,7 +878,7 @@ class SecretScanner:
         covered = 0  # the end of the last name read: a hint inside it is the same name
         # how far the words after a name of each kind were read in vain: read each once, so
         # text made of names ("pw pw pw …") stays linear
-        scanned = {"password": 0, "secret": 0}
+        scanned = {"password": 0, "secret": 0, "session": 0, "value": 0}
         for m in _NAME_HINT.finditer(text):
             start, end = m.start(), m.end()
             if start < covered:
@@ -675,6 +898,8 @@ class SecretScanner:
                 not name
                 or text[start] == "$"
                 or (start and text[start - 1] in "/{%$")
+                or (start and text[start - 1] == ":" and _in_arn(text, start))
+                or text.startswith("[redacted:", start - 10)  # (a kind in our own marker)
                 or (_looks_random(name) and not _WORDY.match(name))
             ):
                 continue  # part of a value or a path, not a name
@@ -697,9 +922,21 @@ class SecretScanner:
     ) -> Finding | None:
         label = "password" if kind == "password" else "high_entropy"
         sep = _SEP.match(text, pos)
-        if sep is not None:
+        if kind == "session":  # (a value right after its separator only)
+            if sep is None or sep.group("sep").isspace():
+                return None
+            kind = "secret"
+        # an app password's four groups: quoted or after "=" ("Password: will also need some" is prose)
+        if sep is not None and kind == "password" and (sep.group("sep") == "=" or text[sep.end() - 1] in "\"'`"):
+            am = _APP_PASSWORD.match(text, sep.end())
+            if am is not None and _entropy(am.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4:
+                return Finding(label, am.start("value"), am.end("value"))
+        if sep is not None and sep.end() >= scanned["value"]:
             vm = _VALUE.match(text, sep.end())
             if vm is not None:
+                # a value is judged once: names inside a rejected one ("session=session=…") are
+                # part of it, so text made of names stays linear
+                scanned["value"] = vm.end()
                 value = vm.group()
                 if _QUERY_NEXT.search(value):  # "?user=app&password=…&ssl=true": up to the next field
                     value = value[: value.index("&")]
@@ -737,6 +974,8 @@ class SecretScanner:
         if _basic_pair(value) or _looks_random(value):
             return True
         if kind == "password":
+            if len(value) == 16 and value.isalpha() and value.islower() and _entropy(value) >= _APP_ENTROPY:
+                return True  # an app password
             return len(value) >= 6 and (explicit or _credential_like(value))
         decoded = _decoded(value)
         if decoded is not None and decoded != value and _credential_like(decoded):
@@ -767,6 +1006,59 @@ class SecretScanner:
                         m.start("value") + len(value),
                     )
                 break
+
+    def _code(self, text: str) -> Iterator[Finding]:
+        """A random literal passed where an API takes its key: a client's constructor, a MAC, a
+        JWT's signing call; a variable named a key set from a hex or base64 literal."""
+        if "(" not in text:
+            return
+        for m in _KEY_CALL.finditer(text):
+            for lm in _LITERAL.finditer(m.group("args")):
+                value = lm.group("value")
+                if _usable(value) and _looks_random(value):
+                    yield Finding(
+                        "high_entropy", m.start("args") + lm.start("value"), m.start("args") + lm.end("value")
+                    )
+        for m in _KEY_LITERAL.finditer(text) if "key" in text.lower() else ():
+            if _looks_random(m.group("value")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+
+    def _replies(self, text: str) -> Iterator[Finding]:
+        """A chat line asking for a secret, then a reply that is only a value: "[12:01] a: what's
+        the VPN pw?" / "[12:02] b: …"."""
+        if "\n" not in text or ": " not in text:
+            return
+        for m in _CHAT_REPLY.finditer(text):
+            line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
+            kind = _line_kind(text[line_start : m.start()])
+            value = m.group("value").rstrip(".,;:!?")
+            if kind is None or not _usable(value):
+                continue
+            if kind == "password":
+                ok = _credential_like(value) and len(value) >= 8
+            else:
+                ok = _looks_random(value) or self._accepts(value, kind, ("token",), True)
+            if ok:
+                yield Finding(
+                    "password" if kind == "password" else "high_entropy",
+                    m.start("value"),
+                    m.start("value") + len(value),
+                )
+
+
+def _line_kind(line: str) -> str | None:
+    """The kind of the strongest secret named in *line* ("password", "secret"), else None; a bare
+    "key" counts as a secret here: the reply must look random."""
+    words = re.findall(r"[A-Za-z][\w.-]{0,60}", line)[:40]
+    found = None
+    for i, word in enumerate(words):
+        kind = _name_kind(word, words[i - 1] if i else "")
+        if kind is None and word.lower() in ("key", "keys", "pw", "pwd"):
+            kind = "password" if word.lower() in ("pw", "pwd") else "secret"
+        if kind == "password":
+            return kind
+        found = found or kind
+    return found
 
 
 def redact(text: str, findings: list[Finding]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import random
 import string
+import urllib.parse
 
 import pytest
 
@@ -102,6 +103,14 @@ def _provider_tokens() -> list[tuple[str, str]]:
         ("huggingface_token", "h" + "f_" + _r(string.ascii_letters, 34)),
         ("stripe_key", "wh" + "sec_" + _r(_AN, 32)),
         ("google_oauth_secret", "GOC" + "SPX-" + _r(_B64U, 28)),
+        ("docker_token", "dck" + "r_pat_" + _r(_B64U, 27)),
+        ("buildkite_token", "bk" + "ua_" + _r(_HEXD, 40)),
+        ("rubygems_key", "ruby" + "gems_" + _r(_HEXD, 48)),
+        ("sentry_token", "sn" + "tryu_" + _r(_HEXD, 64)),
+        ("supabase_key", "sb_" + "secret_" + _r(_AN, 32)),
+        ("airtable_token", "pa" + "t" + _r(_AN, 14) + "." + _r(_HEXD, 64)),
+        ("figma_token", "fi" + "gd_" + _r(_B64U, 40)),
+        ("azure_client_secret", _r(_AN, 3) + "8" + "Q~" + _r(_AN + "~.", 34)),
     ]
 
 
@@ -253,3 +262,129 @@ def test_pathological_inputs_are_scanned(text: str) -> None:
     ``bench/eval_secrets.py``, which prints them."""
     for hit in SecretScanner().scan(text):
         assert 0 <= hit.start < hit.end <= len(text)
+
+
+# -- syntax and context found on a fourth writer's texts --------------------------------------
+
+
+def _found(text: str, secret: str) -> bool:
+    hits = SecretScanner().scan(text)
+    clean = redact(text, hits)
+    return bool(hits) and secret not in clean and not SecretScanner().scan(clean)
+
+
+def test_webhook_urls_whose_path_is_the_secret() -> None:
+    discord = "https://discord.com/api/" + "webhooks/" + _r(string.digits, 19) + "/" + _r(_B64U, 68)
+    guid = "-".join(_r(_HEXD, n) for n in (8, 4, 4, 4, 12))
+    teams = (
+        "https://acme.webhook.office.com/"
+        + "webhookb2/"
+        + guid
+        + "@"
+        + guid
+        + "/IncomingWebhook/"
+        + _r(_HEXD, 32)
+        + "/"
+        + guid
+        + "/"
+        + _r(_B64U, 45)
+    )
+    for url in (discord, teams):
+        assert _found(f"requests.post('{url}', json=payload)", url)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"Cookie: theme=dark; session={s}; locale=en",
+        lambda s: f"Set-Cookie: PHPSESSID={s}; Path=/; HttpOnly",
+        lambda s: f"curl https://app.example.org -b 'sessionid={s}'",
+        lambda s: f"cookies = {{'connect.sid': '{s}'}}",
+        lambda s: f"here's my session cookie so you can see the bug: {s}",
+        lambda s: f"paste cookie _shop_session={s} in devtools",
+    ],
+)
+def test_session_cookies(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _r(string.ascii_lowercase + string.digits, 26)
+    assert _found(make(secret), secret)
+
+
+def test_analytics_and_preference_cookies_pass() -> None:
+    digits = _r(string.digits, 10) + "." + _r(string.digits, 10)
+    assert SecretScanner().scan(f"Cookie: _gid=GA1.2.{digits}; consent=analytics:false; locale=en") == []
+    assert SecretScanner().scan("Set-Cookie: theme=dark; Path=/; Max-Age=31536000") == []
+    assert SecretScanner().scan("the session expired, so log in again") == []
+
+
+def test_a_url_signature_parameter() -> None:
+    sig = urllib.parse.quote(base64.b64encode(_RNG.randbytes(32)).decode(), safe="")
+    text = f"https://acct.blob.core.windows.net/c/f.csv?sv=2022-11-02&sp=r&se=2030-01-01&sig={sig}"
+    assert _found(text, sig)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"docker login -u ci -p {s} registry.example.org",
+        lambda s: f"az login --service-principal -u app -p '{s}' --tenant t",
+        lambda s: f"echo {s} | docker login -u ci --password-stdin",
+        lambda s: f"aws ssm put-parameter --name /prod/x --type SecureString --value '{s}'",
+        lambda s: f"/etc/postfix/sasl_passwd\n[smtp.example.org]:587 alerts@example.org:{s}",
+        lambda s: f"curl -H 'Authorization: SSWS {s}' https://acme.okta.com/api/v1/users",
+        lambda s: f'co = cohere.ClientV2("{s}")',
+        lambda s: f'mac = hmac.new(b"{s}", body, hashlib.sha256).hexdigest()',
+        lambda s: f'jwt.encode(claims, "{s}", algorithm="HS256")',
+        lambda s: f"f = Fernet(b'{s}')",
+        lambda s: f"AIRFLOW__CORE__FERNET_KEY={s}",
+        lambda s: f"AUTH0_CLIENT_SECRET={s}",
+        lambda s: f"FIGMA_PAT: {s}",
+        lambda s: f"[12:01] ana: which Auth0 client secret does billing use?\n[12:02] bo: it's {s}\n[12:02] ana: thx",
+    ],
+)
+def test_secrets_named_by_commands_code_and_replies(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _r(_AN, 32)
+    assert _found(make(secret), secret)
+
+
+def test_openssl_keys_key_files_and_key_literals() -> None:
+    key = _r(_HEXD, 64)
+    assert _found(f"openssl enc -aes-256-cbc -K {key} -iv {_r(_HEXD, 32)} -in a -out b", key)
+    assert _found(f"$ cat config/master.key\n{key[:32]}", key[:32])
+    assert _found(f'key = bytes.fromhex("{key}")\ncipher = AES.new(key, AES.MODE_GCM)', key)
+    assert SecretScanner().scan(f"$ cat notes.txt\n{key}") == []  # (not a key file: a hash, maybe)
+
+
+def test_chat_password_replies_and_app_passwords() -> None:
+    pw = _pw()
+    assert _found(f"[14:38] mei: what's the VPN pw?\n[14:39] hugo: {pw}", pw)
+    app = " ".join(_r(string.ascii_lowercase, 4) for _ in range(4))
+    assert _found(f"SMTP_PASS={app}", app)
+    assert _found(f"swaks --auth-password '{app}' --tls", app)
+    assert SecretScanner().scan("Password: will also need some changes") == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: f"password: ENC[AES256_GCM,data:{_r(_AN, 24)},iv:{_r(_AN, 43)}=,type:str]",
+        lambda: (
+            "kind: SealedSecret\nspec:\n  encryptedData:\n    password: Ag"
+            + base64.b64encode(_RNG.randbytes(300)).decode()
+        ),
+        lambda: f"Twilio Account SID AC{_r(_HEXD, 32)} - the auth token lives in SSM",
+        lambda: f"SENTRY_DSN=https://{_r(_HEXD, 32)}@o123456.ingest.sentry.io/765432",
+        lambda: f"SecretId: arn:aws:secretsmanager:us-west-2:123456789012:secret:dev/app/stripe_key-{_r(_AN, 6)}",
+        lambda: "amqp://guest:guest@localhost:5672/",
+        lambda: (
+            "postgresql:\n  auth:\n    existingSecret: app-db\n    secretKeys:\n      adminPasswordKey: postgres-password"
+        ),
+        lambda: f"[memory] image: postgres@sha256:{_r(_HEXD, 64)}",
+    ],
+)
+def test_encrypted_values_identifiers_and_defaults_pass(make) -> None:  # type: ignore[no-untyped-def]
+    text = make()
+    assert SecretScanner().scan(text) == [], text
+
+
+def test_a_url_password_repeating_its_user_counts_off_loopback() -> None:
+    assert SecretScanner().scan("amqp://guest:guest@mq.example.org:5672/")
