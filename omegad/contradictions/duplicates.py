@@ -23,6 +23,7 @@ __all__ = ["is_near_duplicate", "markers", "normalise", "substitutes", "text_key
 #: Token similarity from which two texts share a template (`substitutes`), and the character
 #: similarity from which two words are spellings of one.
 TEMPLATE_RATIO = 0.6
+SWAP_ANY_WORD = True
 VARIANT_RATIO = 0.75
 
 
@@ -38,9 +39,6 @@ SLOT_WORDS = _word_set(
     january february march april may june july august september october november december
     primary replica leader follower read write"""
 )
-_SENTENCE = re.compile(r"(?<=[.!?:;])\s+|\n+")
-_EDGES = "\"'`()[]{}<>,.;:!?*"
-_JOINED = re.compile(r"\w[-_./]\w")
 #: Words a rewording swaps freely: they carry no fact of their own.
 FUNCTION_WORDS = _word_set(
     """a an the this that these those it its is are was were be been being am do does did has have
@@ -82,46 +80,23 @@ def markers(text: str) -> frozenset[str]:
 
 
 def substitutes(new: str, old: str) -> bool:
-    """The two texts are one template with a name in it swapped for another ("the orders-api
-    pool" / "the billing-api pool", "the Heron subpoena" / "the Osprey subpoena"): sibling
-    facts, however close their embeddings. Only names count as slots (`_names`: capitalised
-    words inside a sentence, parts of identifiers, environments and platforms); a paraphrase
-    swaps verbs and common words freely, and a typo fix, a spelling variant or an abbreviation
-    is no swap."""
+    """The two texts are one template with a word in it swapped for another ("the orders-api
+    pool" / "the billing-api pool", "export the report" / "import the report"): sibling facts,
+    however close their embeddings. A slot is a word or two; a paraphrase rewrites more than
+    that (its texts share less than `TEMPLATE_RATIO` of their words in order), and a typo fix,
+    a spelling variant, an abbreviation or a function word is no swap."""
     a, b = normalise(old).split(), normalise(new).split()
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     if matcher.ratio() < TEMPLATE_RATIO:
         return False
-    names = _names(old) | _names(new)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op != "replace":
             continue
         gone = [w for w in a[i1:i2] if w not in FUNCTION_WORDS]
         came = [w for w in b[j1:j2] if w not in FUNCTION_WORDS]
-        # a slot is a name or two; a longer rewrite is wording
-        if not (gone and came) or len(gone) > 2 or len(came) > 2 or _variants(" ".join(gone), " ".join(came)):
-            continue
-        if names.intersection(gone) or names.intersection(came):
+        if gone and came and len(gone) <= 2 and len(came) <= 2 and not _variants(" ".join(gone), " ".join(came)):
             return True
     return False
-
-
-def _names(text: str) -> set[str]:
-    """Words of *text* that name one thing among several: capitalised inside a sentence,
-    parts of a joined identifier (orders-api, db_primary), or a slot word (`SLOT_WORDS`)."""
-    out = set()
-    for sentence in _SENTENCE.split(unicodedata.normalize("NFKC", text)):
-        words = sentence.split()
-        for k, raw in enumerate(words):
-            word = raw.strip(_EDGES)
-            if not word:
-                continue
-            if _JOINED.search(word):
-                out.update(normalise(word).split())
-            elif k > 0 and word[0].isupper():
-                out.add(normalise(word))
-    folded = set(normalise(text).split())
-    return {w for w in out if w and w not in FUNCTION_WORDS} | (folded & SLOT_WORDS)
 
 
 def _variants(x: str, y: str) -> bool:

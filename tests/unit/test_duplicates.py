@@ -21,11 +21,18 @@ def test_markers_are_numbers_and_identifiers() -> None:
     assert markers("use python:3.12-slim") != markers("use python:3.11-slim")
 
 
-def test_a_swapped_name_is_a_sibling_fact_and_rewording_is_not() -> None:
+def test_a_swapped_word_is_a_sibling_fact_and_rewording_is_not() -> None:
     assert substitutes("The search-api timeout is 5 s.", "The payments-api timeout is 5 s.")
     assert substitutes("Nadia owns the Falcon launch checklist.", "Nadia owns the Kestrel launch checklist.")
     assert substitutes("Crash reports on Android go to Sentry.", "Crash reports on iOS go to Sentry.")
-    assert not substitutes("We receive alerts from the database.", "We get alerts from the DB.")
+    assert substitutes(
+        "The nightly job exports invoices to the bucket.", "The nightly job exports orders to the bucket."
+    )
+    assert substitutes("Reviewers approve the plan.", "Reviewers reject the plan.")
+    # a synonym is a swap too: the rule gives up such near duplicates for precision
+    assert substitutes("We receive alerts from the database.", "We get alerts from the database.")
+    assert not substitutes("We get alerts from the DB.", "We get alerts from the database.")  # abbreviation
+    assert not substitutes("Alerts about the database come to us by email.", "We get alerts from the DB.")
     assert not substitutes("The user prefers tabs.", "I prefer tabs.")
     assert not substitutes(
         "Apply the saved plan; never re-plan during apply.", "Apply the saved plan; never re-plan during aply."
