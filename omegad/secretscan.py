@@ -410,8 +410,11 @@ _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![
 _USER_PASS = re.compile(
     r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,64}):(?P<value>[^\s\"'@]{1,200})"
 )
+#: The password flag of a command line. mysql's `-p` takes its value glued on (`-pSECRET`):
+#: `-p dbname` prompts for the password and names the database. sshpass and twine take it apart.
 _MYSQL = re.compile(
-    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|sshpass|twine)\b[^\n]{0,120}?[ \t]-p[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,120}?[ \t]-p|(?:sshpass|twine)\b[^\n]{0,120}?[ \t]-p[ \t]*)"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
 )
 _NETRC = re.compile(r"\bmachine[ \t]+\S{1,200}\s+login[ \t]+\S{1,200}\s+password[ \t]+(?P<value>\S{1,200})")
 _PGPASS = re.compile(r"(?m)^[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:(?P<value>\S{1,200})$")

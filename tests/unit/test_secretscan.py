@@ -388,3 +388,13 @@ def test_encrypted_values_identifiers_and_defaults_pass(make) -> None:  # type: 
 
 def test_a_url_password_repeating_its_user_counts_off_loopback() -> None:
     assert SecretScanner().scan("amqp://guest:guest@mq.example.org:5672/")
+
+
+def test_mysql_p_with_a_space_prompts_and_names_the_database() -> None:
+    assert SecretScanner().scan("mysql -h db.internal -u app -p orders   # prompts for the password") == []
+    pw = _pw()
+    hits = SecretScanner().scan(f"mysql -h db.internal -u app -p{pw} orders")
+    assert [h.kind for h in hits] == ["password"] and pw not in redact(
+        f"mysql -u app -p{pw} orders", SecretScanner().scan(f"mysql -u app -p{pw} orders")
+    )
+    assert SecretScanner().scan(f"sshpass -p {pw} ssh deploy@host")  # sshpass takes it apart
