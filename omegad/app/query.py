@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from omegad.app.history import EDGE, Past, graph_at, in_force
-from omegad.contradictions.edges import DUPLICATES, EdgeIndex
+from omegad.contradictions.edges import EdgeIndex
 from omegad.recall.pipeline import Candidate, Trace, dedup, fuse, heuristic, recall_size, result_dict, supersede
 from omegad.requests import QueryParams
 from omegad.storage.rows import Filter, Row
@@ -118,13 +118,12 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
         svc.reranker.request()
         detail = {"skipped": f"reranker {svc.reranker.state}: {svc.reranker.detail}"}
     trace.mark("rerank", len(top), **detail)
-    if not p.include_duplicates:
-        candidates, folded = fold_duplicates(candidates, edges)
-        if folded:
-            trace.mark("duplicates", len(candidates), folded=folded)
     if p.include_duplicates:  # every copy, as stored
         results, dropped = candidates[: p.limit], 0
     else:
+        candidates, folded = fold_duplicates(candidates, edges)
+        if folded:
+            trace.mark("duplicates", len(candidates), folded=folded)
         results, dropped = dedup(candidates, svc.config.dedup_cosine, p.limit)
     trace.mark("dedup", len(results), dropped=dropped)
     floor = p.min_score if p.min_score is not None else svc.config.min_score
@@ -191,9 +190,8 @@ async def _as_of(svc: Service, flt: Filter, at: int) -> tuple[Filter, list[Row],
 def fold_duplicates(candidates: list[Candidate], graph: EdgeIndex) -> tuple[list[Candidate], int]:
     """Each group of near duplicates (``duplicates`` edges) among *candidates* shown once: by
     its newest member, at the rank of the group's best. Returns the list and how many were
-    folded away."""
-    if not any(e.kind == DUPLICATES for e in graph.edges.values()):
-        return candidates, 0
+    folded away. Looks up the candidates' own edges only (queries are a hot path; the graph is
+    not scanned)."""
     by_id = {c.row.id: c for c in candidates}
     shown: set[str] = set()
     out: list[Candidate] = []
