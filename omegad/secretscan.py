@@ -13,10 +13,16 @@ Notes are prose as much as source files, so the rest reads context rather than s
 - credentials in commands and files whose syntax says what they are: HTTP Basic headers,
   ``curl -u user:pass``, ``mysql -pPASS``, ``docker login -p``, ``openssl enc -K``, .netrc,
   .pgpass and sasl_passwd lines, Kubernetes Secret data, cookies, a URL's ``sig=``;
-- a key passed to an API (``Client("…")``, ``hmac.new(b"…")``) and a chat reply to a question
-  that names a secret.
+- the password flags of common programs as their manuals document them (``security -p``,
+  ``zip -P``, ``ldapsearch -w``, ``smbclient -U user%pass``, ``net use``, ``sudo -S``), a flag
+  named a secret (``--password VALUE``, ``-storepass VALUE``), Go DSNs, ``curl -u KEY:``;
+- a key passed to an API (``Client("…")``, ``require("sdk")(sid, token)``, ``hmac.new(b"…")``)
+  and a chat reply to a question that names a secret.
+Values are judged by shape: random (entropy for its length and alphabet), or chosen by a person
+(letters, digits and a symbol; a passphrase of words; an app password) when a password name says so.
 Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images, public keys,
-placeholders) pass: `bench/eval_secrets.py` measures both sides on generated samples.
+publishable tokens, device and page tokens, placeholders and templates, documentation examples
+such as "123456789:ABCdef…", code references) pass: `bench/eval_secrets.py` measures both sides on generated samples.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import functools
 import itertools
 import math
 import re
+import string
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -128,7 +135,18 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "shopify_token": re.compile(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
     "replicate_token": re.compile(r"\br8_[A-Za-z0-9]{37}\b"),
     "groq_key": re.compile(r"\bgsk_[A-Za-z0-9]{52}\b"),
-    "huggingface_token": re.compile(r"\b(?:hf|api_org)_[A-Za-z]{34}\b"),
+    "huggingface_token": re.compile(r"\b(?:hf|api_org)_[A-Za-z0-9]{34}\b"),
+    "openrouter_key": re.compile(r"\bsk-or-v1-[a-f0-9]{64}\b"),
+    "posthog_key": re.compile(r"\bphx_[A-Za-z0-9]{39,48}\b"),
+    # feature-flag services' server-side keys: LaunchDarkly's SDK key and access token (a UUID
+    # after "sdk-" or "api-"), Statsig's server secret, Unleash's "project:environment.hash",
+    # Flagsmith's server-side environment key
+    "feature_flag_key": re.compile(
+        r"\b(?:sdk|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"
+        r"|\bsecret-[A-Za-z0-9]{32,64}\b"
+        r"|(?<![\w*:.-])(?:\*|[a-z0-9_-]{1,60}):[a-z0-9_-]{1,60}\.[a-f0-9]{32,64}\b"
+        r"|\bser\.[A-Za-z0-9]{20,30}\b"
+    ),
     "terraform_token": re.compile(r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,70}"),
     "mailgun_key": re.compile(r"\bkey-[a-z0-9]{32}\b|\b[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}\b"),
     "atlassian_token": re.compile(r"\bATATT3[A-Za-z0-9_=-]{150,250}"),
@@ -183,6 +201,9 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "replicate_token": ("r8_",),
     "groq_key": ("gsk_",),
     "huggingface_token": ("hf_", "api_org_"),
+    "openrouter_key": ("sk-or-v1-",),
+    "posthog_key": ("phx_",),
+    "feature_flag_key": ("sdk-", "api-", "secret-", ":", "ser."),
     "terraform_token": (".atlasv1.",),
     "mailgun_key": ("key-", "-"),
     "atlassian_token": ("ATATT3",),
@@ -220,7 +241,7 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 
 #: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
-_NAME_HINT = re.compile(r"(?i)(?=[pstcaks])(?:p(?:ass|wd|w\b|at\b)|secret|token|credential|auth|key|cookie|sess)")
+_NAME_HINT = re.compile(r"(?i)(?=[pstcaks])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key|cookie|sess)")
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
 #: A name of words: "checkout.cloudflareApiToken" is a name however random it looks.
 _BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
@@ -228,7 +249,7 @@ _BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
 _WORDY = re.compile(r"^[A-Za-z]+\d{0,2}(?:[_.-]+[A-Za-z]+\d{0,2})*$")
 _CAMEL = re.compile(r"OAuth|[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: Name parts that make a value a password (any value that is not a placeholder counts).
-_PASSWORD_PART = re.compile(r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|passphrase|requirepass|\w+pass)$")
+_PASSWORD_PART = re.compile(r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk|passphrase|requirepass|\w+pass)$")
 #: Name parts that make a random value a secret.
 _SECRET_PART = re.compile(
     r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|authkey|apikey|appkey|privatekey|pat|cookies?"
@@ -282,6 +303,43 @@ _KEY_QUALIFIER = frozenset(
         "csrf",
         "jwt",
         "mac",
+        "application",
+        "routing",
+        "sdk",
+        "integration",
+    ]
+)
+#: Before "token" or "key", a word that makes it an identifier or a position, not a credential
+#: ("device token" addresses a phone, "page token" a page, "idempotency key" a request).
+_ID_QUALIFIER = frozenset(
+    [
+        "device",
+        "registration",
+        "page",
+        "next",
+        "continuation",
+        "pagination",
+        "cursor",
+        "sync",
+        "resume",
+        "idempotency",
+        "cache",
+        "primary",
+        "foreign",
+        "partition",
+        "sort",
+        "public",
+        "publishable",
+    ]
+)
+#: A bare key's name ("key", "key1", "KEY"), and words before it that make it a public or an
+#: SSH key, or a key that is a name ("object key", "deploy key").
+_BARE_KEY = re.compile(r"(?i)^key\d?$")
+_PIECES = re.compile(r"[-_.:/]")
+_NOT_KEY_QUALIFIER = frozenset(
+    [
+        *("public", "ssh", "gpg", "pgp", "host", "deploy", "verify", "verifying", "verification", "object", "s3"),
+        *("kms", "license", "foreign", "lookup", "map", "dict", "json", "yaml", "config", "registry", "the", "a"),
     ]
 )
 #: A last name part that says the value is about a secret, not one ("token_ttl", "password_file").
@@ -345,6 +403,7 @@ _NAME_NOT_VALUE = frozenset(
         "manager",
         "cache",
         "mechanism",
+        "stdin",
     ]
 )
 
@@ -359,31 +418,59 @@ _SEP = re.compile(
 _VALUE = re.compile(r"[^\s\"'`,;<>]{1,400}")
 #: The words after a name: a value may come a few words later ("token for the SMS sender: …").
 _WORDS = re.compile(r"[^\s\"'`,;<>]{1,400}")
-_WORD_WINDOW = 90
+_WORD_WINDOW = 110
+_WORD_COUNT = 12
+_LETTERS = re.compile(r"^\d*[A-Za-z]+$")
 _VALUE_FIELD = re.compile(r"(?i)val(?:ue)?[:=]")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]*=")
+#: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
+_OPTION = re.compile(r"--?([A-Za-z][A-Za-z-]{0,30})$")
+_VALUE_OPTIONS = frozenset(["body", "value", "data", "literal", "string", "text", "input"])
+#: An assignment's operator after a "$name" (PHP, Perl, PowerShell): the name is set, not read.
+_ASSIGNED = re.compile(r"[ \t]*=[ \t]*[\"']")
+#: A command that starts a line or follows a shell operator, then an option: "sshpass -f FILE"
+#: names a program, not a value.
+_COMMAND_START = re.compile(r"(?:^|\n|[$|;&][ \t]*|\bsudo[ \t]+)$")
+_COMMAND_OPTION = re.compile(r"[ \t]+--?[A-Za-z]")
 _SSH_KEY_TYPE = re.compile(r"(?:sk-)?(?:ssh|ecdsa)-")
 _TRIM = "\"'`()[]{}.,;:!?"
 #: Values after a secret-sounding name that stand for one rather than being one.
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%?|\*+|•+|x+|\.{3,}|!\w+|"
+    r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|\*+|•+|x+|\.{3,}|!\w+|"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
-    r"stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|in|from|via|at|on)\b.*|"
+    r"stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
     r"\[redacted(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|\.\.\.).*)$"
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
-_REFERENCE = re.compile(r"^(?:[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(.*)?|[A-Za-z_]+(?:\.[A-Za-z_]+)+)$")
+_REFERENCE = re.compile(
+    r"^(?:[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(.*)?|[A-Za-z_]+(?:\.[A-Za-z_]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\[.*)$"
+)
 #: A path rather than a value ("/run/secrets/db", "~/.pgpass", "prod/gateway/db-x").
 _PATH = re.compile(r"^(?:~?/|\.\.?/)[\w.-]*(?:/[\w.-]*)*$|^(?:[a-z][a-z0-9_.-]*/){2,}[\w.-]*$")
 _QUERY_NEXT = re.compile(r"&\w+=")
+#: A mail address or user@host ("root@10.0.0.7", "ci@corp.example.com").
+_ADDRESS = re.compile(r"^[\w.+-]+@(?:(?:[\w-]+\.)+[A-Za-z]{2,}|\d{1,3}(?:\.\d{1,3}){3})$")
 _QUERY = re.compile(r"&\w+=|\.(?:com|net|org|io|dev|app|cloud)(?:$|[/:])")
 #: A call ("os.getenv(…)"), unless what looks like one is random ("sa(qrk…").
 _CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
+#: A method called on an object ("Rails.application.credentials.dig(…"): code however random.
+_METHOD_CALL = re.compile(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+\(")
 #: Words after a name that say the value is not its secret.
 _NOT_SECRET_WORDS = frozenset(["public", "id", "ids", "hash", "sha", "digest", "checksum", "commit", "fingerprint"])
 #: A run of one character: "XXXXXXXX", "00000000" (a documentation placeholder's body).
 _RUN = re.compile(r"(.)\1{7}")
+#: A word then a random body ("secret-N0CN…", "test_8f…"): the word is the token's prefix, not
+#: a placeholder's.
+#: Six letters of the alphabet in order, in any case, or eight digits: "ABCdef", "12345678".
+_SEQUENCE = re.compile(
+    "|".join([*(string.ascii_lowercase[i : i + 6] for i in range(21)), *(string.digits[i : i + 8] for i in range(3))]),
+    re.I,
+)
+_PREFIXED = re.compile(r"[A-Za-z]{2,12}[_.:-](?P<body>[^\s]{16,})$")
+#: Tokens their providers document as public: Mapbox's `pk.`, Stripe's publishable `pk_live_`,
+#: PostHog's project key `phc_`; they ship in every browser bundle.
+_PUBLIC_TOKEN = re.compile(r"^(?:pk\.eyJ|pk_(?:live|test)_|phc_)")
 #: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
@@ -400,10 +487,12 @@ _VALUE_FIRST_NEEDS = ("<-", "\n^", " is ", " was ", " as ", "that", "it's")
 
 # -- credentials whose syntax names them ------------------------------------------------
 
-#: "Authorization: Bearer …", "Authorization: token …", "Bot …", "Authorization: <key>".
+#: "Authorization: Bearer …", "Authorization: GenieKey …" (any scheme but Basic and Digest,
+#: which say more and are read apart), "Authorization: <key>", and the scheme as its own
+#: argument: `AuthenticationHeaderValue("Bearer", "…")`.
 _AUTH_HEADER = re.compile(
-    r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?:bearer|token|bot|apikey|api-key|sso-key|ssws)[ \t]+)?"
-    r"|bearer[ \t]+|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:-]{16,600})"
+    r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?!basic\b|digest\b)[a-z][\w-]{1,30}[ \t]+)?"
+    r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:-]{16,600})"
 )
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
@@ -418,7 +507,10 @@ _MYSQL = re.compile(
 )
 _NETRC = re.compile(r"\bmachine[ \t]+\S{1,200}\s+login[ \t]+\S{1,200}\s+password[ \t]+(?P<value>\S{1,200})")
 _PGPASS = re.compile(r"(?m)^[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:(?P<value>\S{1,200})$")
-_HTPASSWD = re.compile(r"\bhtpasswd[ \t]+-\w*b\w*[ \t]+\S{1,200}[ \t]+\S{1,200}[ \t]+(?P<value>\S{1,200})")
+_HTPASSWD = re.compile(
+    r"\bhtpasswd(?:[ \t]+-[A-Za-z]{1,8}){0,4}?[ \t]+-[A-Za-z]{0,8}b[A-Za-z]{0,8}(?:[ \t]+-[A-Za-z]{1,8}){0,4}"
+    r"[ \t]+\S{1,200}[ \t]+\S{1,200}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+)
 _AUTH_TUPLE = re.compile(
     r"\bauth[ \t]*=[ \t]*\([ \t]*[\"'][^\"'\n]{0,64}[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\"'\n]{1,200})[\"']"
 )
@@ -426,6 +518,12 @@ _AUTH_TUPLE = re.compile(
 _NAME_VALUE = re.compile(
     r"(?i)\b(?:name|key|type)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w./-]{1,80})[\"']?[ \t]*(?:,|\n)?[ \t]*-?[ \t]*"
     r"[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"'<>]{1,400})"
+)
+#: XML properties: `<name>fs.s3a.secret.key</name><value>…</value>` and
+#: `<property name="…">` then `<value>…</value>`.
+_XML_PROPERTY = re.compile(
+    r"(?:<name>(?P<name>[\w./:-]{1,80})</name>|\bname=[\"'](?P<name2>[\w./:-]{1,80})[\"'][^<>\n]{0,80}>)"
+    r"\s{0,20}<value>(?P<value>[^<\s]{1,400})</value>"
 )
 #: A Terraform variable's default: `variable "db_password" { … default = "…" }`.
 _TF_VARIABLE = re.compile(
@@ -439,8 +537,91 @@ _LOGIN_PAIR = re.compile(
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
 #: A token as a URL's user ("https://TOKEN@github.com").
 _URL_TOKEN = re.compile(r"\bhttps?://(?P<value>[A-Za-z0-9_.~-]{20,200})@")
+
+
 #: The patterns above whose match is a password, each with substrings it needs (lower case).
+def _cli(tools: str, flag: str, glued: bool = False) -> re.Pattern[str]:
+    """The value of *flag* (a pattern) on a command line of one of *tools* (a pattern), taken
+    apart from the flag or, when *glued*, right after it ("7z -pSECRET")."""
+    space = "" if glued else r"(?:[ \t]+|=)"
+    return re.compile(
+        rf"\b(?:{tools})\b[^\n]{{0,200}}?(?<=\s)(?:{flag}){space}(?P<q>[\"']?)(?P<value>[^\s\"']{{1,200}})(?P=q)"
+    )
+
+
+#: Password flags that their programs' manuals document, where the flag alone is not a name
+#: ("-p", "-P", "-w", "/p:"); a flag that is one ("--password", "-storepass") is read as a name.
+_CLI_PASSWORDS = (
+    (_cli(r"security[ \t]+(?:unlock|create)-keychain", r"-p"), ("security",)),
+    (_cli(r"security[ \t]+import", r"-P"), ("security",)),
+    (_cli(r"security[ \t]+add-(?:generic|internet)-password", r"-w"), ("security",)),
+    (_cli(r"zip|unzip", r"-P"), ("zip",)),
+    (_cli(r"7z|7za|7zr", r"-p", glued=True), ("7z",)),
+    (_cli(r"ldap[a-z]{2,10}", r"-w"), ("ldap",)),
+    (
+        _cli(r"ipmitool|sqlcmd|bcp|mosquitto_pub|mosquitto_sub|mosquitto_rr", r"-P"),
+        ("ipmitool", "sqlcmd", "bcp", "mosquitto"),
+    ),
+    (_cli(r"redis-cli", r"-a"), ("redis-cli",)),
+    (_cli(r"altool", r"-p"), ("altool",)),
+    (
+        _cli(r"mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psexec|rdesktop", r"-p"),
+        ("mongo", "psexec", "rdesktop"),
+    ),
+    (_cli(r"xfreerdp|wlfreerdp|sdl-freerdp", r"/p:", glued=True), ("freerdp",)),
+    (
+        re.compile(
+            r"\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?P<q>[\"'])(?P<value>[^\"'\n]{1,200})(?P=q)[^\n]{0,40}?-AsPlainText"
+        ),
+        ("-asplaintext",),
+    ),
+    # "-U user%password" (Samba), "nmcli … password …", "wpa_passphrase SSID …"
+    (
+        re.compile(
+            r"\b(?:smbclient|rpcclient|smbget|smbcacls|net)\b[^\n]{0,200}?[ \t]-U[ \t]*[\"']?[^\s%\"']{1,100}%(?P<q>)(?P<value>[^\s\"']{1,200})"
+        ),
+        ("%",),
+    ),
+    (
+        re.compile(
+            r"\bnmcli\b[^\n]{0,200}?[ \t](?:password|wifi-sec\.psk)[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("nmcli",),
+    ),
+    (
+        re.compile(
+            r"\bwpa_passphrase[ \t]+(?:\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|\S{1,64})[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("wpa_passphrase",),
+    ),
+    # "rabbitmqctl add_user USER PASS", "net use … PASS /user:…", "mc alias set ALIAS URL KEY SECRET"
+    (
+        re.compile(
+            r"\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("rabbitmqctl",),
+    ),
+    (
+        re.compile(
+            r"\bnet[ \t]+use\b[^\n]{0,200}?[ \t]/user:\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s/*\"'][^\s\"']{0,199})(?P=q)"
+        ),
+        ("net use",),
+    ),
+    (
+        re.compile(
+            r"\bnet[ \t]+use\b[^\n]{0,200}?\\\\\S{1,200}[ \t]+(?P<q>[\"']?)(?P<value>[^\s/*\"'][^\s\"']{0,199})(?P=q)[ \t]+/user:"
+        ),
+        ("net use",),
+    ),
+    (
+        re.compile(
+            r"\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,100}[ \t]+\S{1,300}[ \t]+\S{1,200}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("mc ",),
+    ),
+)
 _COMMAND_PASSWORDS = (
+    *_CLI_PASSWORDS,
     (_USER_PASS, ("-u", "-a")),
     (_MYSQL, (" -p",)),
     (_NETRC, ("machine",)),
@@ -474,6 +655,12 @@ _DICT_PAIR = re.compile(r"[\"'](?P<name>[^\"'\n]{1,200})[\"'][ \t]*:[ \t]*[\"'](
 _URL_SIGNATURE = re.compile(
     r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&\s\"'#<>]{16,600})"
 )
+#: A query parameter that carries an API key or a token (`?key=…`, `&access_token=…`, and
+#: OpenWeather's `appid`): the URL is the credential's transport.
+_URL_KEY = re.compile(
+    r"(?i)[?&](?:key|api[_-]?key|access[_-]?token|token|auth[_-]?token|secret|client[_-]?secret|appid)"
+    r"=(?P<value>[^&\s\"'#<>]{16,600})"
+)
 #: Registry and cloud logins: `docker login -p …`, `az login --service-principal -p …`.
 _LOGIN_PASSWORD = re.compile(
     r"\b(?:az|docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc)\b[^\n]{0,40}?\blogin\b[^\n]{0,200}?"
@@ -481,8 +668,14 @@ _LOGIN_PASSWORD = re.compile(
 )
 #: `echo … | docker login --password-stdin`: what is echoed is the password.
 _STDIN_PASSWORD = re.compile(
-    r"\becho[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"'|]{1,400})(?P=q)[ \t]*\|[^\n|]{0,120}--password-stdin"
+    r"\becho[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"'|]{1,400})(?P=q)[ \t]*\|"
+    r"(?:[^\n|]{0,120}--password-stdin|[ \t]*sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b)"
 )
+#: Go's MySQL DSN: `user:password@tcp(host:port)/db` (the password may hold an "@").
+_GO_DSN = re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s\"'`]{1,200})@(?:tcp|unix)\(")
+#: An API key as the user of HTTP Basic with no password (`curl -u KEY:`), as Stripe,
+#: Mixpanel and others document it.
+_USER_KEY = re.compile(r"(?:(?<=\s)-u|--user)(?:[ \t]+|=)[\"']?(?P<random>[A-Za-z0-9_-]{16,200}):(?=[\"']?(?:\s|$))")
 #: `openssl enc -K HEX` (a raw key), `-pass pass:…` and `-k …` (passphrases).
 _OPENSSL_KEY = re.compile(
     r"\bopenssl[ \t]+[^\n]{0,160}?(?:[ \t]-K[ \t]+(?P<hex>[0-9A-Fa-f]{16,128})\b|[ \t]-(?:pass|passin|passout)[ \t]+pass:(?P<pass>[^\s\"']{1,200})|[ \t]-k[ \t]+(?P<k>[^\s\"'-][^\s\"']{0,199}))"
@@ -503,9 +696,12 @@ _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: `Fernet(b"…")`; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
 _KEY_CALL = re.compile(
     r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API)|\bcreate_?[cC]lient|\bSearchClient\.create|\bFernet"
-    r"|\bhmac\.new|\bhmac\.HMAC|\bjwt\.encode|\bjwt\.decode)\((?P<args>[^()\n]{1,400})\)"
+    r"|\brequire\([ \t]*[\"'][\w@/.-]{1,80}[\"'][ \t]*\)"  # a package's factory: require('twilio')(SID, TOKEN)
+    r"|(?P<auth>\b(?:[A-Za-z_][\w.]{0,60})?(?:Auth|Credentials?|Signer)"
+    r"|\bhmac\.new|\bhmac\.HMAC|\bjwt\.(?:encode|decode|sign|verify)))"
+    r"\((?P<args>(?:[^()\n]|\([^()\n]{0,200}\)){1,400})\)"
 )
-_LITERAL = re.compile(r"(?:[bB](?=[\"'`]))?(?P<q>[\"'`])(?P<value>[^\"'`\n]{16,400})(?P=q)")
+_LITERAL = re.compile(r"(?:[bB](?=[\"'`]))?(?P<q>[\"'`])(?P<value>[^\"'`\n]{1,400})(?P=q)")
 _KEY_LITERAL = re.compile(
     r"\b\w{0,40}key\w{0,20}[ \t]*=[ \t]*(?:bytes\.fromhex|(?:binascii\.)?unhexlify|(?:base64\.)?(?:urlsafe_)?b64decode)"
     r"\([ \t]*[bB]?[\"'](?P<value>[A-Za-z0-9+/=_-]{32,400})[\"']",
@@ -520,22 +716,55 @@ _CHAT_REPLY = re.compile(
 _APP_PASSWORD = re.compile(r"[\"'`]?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
 #: Sixteen random letters carry about 3.5 bits each or more; sixteen letters of words less.
 _APP_ENTROPY = 3.4
+#: Apple's app-specific passwords: four groups of four lower-case letters joined by hyphens.
+_PASSWORD_SYMBOLS = frozenset("!#$%&*+=?@^~")
+_APPLE_APP_PASSWORD = re.compile(r"^[a-z]{4}-[a-z]{4}-[a-z]{4}-[a-z]{4}$")
+#: A passphrase of words ("maple.lantern.orange.walnut", "zebra_silver_glacier").
+_PASSPHRASE = re.compile(r"^[a-z]{3,12}(?P<sep>[._-])[a-z]{3,12}(?:(?P=sep)[a-z]{3,12}){1,6}\d{0,4}$", re.I)
+_SECRET_WORDS = frozenset(
+    [
+        "pass",
+        "passwd",
+        "password",
+        "secret",
+        "secrets",
+        "token",
+        "tokens",
+        "key",
+        "keys",
+        "cred",
+        "creds",
+        "credentials",
+    ]
+)
+#: The roots of code references ("config.db.password", "process.env.token"), and the small words
+#: of prose ("ask-the-team"): neither is a passphrase.
+_NOT_PASSPHRASE = frozenset(
+    [
+        *("var", "local", "data", "module", "self", "this", "os", "env", "process", "config", "settings", "secrets"),
+        *("vars", "values", "inputs", "steps", "params", "app", "ctx", "context", "request", "props", "window"),
+        *("document", "global", "globals", "cfg", "conf", "options", "opts"),
+        *("the", "and", "for", "with", "from", "your", "our", "ask", "see", "use", "not", "get", "set", "via"),
+    ]
+)
 #: A value that is itself a key's name ("postgres-password" in a Helm `passwordKey:`).
 _NAME_LIKE = re.compile(r"^[a-z]+(?:[-_][a-z]+)*$")
-_NAME_LIKE_WORD = re.compile(r"pass|secret|token|key|cred")
+_NAME_LIKE_WORD = re.compile(r"pass|secret|token|(?<![a-z])keys?(?![a-z])|cred")
 _LOOPBACK = frozenset(["localhost", "127.0.0.1", "[::1]", "::1"])
 _URL_HOST = re.compile(r"@(?P<host>\[[^\]\s]{1,60}\]|[^\s:/?#]{1,253})")
 #: Commands and files whose syntax names a secret, each with substrings it needs (lower case);
 #: the match's value is its "value" group, or "hex", "pass" or "k" for openssl.
 _COMMAND_SECRETS = (
     (_LOGIN_PASSWORD, ("login",)),
-    (_STDIN_PASSWORD, ("--password-stdin",)),
+    (_STDIN_PASSWORD, ("--password-stdin", "sudo")),
+    (_GO_DSN, ("@tcp(", "@unix(")),
+    (_USER_KEY, ("-u", "--user")),
     (_OPENSSL_KEY, ("openssl",)),
     (_SECURE_STRING, ("securestring",)),
     (_SASL_PASSWD, ("]",)),
 )
 #: An identifier named as one just before a value ("Account SID AC…", "client id: …").
-_NAMED_ID = re.compile(r"(?i)\b(?:sid|id)\b[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
+_NAMED_ID = re.compile(r"(?:(?i:(?<![A-Za-z])(?:sid|id))|(?<=[a-z])(?:Sid|Id|SID|ID))\b[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,7 +794,11 @@ def _looks_random(value: str) -> bool:
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
     if classes < 2 and not (classes == 1 and len(value) >= 24 and re.search(r"[0-9]", value)):
         return False
-    return _entropy(value) >= _ENTROPY["base64"] - (0.5 if len(value) < 24 else 0.0)
+    if sum(c.isdigit() for c in value) * 5 > len(value) * 3:
+        return False  # mostly digits and not hex: ids, versions, timestamps ("GA1.2.1095854.17372")
+    # (n random characters hold fewer than log2(n) bits each: the bar rises with the length,
+    # from 3.5 at 16 characters to 4.0 from 32 on, without a step a random value may fall off)
+    return _entropy(value) >= _ENTROPY["base64"] - 0.5 * min(1.0, max(0.0, (32 - len(value)) / 16))
 
 
 def _varied(value: str) -> bool:
@@ -604,13 +837,61 @@ def _credential_like(value: str) -> bool:
     return decoded is not None and decoded != value and _credential_like(decoded)
 
 
+def _placeholder(value: str) -> bool:
+    """*value* stands for a secret ("<token>", "your-api-key", "123456789:ABCdef…"), unless what
+    follows a placeholder-like word is random ("secret-N0CN…" is a Statsig key)."""
+    if not _PLACEHOLDER.match(value):
+        return len(value) >= 6 and _sequential(value)
+    prefixed = _PREFIXED.match(value)
+    return prefixed is None or not _looks_random(prefixed.group("body")) or "example" in value.lower()
+
+
+def _sequential(value: str) -> bool:
+    """*value* holds a run of the alphabet ("ABCdefGh", "12345678"): a documentation example."""
+    return _SEQUENCE.search(value) is not None
+
+
+def _app_password(value: str) -> bool:
+    """*value* is an app password: Google's sixteen letters, Apple's four hyphenated groups."""
+    letters = value.replace("-", "")
+    return (
+        len(letters) == 16
+        and letters.isalpha()
+        and letters.islower()
+        and (value == letters or _APPLE_APP_PASSWORD.match(value) is not None)
+        and _entropy(letters) >= _APP_ENTROPY
+    )
+
+
+def _chosen_password(value: str) -> bool:
+    """*value* has the shape password rules ask for: letters, a digit and a symbol (and is not
+    a pair: "_gid=GA1.2.1095…")."""
+    return (
+        8 <= len(value) <= 64
+        and not _ASSIGNMENT.match(value)
+        and any(c.isalpha() for c in value)
+        and any(c.isdigit() for c in value)
+        and any(c in _PASSWORD_SYMBOLS for c in value)
+    )
+
+
+def _passphrase(value: str) -> bool:
+    """*value* is three or more words joined by one separator, not a code reference: a password
+    a person chose ("correct-horse-battery-staple")."""
+    m = _PASSPHRASE.match(value)
+    if m is None or len(value) < 12:
+        return False
+    words = value.lower().split(m.group("sep"))
+    return words[0] not in _NOT_PASSPHRASE and not any(w in _SECRET_WORDS or w in _NOT_PASSPHRASE for w in words[1:])
+
+
 def _basic_pair(value: str) -> bool:
     """*value* is base64 of "user:password" with a password."""
     decoded = _decoded(value)
     if decoded is None or ":" not in decoded:
         return False
     user, _, password = decoded.partition(":")
-    return bool(password) and len(user) <= 128 and not _PLACEHOLDER.match(password) and "$" not in password
+    return bool(password) and len(user) <= 128 and not _placeholder(password) and "$" not in password
 
 
 @functools.lru_cache(maxsize=1024)
@@ -627,6 +908,11 @@ def _name_kind(name: str, before: str) -> str | None:
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
     if not parts or parts[-1] in _NAME_NOT_VALUE:
+        return None
+    if any(
+        q in ("token", "tokens", "key", "keys") and p in _ID_QUALIFIER
+        for p, q in itertools.pairwise((before.lower(), *parts))
+    ):
         return None
     if any(_PASSWORD_PART.match(p) for p in parts):
         return "password"
@@ -650,14 +936,16 @@ def _usable(value: str) -> bool:
     """Not a placeholder, reference, path or URL: a value that may be a secret."""
     if (
         not value
-        or _PLACEHOLDER.match(value)
-        or _REFERENCE.match(value)
+        or _placeholder(value)
+        or _PUBLIC_TOKEN.match(value)
+        or (_REFERENCE.match(value) and not _passphrase(value))
         or "://" in value
         or _RUN.search(value)
         or _QUERY.search(value)
+        or _ADDRESS.match(value)
     ):
         return False
-    if _CALL.match(value) and not _looks_random(value):
+    if _METHOD_CALL.match(value) or (_CALL.match(value) and not _looks_random(value)):
         return False
     if _NAME_LIKE.match(value) and _NAME_LIKE_WORD.search(value):
         return False
@@ -676,6 +964,29 @@ def _default_login(text: str, start: int, end: int) -> bool:
         and host.group("host").lower() in _LOOPBACK
         and text[scheme + 3 : start - 1] == text[start:end]
     )
+
+
+def _id_field(value: str) -> bool:
+    """*value* is another field whose name says it is no secret ("request_id=7b09…")."""
+    field, eq, _ = value.partition("=")
+    return bool(eq) and _WORDY.match(field) is not None and _name_parts(field)[-1:] in (("id",), ("ids",), ("name",))
+
+
+def _blob(name: str) -> bool:
+    """*name* is a piece of a random value, not a name: random, or not made of words and with
+    digits through it ("Q8PW7I6UGE70EQIB" holds "PW")."""
+    if _WORDY.match(name):
+        return False
+    return _looks_random(name) or sum(c.isdigit() for c in name) >= 3
+
+
+def _template(text: str, start: int, end: int) -> bool:
+    """The name at *start*:*end* is in angle brackets as a template's slot ("-p<password>"), not
+    an XML element holding a value ("<password>…</password>")."""
+    if not (start and text[start - 1] == "<" and text.startswith(">", end)):
+        return False
+    close = text.find("</" + text[start:end] + ">", end, end + 420)
+    return close < 0 or "\n" in text[end:close]
 
 
 def _in_arn(text: str, pos: int) -> bool:
@@ -742,7 +1053,7 @@ class SecretScanner:
             for index, pattern in enumerate(plugin.denylist):
                 for m in pattern.finditer(text):
                     if kind == "basic_auth" and (
-                        _PLACEHOLDER.match(m.group(1)) or _default_login(text, m.start(1), m.end(1))
+                        _placeholder(m.group(1)) or _default_login(text, m.start(1), m.end(1))
                     ):
                         continue  # "mongodb+srv://<username>:<password>@…"
                     if kind == "twilio_key" and _NAMED_ID.search(text, max(0, m.start() - 24), m.start()):
@@ -750,7 +1061,12 @@ class SecretScanner:
                     if kind == "jwt" and not JwtTokenDetector.is_formally_valid(m.group(0)):
                         continue
                     # "AKIA" then X's, ".../" then X's: documentation placeholders
-                    if _entropy(m.group(0)) < 2.5 or _RUN.search(m.group(0)) or "EXAMPLE" in m.group(0):
+                    if (
+                        _entropy(m.group(0)) < 2.5
+                        or _RUN.search(m.group(0))
+                        or "EXAMPLE" in m.group(0)
+                        or _sequential(m.group(0))
+                    ):
                         continue
                     # the password of a URL, the key named after "aws … secret": the group
                     start, end = m.span(1) if kind == "basic_auth" or (kind == "aws_access_key" and index) else m.span()
@@ -762,7 +1078,7 @@ class SecretScanner:
             if not any(literal in text for literal in _TOKEN_LITERALS[kind]):
                 continue  # (a substring test is far cheaper than the pattern)
             for m in pattern.finditer(text):
-                if not _RUN.search(m.group(0)):
+                if not _RUN.search(m.group(0)) and not _sequential(m.group(0)):
                     yield Finding(kind, m.start(), m.end())
 
     def _syntax(self, text: str) -> Iterator[Finding]:
@@ -774,7 +1090,7 @@ class SecretScanner:
             for m in _URL_PASSWORD.finditer(text):
                 value = m.group("value")
                 if (
-                    not _PLACEHOLDER.match(value)
+                    not _placeholder(value)
                     and value.upper() != "PASSWORD"
                     and not _default_login(text, m.start("value"), m.end("value"))
                 ):
@@ -790,6 +1106,10 @@ class SecretScanner:
             for m in _URL_SIGNATURE.finditer(text):
                 if _looks_random(_unquoted(m.group("value"))):
                     yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _URL_KEY.finditer(text) if "=" in text else ():
+            value = _unquoted(m.group("value"))
+            if _usable(value) and _looks_random(value):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _AUTH_HEADER.finditer(text) if "auth" in low or "bearer" in low else ():
             # the header says it is a credential: only a placeholder or a word is not one
             value = m.group("value").rstrip(".,:")
@@ -819,6 +1139,12 @@ class SecretScanner:
                     m.start("value"),
                     m.start("value") + len(value),
                 )
+        for m in _XML_PROPERTY.finditer(text) if "<value>" in text else ():
+            name = m.group("name") or m.group("name2")
+            kind = _name_kind(name, "")
+            value = m.group("value")
+            if kind and _usable(value) and self._accepts(value, kind, _name_parts(name), True):
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         if "data" in text:
             yield from self._k8s(text)
         if "cookie" in low:
@@ -827,9 +1153,11 @@ class SecretScanner:
             if not any(n in low for n in needs):
                 continue
             for m in pattern.finditer(text):
-                name = next(g for g in pattern.groupindex if g in ("value", "hex", "pass", "k") and m.group(g))
+                name = next(
+                    g for g in pattern.groupindex if g in ("value", "hex", "pass", "k", "random") and m.group(g)
+                )
                 value = m.group(name)
-                if _usable(value) and "$" not in value[:2] and (name != "hex" or _looks_random(value)):
+                if _usable(value) and "$" not in value[:2] and (name not in ("hex", "random") or _looks_random(value)):
                     yield Finding("password", m.start(name), m.end(name))
         for m in _CAT_SECRET_FILE.finditer(text) if "cat" in text else ():
             file, value = m.group("file"), m.group("value")
@@ -881,7 +1209,7 @@ class SecretScanner:
         covered = 0  # the end of the last name read: a hint inside it is the same name
         # how far the words after a name of each kind were read in vain: read each once, so
         # text made of names ("pw pw pw …") stays linear
-        scanned = {"password": 0, "secret": 0, "session": 0, "value": 0}
+        scanned = {"password": 0, "secret": 0, "session": 0, "key": 0, "value": 0}
         for m in _NAME_HINT.finditer(text):
             start, end = m.start(), m.end()
             if start < covered:
@@ -894,16 +1222,19 @@ class SecretScanner:
                 end += 1
             covered = end
             name = text[start:end]
+            flag = name.startswith("-")  # "--password VALUE", "-storepass VALUE"
             stripped = name.rstrip(".-@$")
             end -= len(name) - len(stripped)
             name = stripped.lstrip(".-@$")
             if (
                 not name
-                or text[start] == "$"
+                or (text[start] == "$" and not _ASSIGNED.match(text, end))  # ("$apiKey = '…'" sets it)
                 or (start and text[start - 1] in "/{%$")
                 or (start and text[start - 1] == ":" and _in_arn(text, start))
                 or text.startswith("[redacted:", start - 10)  # (a kind in our own marker)
-                or (_looks_random(name) and not _WORDY.match(name))
+                or _template(text, start, end)
+                or _blob(name)
+                or text.startswith(("+", "/"), end)  # (inside base64: "…IPw+wF…", "…VPw/Ef…")
             ):
                 continue  # part of a value or a path, not a name
             parts = _name_parts(name)
@@ -912,16 +1243,20 @@ class SecretScanner:
                 word = _BEFORE.search(text, max(0, start - 30), start)
                 before = word.group(1).lower() if word else ""
             kind = _name_kind(name, before)
+            if kind is None and _BARE_KEY.match(name) and before not in _ID_QUALIFIER | _NOT_KEY_QUALIFIER:
+                kind = "key"  # a bare "key: …", taken when its value is plainly random
             if kind is None:
                 continue
             if before:
                 parts = (before, *parts)
-            found = self._value_after(text, end, kind, parts, scanned)
+            if _COMMAND_OPTION.match(text, end) and _COMMAND_START.search(text, max(0, start - 8), start):
+                continue  # a program ("sshpass -f …", "htpasswd -b …"), not a name
+            found = self._value_after(text, end, kind, parts, scanned, flag)
             if found is not None:
                 yield found
 
     def _value_after(
-        self, text: str, pos: int, kind: str, parts: tuple[str, ...], scanned: dict[str, int]
+        self, text: str, pos: int, kind: str, parts: tuple[str, ...], scanned: dict[str, int], flag: bool = False
     ) -> Finding | None:
         label = "password" if kind == "password" else "high_entropy"
         sep = _SEP.match(text, pos)
@@ -944,17 +1279,28 @@ class SecretScanner:
                 if _QUERY_NEXT.search(value):  # "?user=app&password=…&ssl=true": up to the next field
                     value = value[: value.index("&")]
                 value = value.rstrip(".,;:)]}")
-                explicit = not sep.group("sep").isspace()
-                if len(value) >= 4 and _usable(value) and self._accepts(value, kind, parts, explicit):
+                # a separator, a command's flag or a quote says the value is the name's
+                explicit = (
+                    not sep.group("sep").isspace() or (flag and text[pos] in " \t") or text[sep.end() - 1] in "\"'`"
+                )
+                if (
+                    len(value) >= 4
+                    and _usable(value)
+                    and not _id_field(value)
+                    and self._accepts(value, kind, parts, explicit)
+                ):
                     return Finding(label, vm.start(), vm.start() + len(value))
-                if explicit and (_PLACEHOLDER.match(value) or _REFERENCE.match(value)):
+                if explicit and (_placeholder(value) or _REFERENCE.match(value)):
                     return None  # "token: ${{ secrets.TOKEN }}": what follows is the placeholder's
-        line_end = text.find("\n", pos, pos + _WORD_WINDOW)
-        stop = min(pos + _WORD_WINDOW, len(text) if line_end < 0 else line_end)
+        if scanned[kind] >= pos + _WORD_WINDOW:
+            return None  # (the words in reach were read for an earlier name)
+        line_end = text.find("\n", pos, pos + _WORD_WINDOW + 400)
+        stop = min(pos + _WORD_WINDOW + 400, len(text) if line_end < 0 else line_end)
         minimum = 6 if kind == "password" else 8
+        argument = False  # the next word is an option's argument ("--project NAME")
         for count, wm in enumerate(_WORDS.finditer(text, max(pos, scanned[kind]), stop)):
-            if count >= 8:
-                break
+            if count >= _WORD_COUNT or wm.start() >= pos + _WORD_WINDOW:
+                break  # (a value starts within the window and may run past it)
             scanned[kind] = wm.end()
             word = wm.group()
             offset = wm.start()
@@ -962,11 +1308,23 @@ class SecretScanner:
             if field:  # "Got the API key from dana. Value=…"
                 word = word[field.end() :]
                 offset += field.end()
-            value = word.strip(_TRIM)
-            if len(value) < minimum:
+            if argument or text[offset - 1 : offset] == "<":
+                argument = False
+                continue  # an option's argument; a template's slot ("<ask-the-team>")
+            option = _OPTION.match(word)
+            if option:
+                # its argument is its own, unless the option says it is a value ("--body …")
+                argument = not any(p in _VALUE_OPTIONS or _name_kind(p, "") for p in _name_parts(option.group(1)))
                 continue
-            if _ASSIGNMENT.match(word) or _SSH_KEY_TYPE.match(word) or value.lower() in _NOT_SECRET_WORDS:
-                break  # another name's assignment; a public key; an id
+            value = word.strip(_TRIM)
+            if (
+                _ASSIGNMENT.match(word)
+                or _SSH_KEY_TYPE.match(word)
+                or (count < 3 and value.lower() in _NOT_SECRET_WORDS)
+            ):
+                break  # another name's assignment; a public key; an id ("token id …", not "… Apple ID")
+            if len(value) < minimum or (_LETTERS.match(value) and _name_kind(value, "")):
+                continue  # (a name of letters is another mention: "it's in 1Password")
             if _usable(value) and self._accepts(value, kind, parts, False):
                 offset += word.index(value)
                 return Finding(label, offset, offset + len(value))
@@ -974,12 +1332,19 @@ class SecretScanner:
 
     @staticmethod
     def _accepts(value: str, kind: str, parts: tuple[str, ...], explicit: bool) -> bool:
+        if kind == "key":
+            # a bare key: its longest piece must be random and not hex ("Linux-node-<sha256>"
+            # is a cache key, "nodekey:<hex>" a public key, "backups/….tar.gz" an object's)
+            body = max(_PIECES.split(value), key=len)
+            return len(body) >= 20 and _looks_random(body) and not _HEX.match(body)
         if _basic_pair(value) or _looks_random(value):
             return True
         if kind == "password":
-            if len(value) == 16 and value.isalpha() and value.islower() and _entropy(value) >= _APP_ENTROPY:
-                return True  # an app password
-            return len(value) >= 6 and (explicit or _credential_like(value))
+            if _app_password(value):
+                return True
+            return len(value) >= 6 and (explicit or _credential_like(value) or _passphrase(value))
+        if _chosen_password(value):
+            return True  # a secret a person chose ("SECRET_KEY = 'cobalt7ORANGE#'")
         decoded = _decoded(value)
         if decoded is not None and decoded != value and _credential_like(decoded):
             return True  # a credential in base64 ("the token in the secret is …")
@@ -1016,9 +1381,14 @@ class SecretScanner:
         if "(" not in text:
             return
         for m in _KEY_CALL.finditer(text):
-            for lm in _LITERAL.finditer(m.group("args")):
+            for i, lm in enumerate(_LITERAL.finditer(m.group("args"))):
                 value = lm.group("value")
-                if _usable(value) and _looks_random(value):
+                # a MAC's, a JWT's or a credential's key may be a password a person chose (not
+                # the first literal of a credential: its user)
+                chosen = m.group("auth") is not None and (i or m.group("auth").startswith(("hmac", "jwt")))
+                if len(value) < 8 or not _usable(value):
+                    continue
+                if _looks_random(value) or (chosen and _credential_like(value)):
                     yield Finding(
                         "high_entropy", m.start("args") + lm.start("value"), m.start("args") + lm.end("value")
                     )
@@ -1055,6 +1425,8 @@ def _line_kind(line: str) -> str | None:
     words = re.findall(r"[A-Za-z][\w.-]{0,60}", line)[:40]
     found = None
     for i, word in enumerate(words):
+        if _blob(word):
+            continue
         kind = _name_kind(word, words[i - 1] if i else "")
         if kind is None and word.lower() in ("key", "keys", "pw", "pwd"):
             kind = "password" if word.lower() in ("pw", "pwd") else "secret"

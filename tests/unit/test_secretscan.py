@@ -78,6 +78,11 @@ def _r(alphabet: str, n: int) -> str:
     return "".join(_RNG.choice(alphabet) for _ in range(n))
 
 
+def _uuid() -> str:
+    h = _r(_HEXD, 32)
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
 def _provider_tokens() -> list[tuple[str, str]]:
     bech32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l".upper()
     return [
@@ -111,6 +116,12 @@ def _provider_tokens() -> list[tuple[str, str]]:
         ("airtable_token", "pa" + "t" + _r(_AN, 14) + "." + _r(_HEXD, 64)),
         ("figma_token", "fi" + "gd_" + _r(_B64U, 40)),
         ("azure_client_secret", _r(_AN, 3) + "8" + "Q~" + _r(_AN + "~.", 34)),
+        ("openrouter_key", "sk-" + "or-v1-" + _r(_HEXD, 64)),
+        ("posthog_key", "ph" + "x_" + _r(_AN, 43)),
+        ("feature_flag_key", "sd" + "k-" + _uuid()),
+        ("feature_flag_key", "secr" + "et-" + _r(_AN, 43)),
+        ("feature_flag_key", "default:" + "production." + _r(_HEXD, 64)),
+        ("feature_flag_key", "se" + "r." + _r(_AN, 22)),
     ]
 
 
@@ -398,3 +409,99 @@ def test_mysql_p_with_a_space_prompts_and_names_the_database() -> None:
         f"mysql -u app -p{pw} orders", SecretScanner().scan(f"mysql -u app -p{pw} orders")
     )
     assert SecretScanner().scan(f"sshpass -p {pw} ssh deploy@host")  # sshpass takes it apart
+
+
+# -- context in any syntax: command-line flags, code, configuration -------------------------
+
+_WORDS = ["amber", "basil", "cedar", "delta", "ember", "fjord", "grove", "heron", "indigo", "juniper"]
+
+
+def _passphrase(sep: str) -> str:
+    return sep.join(_RNG.sample(_WORDS, 4))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"security unlock-keychain -p '{s}' ~/Library/Keychains/ci.keychain-db",
+        lambda s: f"unzip -P {s} payroll.zip",
+        lambda s: f"7za x -p{s} archive.7z",
+        lambda s: f"ldapmodify -H ldap://dir -D cn=admin -w {s} -f change.ldif",
+        lambda s: f"ipmitool -H 10.0.0.9 -U root -P {s} sol activate",
+        lambda s: f"xfreerdp /u:ops /p:{s} /v:jump01",
+        lambda s: f"smbclient //files/share -U backup%{s}",
+        lambda s: f"net use \\\\files\\share {s} /user:CORP\\ops",
+        lambda s: f"nmcli device wifi connect Lab-5G password {s}",
+        lambda s: f"rabbitmqctl change_password app {s}",
+        lambda s: f"mc alias set store https://s3.internal ops-key {s}",
+        lambda s: f"$p = ConvertTo-SecureString '{s}' -AsPlainText -Force",
+        lambda s: f"echo '{s}' | sudo -S apt-get update",
+        lambda s: f"redis-cli -h cache -a {s} ping",
+        lambda s: f"keytool -importkeystore -srckeystore a.p12 -srcstorepass {s}",
+        lambda s: f"xcrun altool --validate-app -f App.ipa -u dev@example.org -p {s}",
+        lambda s: f'db, _ := sql.Open("mysql", "app:{s}@tcp(db:3306)/shop")',
+        lambda s: f"HTTPBasicAuth('ops', '{s}')",
+        lambda s: f"token = jwt.sign(claims, '{s}')",
+        lambda s: f"github webhook secret: {s}",
+    ],
+)
+def test_passwords_in_command_lines_and_code(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _pw()
+    assert _found(make(secret), secret), make(secret)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"curl -u {s}: https://api.example.org/v1/events",
+        lambda s: f'curl "https://maps.example.org/route?lat=1&key={s}"',
+        lambda s: f'new AuthenticationHeaderValue("Bearer", "{s}")',
+        lambda s: f"curl -H 'Authorization: GenieKey {s}' https://api.example.org",
+        lambda s: f"$apiKey = '{s}';",
+        lambda s: f"const c = require('sms-vendor')('AC{_r(_HEXD, 32)}', '{s}');",
+        lambda s: f"<property>\n  <name>fs.s3a.secret.key</name>\n  <value>{s}</value>\n</property>",
+        lambda s: f"geo:\n  provider: acme\n  key: {s}",
+        lambda s: f"the shared key for our partner's callbacks, agreed last week, is {s}",
+    ],
+)
+def test_random_values_in_any_syntax(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _r(_AN, 32)
+    assert _found(make(secret), secret), make(secret)
+
+
+def test_app_passwords_and_passphrases() -> None:
+    apple = "-".join(_r(string.ascii_lowercase, 4) for _ in range(4))
+    assert _found(f"notarytool store-credentials --password {apple}", apple)
+    assert _found(f"the app-specific password for the Apple ID (dev@example.org): {apple}", apple)
+    for sep in "._-":
+        phrase = _passphrase(sep)
+        assert _found(f"KEYSTORE_PASSWORD={phrase}", phrase)
+        assert _found(f"the store password {phrase}", phrase)
+    psk = _pw()
+    assert _found(f'network={{\n  ssid="lab"\n  psk="{psk}"\n}}', psk)
+
+
+def test_look_alikes_of_context_pass() -> None:
+    digits = "".join(string.digits[1:])
+    example = f"{digits}:{string.ascii_uppercase[:3]}{string.ascii_lowercase[3:6]}{string.ascii_uppercase[6:9]}"
+    texts = [
+        "mysql -u root -p<password> reports",
+        "sshpass -f ~/.ssh/vault.pw ssh ops@10.1.2.3",
+        f"APNs device token from the test phone: {_r(_HEXD, 64)}",
+        'var s = builder.Configuration["Billing:ClientSecret"];',
+        "password = Rails.application.credentials.dig(:db, :password)",
+        "  ~ password = (sensitive value)",
+        f"TWILIO_ACCOUNT_SID=AC{_r(_HEXD, 32)}",
+        "mapboxgl.accessToken = 'p" + f"k.eyJ{_r(_B64U, 40)}.{_r(_B64U, 22)}';",
+        f"BOT_TOKEN={example}",
+        "Use `--password-stdin` instead of `-p` so the password stays out of history.",
+        f"Cache restored from key: Linux-node-{_r(_HEXD, 64)}",
+        f"[auth] request_id={_uuid()} upstream timed out",
+        "gcloud run deploy auth --project shop-prod-482913 --region europe-west1",
+        f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{_r(_AN, 8)}Pw/{_r(_AN, 30)} ops@laptop",
+        "I reset the admin password; ask ravi for the new one (it's in 1Password).",
+        "password: <ask-the-team>",
+        "Cookie: _gid=GA1.2.109585434.1737243916; consent=analytics:false",
+    ]
+    for text in texts:
+        assert SecretScanner().scan(text) == [], text
