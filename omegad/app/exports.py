@@ -26,6 +26,7 @@ from omegad.app.history import TABLE as HISTORY_TABLE
 from omegad.app.ops import ImportOp, SnapshotOp
 from omegad.contradictions.edges import EDGES_TABLE, Edge
 from omegad.errors import InvalidParams, Unavailable
+from omegad.recall.embed import memory_text
 from omegad.requests import ExportParams, ImportParams
 from omegad.storage.rows import TABLE as MEMORIES_TABLE
 from omegad.storage.rows import Row
@@ -143,7 +144,7 @@ async def _history(svc: Service, p: ImportParams, same_model: bool) -> list[Past
         out.append(Past(f"{h.memory_id}@{h.valid_to}" if h.kind != EDGE else f"e:{h.data['id']}@{h.valid_to}",
                         h.kind, h.memory_id, h.other_id, h.namespace, h.valid_to, dict(h.data), vector))  # fmt: skip
     if todo:
-        vectors = await svc.embed([out[k].data["text"] for k in todo])
+        vectors = await svc.embed([memory_text(out[k].data["text"], out[k].data.get("tags") or []) for k in todo])
         for k, v in zip(todo, vectors, strict=True):
             out[k] = replace(out[k], vector=np.asarray(v, dtype="<f4").tobytes())
     return out
@@ -155,7 +156,11 @@ async def import_(svc: Service, p: ImportParams) -> dict[str, Any]:
     vectors: list[Any] = [vector_from(m.vector, svc.embedder.dim) if same_model else None for m in p.memories]
     todo = [k for k, v in enumerate(vectors) if v is None]
     if todo:
-        for k, v in zip(todo, await svc.embed([p.memories[k].memory.text for k in todo]), strict=True):
+        for k, v in zip(
+            todo,
+            await svc.embed([memory_text(p.memories[k].memory.text, p.memories[k].memory.tags) for k in todo]),
+            strict=True,
+        ):
             vectors[k] = v
     now = now_us()
     rows: list[Row] = []

@@ -10,6 +10,7 @@ import anyio
 from omegad.app.history import graph_at, public_version, version_at
 from omegad.app.ops import DeleteOp, FeedbackOp, Merged, UpdateOp
 from omegad.errors import NotFound
+from omegad.recall.embed import memory_text
 from omegad.requests import (
     DeleteParams,
     FeedbackParams,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 
 async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
-    (vector,) = await svc.embed([p.text])
+    (vector,) = await svc.embed([memory_text(p.text, p.tags)])
     row = svc.new_row(p, vector, now_us())
     (created,) = await svc.write(svc.insert_ops([row], [p.id is not None], await svc.same_texts([row])))
     reply: dict[str, Any] = {"id": row.id, "created": created is True}
@@ -40,7 +41,7 @@ async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
 
 
 async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
-    vectors = await svc.embed([item.text for item in p.items])
+    vectors = await svc.embed([memory_text(item.text, item.tags) for item in p.items])
     now = now_us()
     rows = [svc.new_row(item, vec, now) for item, vec in zip(p.items, vectors, strict=True)]
     same = await svc.same_texts(rows)
@@ -98,10 +99,19 @@ async def history(svc: Service, p: HistoryParams) -> dict[str, Any]:
 
 
 async def update(svc: Service, p: UpdateParams) -> dict[str, Any]:
-    vector = None
-    if p.text is not None:
-        (vector,) = await svc.embed([p.text])
-    (row,) = await svc.write([UpdateOp(p, vector)])
+    vector, text = None, None
+    if p.text is not None or p.tags is not None:
+        # the vector holds the text and the tags: a change of either embeds the new pair
+        current = (await anyio.to_thread.run_sync(svc.store.get_many, [p.id], limiter=svc.read_limiter)).get(p.id)
+        if current is not None:
+            text = p.text if p.text is not None else current.text
+            tags = p.tags if p.tags is not None else current.tags
+            if (text, list(tags)) != (current.text, current.tags):
+                (vector,) = await svc.embed([memory_text(text, tags)])
+        elif p.text is not None:  # (the writer answers not_found; a race may have created it)
+            text = p.text
+            (vector,) = await svc.embed([memory_text(text, p.tags or [])])
+    (row,) = await svc.write([UpdateOp(p, vector, text)])
     public: dict[str, Any] = row.public()
     if p.redacted:
         public["redacted"] = list(p.redacted)

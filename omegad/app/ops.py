@@ -51,6 +51,7 @@ class Merged:
 class UpdateOp:
     params: UpdateParams
     vector: npt.NDArray[np.float32] | None
+    embedded_text: str | None = None  # the text *vector* was computed from (with the tags)
 
 
 @dataclass

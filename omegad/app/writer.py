@@ -379,8 +379,11 @@ class Writer:
             created_at=current.created_at,
             updated_at=stamp,
             version=current.version + 1 if text_changed else current.version,
-            vector=op.vector if (text_changed and op.vector is not None) else current.vector,
+            vector=current.vector,
         )
+        # a vector embedded for another text (an update of that text came in between) is stale
+        if op.vector is not None and op.embedded_text == row.text:
+            row.vector = op.vector
         if text_changed:
             self.texts.discard(current.id)
         if (row.text, row.type, row.tags, row.metadata) != (current.text, current.type, current.tags, current.metadata):

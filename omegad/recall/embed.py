@@ -8,6 +8,7 @@ created once; `Embedder.embed` is blocking and must run in a worker thread.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,18 @@ __all__ = [
     "cpu_session",
     "inference_runs",
     "load_tokenizer",
+    "memory_text",
 ]
 
 #: all-MiniLM-L6-v2 was trained with 256 word pieces; longer texts are truncated.
 MAX_TOKENS = 256
+
+
+def memory_text(text: str, tags: Sequence[str]) -> str:
+    """What a memory's vector is computed from: its text, then its tags on a line of their own.
+    Tags are the writer's own keywords for the memory, so they pull it toward questions put in
+    those words (docs/scoring.md, "Tags in the vector"). Queries embed their text alone."""
+    return f"{text}\ntags: {', '.join(tags)}" if tags else text
 
 
 def cpu_session(path: Path, threads: int, spinning: bool) -> Any:

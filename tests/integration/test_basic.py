@@ -323,3 +323,37 @@ def test_a_memory_dated_at_the_end_of_the_calendar_reads_back(shared_daemon: Dae
         for _ in range(10):  # more than the 8 export slots: none is left open
             records = list(c.export_records(namespace=ns))
             assert [r["created_at"] for r in records if r.get("record") == "memory"] == [last]
+
+
+def _exported_vectors(c: Any, namespace: str) -> dict[str, Any]:
+    import base64
+
+    import numpy as np
+
+    return {
+        r["id"]: np.frombuffer(base64.b64decode(r["vector"]), dtype="<f4")
+        for r in c.export_records(namespace=namespace)
+        if r.get("record") == "memory"
+    }
+
+
+def test_vector_holds_text_and_tags(shared_daemon: Daemon, ns: str) -> None:
+    """A memory's vector is computed from its text and its tags (docs/scoring.md): the same
+    text with other tags has another vector, and an update of either embeds the new pair."""
+    text = "Kafka runs through Strimzi in the data namespace with three brokers."
+    with shared_daemon.client() as c:
+        a = c.store(text, tags=["kafka", "strimzi"], namespace=ns)
+        b = c.store(text, namespace=ns + "-b")
+        va, vb = _exported_vectors(c, ns)[a], _exported_vectors(c, ns + "-b")[b]
+        assert float(va @ vb) < 0.99
+
+        c.update(b, tags=["kafka", "strimzi"])
+        assert float(_exported_vectors(c, ns + "-b")[b] @ va) > 0.9999
+        c.update(b, metadata={"source": "runbook"})  # neither text nor tags: the vector stays
+        assert float(_exported_vectors(c, ns + "-b")[b] @ va) > 0.9999
+
+        new_text = "Kafka moved to MSK; the Strimzi operator is gone."
+        c.update(a, text=new_text)  # the tags stay, and stay in the vector
+        fresh = c.store(new_text, tags=["kafka", "strimzi"], namespace=ns + "-c")
+        assert float(_exported_vectors(c, ns)[a] @ _exported_vectors(c, ns + "-c")[fresh]) > 0.9999
+        assert float(_exported_vectors(c, ns)[a] @ va) < 0.99
