@@ -215,12 +215,15 @@ def test_query_context_boosts_the_callers_file(shared_daemon: Daemon, ns: str) -
     with shared_daemon.client() as c:
         # two memories about as relevant to the question; the caller's file decides
         c.store("The HTTP client retries failed calls with exponential backoff", id=f"{ns}-http", namespace=ns,
-                metadata={"file": "src/http/client.py", "language": "python"})  # fmt: skip
+                metadata={"file": "src/http/client.py", "language": "python"}, tags=["networking", "sdk"])  # fmt: skip
         c.store("The queue worker retries failed jobs with exponential backoff", id=f"{ns}-queue", namespace=ns,
                 metadata={"file": "src/queue/worker.py", "language": "python"}, tags=["shop"])  # fmt: skip
         q = "retries with exponential backoff"
         plain = {x["id"]: x for x in c.query(q, namespace=ns, explain=True)["results"]}
         assert all("context" not in x["signals"] for x in plain.values())
+        # the premise: close enough that a file's boost (×1.12) outweighs the other's project
+        # match (×1.04) either way (the tags are in the vectors, so each memory has some)
+        assert 0.87 < plain[f"{ns}-queue"]["score"] / plain[f"{ns}-http"]["score"] < 1.07
         for target, other, file in (
             (f"{ns}-queue", f"{ns}-http", "/work/shop/src/queue/worker.py"),  # an absolute path matches its tail
             (f"{ns}-http", f"{ns}-queue", "src/http/client.py"),
