@@ -460,13 +460,13 @@ _METHOD_CALL = re.compile(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+\(")
 _NOT_SECRET_WORDS = frozenset(["public", "id", "ids", "hash", "sha", "digest", "checksum", "commit", "fingerprint"])
 #: A run of one character: "XXXXXXXX", "00000000" (a documentation placeholder's body).
 _RUN = re.compile(r"(.)\1{7}")
-#: A word then a random body ("secret-N0CN…", "test_8f…"): the word is the token's prefix, not
-#: a placeholder's.
 #: Six letters of the alphabet in order, in any case, or eight digits: "ABCdef", "12345678".
 _SEQUENCE = re.compile(
     "|".join([*(string.ascii_lowercase[i : i + 6] for i in range(21)), *(string.digits[i : i + 8] for i in range(3))]),
     re.I,
 )
+#: A word then a random body ("secret-N0CN…", "test_8f…"): the word is the token's prefix, not
+#: a placeholder's.
 _PREFIXED = re.compile(r"[A-Za-z]{2,12}[_.:-](?P<body>[^\s]{16,})$")
 #: Tokens their providers document as public: Mapbox's `pk.`, Stripe's publishable `pk_live_`,
 #: PostHog's project key `phc_`; they ship in every browser bundle.
@@ -539,7 +539,6 @@ _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<val
 _URL_TOKEN = re.compile(r"\bhttps?://(?P<value>[A-Za-z0-9_.~-]{20,200})@")
 
 
-#: The patterns above whose match is a password, each with substrings it needs (lower case).
 def _cli(tools: str, flag: str, glued: bool = False) -> re.Pattern[str]:
     """The value of *flag* (a pattern) on a command line of one of *tools* (a pattern), taken
     apart from the flag or, when *glued*, right after it ("7z -pSECRET")."""
@@ -620,6 +619,7 @@ _CLI_PASSWORDS = (
         ("mc ",),
     ),
 )
+#: The patterns above whose match is a password, each with substrings it needs (lower case).
 _COMMAND_PASSWORDS = (
     *_CLI_PASSWORDS,
     (_USER_PASS, ("-u", "-a")),
@@ -716,8 +716,9 @@ _CHAT_REPLY = re.compile(
 _APP_PASSWORD = re.compile(r"[\"'`]?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
 #: Sixteen random letters carry about 3.5 bits each or more; sixteen letters of words less.
 _APP_ENTROPY = 3.4
-#: Apple's app-specific passwords: four groups of four lower-case letters joined by hyphens.
+#: The symbols password rules ask for (`_chosen_password`).
 _PASSWORD_SYMBOLS = frozenset("!#$%&*+=?@^~")
+#: Apple's app-specific passwords: four groups of four lower-case letters joined by hyphens.
 _APPLE_APP_PASSWORD = re.compile(r"^[a-z]{4}-[a-z]{4}-[a-z]{4}-[a-z]{4}$")
 #: A passphrase of words ("maple.lantern.orange.walnut", "zebra_silver_glacier").
 _PASSPHRASE = re.compile(r"^[a-z]{3,12}(?P<sep>[._-])[a-z]{3,12}(?:(?P=sep)[a-z]{3,12}){1,6}\d{0,4}$", re.I)
