@@ -75,6 +75,7 @@ class Config:
     # workers
     embedding_threads: int = 2
     embedding_spinning: bool = False
+    embedding_fused: bool = True
     embed_batch_size: int = 64
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
@@ -301,6 +302,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("embedding.threads", "OMEGAD_EMBEDDING_THREADS", "embedding_threads", _int),
     ("embedding.batch_size", None, "embed_batch_size", _int),
     ("embedding.spinning", None, "embedding_spinning", _bool),
+    ("embedding.fused", None, "embedding_fused", _bool),
     ("models.cache_dir", "OMEGAD_MODEL_CACHE", "model_cache_dir", _path),
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),

@@ -10,7 +10,7 @@ from omegad.app.service import Service
 from omegad.config import Config
 from omegad.contradictions.edges import EdgeStore
 from omegad.errors import StartupError
-from omegad.models.files import ModelMissing, resolve_embedding
+from omegad.models.files import FUSED_DIR, ModelMissing, resolve_embedding
 from omegad.recall.embed import Embedder, UnloadedEmbedder
 from omegad.storage.rows import StoreMismatch
 from omegad.storage.store import MemoryStore, read_store_meta
@@ -26,6 +26,7 @@ def load_embedder(config: Config) -> Embedder:
         threads=config.embedding_threads,
         batch_size=config.embed_batch_size,
         spinning=config.embedding_spinning,
+        fused_dir=config.model_cache_dir / FUSED_DIR if config.embedding_fused else None,
     )
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 __all__ = [
     "EMBEDDING_MODEL_ID",
+    "FUSED_DIR",
     "RERANKER_DIR_NAME",
     "RERANKER_MODEL_ID",
     "CrossEncoderFiles",
@@ -37,6 +38,8 @@ __all__ = [
 EMBEDDING_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 EMBEDDING_DIR_NAME = "all-MiniLM-L6-v2"
 FETCH_COMMAND = "omegad models fetch"
+#: under the model cache: fused forms of the models (`omegad.models.compiled`)
+FUSED_DIR = ".fused"
 
 
 RERANKER_MODEL_ID = "cross-encoder/ms-marco-MiniLM-L-6-v2"
