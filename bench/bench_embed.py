@@ -2,8 +2,8 @@
 
     python bench/bench_embed.py [--rounds 3] [--threads 2] [--json]
 
-For the model as shipped and its fused form (`omegad.models.fuse`; built into a temporary
-cache here), in alternating rounds within one run:
+For the model as shipped, its fused form and the fused form with 8-bit matrices
+(`omegad.models.fuse`; built into a temporary cache here), in alternating rounds within one run:
 
 * single-text latency (median ms) for texts of 1 to 254 word pieces (+ [CLS]/[SEP]);
 * batch throughput (texts/s) for 64 texts of ~30 word pieces, padded to the longest;
@@ -30,9 +30,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from omegad.config import load_config  # noqa: E402
-from omegad.models.files import resolve_embedding  # noqa: E402
-from omegad.recall.embed import Embedder  # noqa: E402
+from omegad.config import load_config
+from omegad.models.files import resolve_embedding
+from omegad.recall.embed import Embedder
 
 LENGTHS = (1, 6, 14, 30, 62, 126, 254)
 HIDDEN, INNER, LAYERS = 384, 1536, 6
@@ -69,7 +69,20 @@ def matmul_rate(threads: int) -> float:
 
 
 def texts_of(tokens: int, embedder: Embedder, rng: np.random.Generator) -> list[str]:
-    words = "memory daemon stores decisions lessons errors agents query socket frames vectors index".split()
+    words = [
+        "memory",
+        "daemon",
+        "stores",
+        "decisions",
+        "lessons",
+        "errors",
+        "agents",
+        "query",
+        "socket",
+        "frames",
+        "vectors",
+        "index",
+    ]
     out = []
     for _ in range(10):
         text = " ".join(rng.choice(words, tokens))
@@ -108,6 +121,7 @@ def main() -> None:
         forms = {
             "shipped": Embedder(files, threads=args.threads),
             "fused": Embedder(files, threads=args.threads, fused_dir=Path(cache)),
+            "fused 8-bit": Embedder(files, threads=args.threads, fused_dir=Path(cache), weights8=True),
         }
     rng = np.random.default_rng(7)
     ref = forms["shipped"]
@@ -145,9 +159,12 @@ def main() -> None:
         print(f"{name:<28}{cells}{row['batch_texts_per_s']:10.0f}  {row['min_cosine_to_shipped']:.6f}")
     floor = "".join(f"{report['floor_ms'][n]:8.2f}" for n in LENGTHS)
     print(f"{'arithmetic floor':<28}{floor}{report['batch_floor_texts_per_s']:10.0f}")
-    fused, shipped = report["forms"]["fused"], report["forms"]["shipped"]
-    ratios = "".join(f"{fused['single_ms'][n] / shipped['single_ms'][n]:8.2f}" for n in LENGTHS)
-    print(f"{'ratio fused / shipped':<28}{ratios}{fused['batch_texts_per_s'] / shipped['batch_texts_per_s']:10.2f}")
+    shipped = report["forms"]["shipped"]
+    for name in ("fused", "fused 8-bit"):
+        form = report["forms"][name]
+        ratios = "".join(f"{form['single_ms'][n] / shipped['single_ms'][n]:8.2f}" for n in LENGTHS)
+        speed = shipped["batch_texts_per_s"] / form["batch_texts_per_s"]
+        print(f"{'ratio ' + name + ' / shipped':<28}{ratios}{speed:10.2f}  (batch: time ratio)")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,10 @@ def evaluate(
                 ]
             )
         c.flush()
+        # One maintenance pass folds every row into the indexes, so no pass the scheduler
+        # starts during the queries changes what they find: two runs give the same rankings.
+        c.maintain()
+        c.flush()
         # Let a reranker that is still loading finish, so the numbers say what they measured.
         deadline = time.monotonic() + 120
         while c.hello()["reranker"]["state"] in ("loading", "downloading") and time.monotonic() < deadline:
@@ -156,8 +160,15 @@ def evaluate(
         reranker=reranker if rerank else {"state": "off (--no-rerank)"},
         query_ms_p50=round(statistics.median(latencies), 2),
         floor_sweep=[_floor_point(runs, f, ns_of) for f in FLOOR_SWEEP],
+        top5={r["qid"]: [mid for mid, _ in r["ranked"][:5]] for r in runs},
     )
     return summary
+
+
+def same_top5(a: dict[str, list[str]], b: dict[str, list[str]]) -> tuple[int, int]:
+    """How many questions answered in both runs have the same five results in the same order."""
+    common = sorted(set(a) & set(b))
+    return sum(1 for q in common if a[q] == b[q]), len(common)
 
 
 #: Floors the report sweeps (the abstention bought against the Recall@5 it costs).
@@ -257,6 +268,10 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--floor", type=float, default=None, help="the relevance floor (default: query.min_score)")
     ap.add_argument("--failures", action="store_true", help="list queries whose best answer is not first")
+    ap.add_argument("--save-top5", type=Path, help="write each question's top five ids (JSON) to this file")
+    ap.add_argument(
+        "--compare-top5", type=Path, help="report how many questions keep the top five saved by --save-top5"
+    )
     ap.add_argument(
         "--context",
         action="store_true",
@@ -271,6 +286,12 @@ def main() -> int:
     if args.context:
         return context_report(set_dir, config_text, rerank=not args.no_rerank, as_json=args.json)
     summary = evaluate(set_dir, config_text, rerank=not args.no_rerank, floor=args.floor)
+    if args.save_top5:
+        args.save_top5.write_text(json.dumps(summary["top5"]))
+    if args.compare_top5:
+        same, n = same_top5(json.loads(args.compare_top5.read_text()), summary["top5"])
+        summary["same_top5"] = {"same": same, "of": n, "share": round(same / n, 4) if n else None}
+    top5 = summary.pop("top5")
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
@@ -295,6 +316,10 @@ def main() -> int:
         for pt in summary["floor_sweep"]:
             print(f"  {pt['floor']:.2f}: {pt['abstention']} / {pt['recall@5']} / {pt['ndcg@5']}")
     print(f"namespace leaks: {summary['leaks']}")
+    if "same_top5" in summary:
+        st = summary["same_top5"]
+        print(f"same top five as {args.compare_top5.name}: {st['same']} of {st['of']} questions ({st['share']})")
+    del top5
     if args.failures:
         for f in summary["failures"]:
             print(json.dumps(f))

@@ -76,6 +76,7 @@ class Config:
     embedding_threads: int = 2
     embedding_spinning: bool = False
     embedding_fused: bool = True
+    embedding_weights8: bool = False
     embed_batch_size: int = 64
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
@@ -105,6 +106,7 @@ class Config:
     reranker_threads: int = 2
     reranker_batch_size: int = 8
     reranker_spinning: bool = False
+    reranker_fused: bool = True
     reranker_cache_size: int = 10_000
     reranker_timeout_s: float = 5.0
     reranker_max_failures: int = 3
@@ -303,6 +305,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("embedding.batch_size", None, "embed_batch_size", _int),
     ("embedding.spinning", None, "embedding_spinning", _bool),
     ("embedding.fused", None, "embedding_fused", _bool),
+    ("embedding.weights8", None, "embedding_weights8", _bool),
     ("models.cache_dir", "OMEGAD_MODEL_CACHE", "model_cache_dir", _path),
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),
@@ -347,6 +350,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("reranker.threads", "OMEGAD_RERANKER_THREADS", "reranker_threads", _int),
     ("reranker.batch_size", None, "reranker_batch_size", _int),
     ("reranker.spinning", None, "reranker_spinning", _bool),
+    ("reranker.fused", None, "reranker_fused", _bool),
     ("reranker.cache_size", None, "reranker_cache_size", _int),
     ("reranker.timeout_s", None, "reranker_timeout_s", _float),
     ("reranker.max_failures", None, "reranker_max_failures", _int),

@@ -27,6 +27,7 @@ def load_embedder(config: Config) -> Embedder:
         batch_size=config.embed_batch_size,
         spinning=config.embedding_spinning,
         fused_dir=config.model_cache_dir / FUSED_DIR if config.embedding_fused else None,
+        weights8=config.embedding_weights8,
     )
 
 

@@ -52,10 +52,11 @@ def _folded(source: bytes, workdir: Path) -> bytes:
         out.unlink(missing_ok=True)
 
 
-def _key(path: Path) -> str:
+def _key(path: Path, weights8: bool) -> str:
     import onnxruntime as ort
 
-    return f"{path.stem}-{sha256_file(path)[:16]}-ort{ort.__version__}-v{FUSE_VERSION}"
+    variant = "w8" if weights8 else "f32"
+    return f"{path.stem}-{sha256_file(path)[:16]}-ort{ort.__version__}-v{FUSE_VERSION}-{variant}"
 
 
 def fused_session(
@@ -64,46 +65,73 @@ def fused_session(
     agreement: Callable[[Any, Any], float],
     floor: float,
     cache_dir: Path | None,
+    weights8_floor: float | None = None,
 ) -> tuple[Any, str]:
     """A session of *path*'s fused form if it agrees with the original (*agreement*(original,
-    fused) ≥ *floor*), else of *path*; and a line saying which and why. *load* makes a session
-    from a file (raising on failure); *cache_dir* None turns fusing off."""
+    fused) ≥ *floor*), else of *path*; and a line saying which and why. With *weights8_floor*
+    the form with 8-bit matrices is tried first and kept if it agrees that well. *load* makes
+    a session from a file (raising on failure); *cache_dir* None turns fusing off."""
     if cache_dir is None:
         return load(path), "as shipped (fusing is off)"
-    key = _key(path)
-    cached = cache_dir / f"{key}.onnx"
-    refused = cache_dir / f"{key}.refused"
-    if cached.is_file():
-        try:
-            return load(cached), f"fused (cached {cached.name})"
-        except Exception as exc:  # a damaged cache file: build it again
-            log.warning("fused_model_unreadable", path=str(cached), error=error_text(exc))
-            cached.unlink(missing_ok=True)
-    if refused.is_file():
-        return load(path), f"as shipped ({refused.read_text(encoding='utf-8', errors='replace').strip()})"
-    original = load(path)
+    tries = [(True, weights8_floor)] if weights8_floor is not None else []
+    tries.append((False, floor))
+    original: Any = None
+    reasons = []
+    for weights8, least in tries:
+        key = _key(path, weights8)
+        cached, refused = cache_dir / f"{key}.onnx", cache_dir / f"{key}.refused"
+        if cached.is_file():
+            try:
+                return load(cached), f"fused (cached {cached.name})"
+            except Exception as exc:  # a damaged cache file: build it again
+                log.warning("fused_model_unreadable", path=str(cached), error=error_text(exc))
+                cached.unlink(missing_ok=True)
+        if refused.is_file():
+            reasons.append(refused.read_text(encoding="utf-8", errors="replace").strip())
+            continue
+        if original is None:
+            original = load(path)
+        session, reason = _build(path, original, load, agreement, least, weights8, cached, refused)
+        if session is not None:
+            return session, reason
+        reasons.append(reason)
+    return (original if original is not None else load(path)), f"as shipped ({'; '.join(reasons)})"
+
+
+def _build(
+    path: Path,
+    original: Any,
+    load: Callable[[Path], Any],
+    agreement: Callable[[Any, Any], float],
+    floor: float,
+    weights8: bool,
+    cached: Path,
+    refused: Path,
+) -> tuple[Any, str]:
+    """Build, check and cache one fused form: (its session, how) or (None, why not)."""
+    label = "8-bit " if weights8 else ""
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        workdir = Path(tempfile.mkdtemp(prefix=".fuse-", dir=cache_dir))
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        workdir = Path(tempfile.mkdtemp(prefix=".fuse-", dir=cached.parent))
     except OSError as exc:
-        return original, f"as shipped (cannot write {cache_dir}: {error_text(exc)})"
+        return None, f"cannot write {cached.parent}: {error_text(exc)}"
     try:
         try:
             edited, _ = gather_first(path.read_bytes())
-            fused, layers = fuse_bert(_folded(edited, workdir))
+            fused, layers = fuse_bert(_folded(edited, workdir), weights8=weights8)
         except (FuseError, WireError) as exc:
-            return original, _refuse(refused, f"not fused: {exc}")
+            return None, _refuse(refused, f"{label}not fused: {exc}")
         candidate = workdir / "fused.onnx"
         candidate.write_bytes(fused)
         session = load(candidate)
         score = agreement(original, session)
         if score < floor:
-            return original, _refuse(refused, f"not fused: agreement {score:.6f} < {floor}")
+            return None, _refuse(refused, f"{label}not fused: agreement {score:.6f} < {floor}")
         os.replace(candidate, cached)
         log.info("model_fused", source=str(path), cached=str(cached), layers=layers, agreement=round(score, 7))
-        return session, f"fused ({layers} layers, agreement {score:.6f})"
+        return session, f"fused ({label}{layers} layers, agreement {score:.6f})"
     except Exception as exc:  # the runtime refused the rewrite: keep the original
-        return original, _refuse(refused, f"not fused: {error_text(exc)}")
+        return None, _refuse(refused, f"{label}not fused: {error_text(exc)}")
     finally:
         for leftover in workdir.glob("*"):
             leftover.unlink(missing_ok=True)

@@ -51,7 +51,7 @@ _NODE_IN, _NODE_OUT, _NODE_NAME, _NODE_OP, _NODE_ATTR, _NODE_DOMAIN = 1, 2, 3, 4
 _ATTR_NAME, _ATTR_F, _ATTR_I, _ATTR_TYPE = 1, 2, 3, 20
 _ATTR_FLOAT, _ATTR_INT = 1, 2
 _T_DIMS, _T_TYPE, _T_FLOAT_DATA, _T_INT64_DATA, _T_NAME, _T_RAW = 1, 2, 4, 7, 8, 9
-_FLOAT, _INT32, _INT64 = 1, 6, 7
+_FLOAT, _UINT8, _INT32, _INT64 = 1, 2, 6, 7
 _VALUE_INFO_NAME = 1
 _MS = "com.microsoft"
 #: how far (in nodes) a projection's output is followed to the product it feeds
@@ -126,7 +126,7 @@ def _tensor_array(raw: bytes) -> npt.NDArray[np.generic]:
 
 
 def _tensor(name: str, array: npt.NDArray[np.generic]) -> bytes:
-    kinds = {np.dtype(np.float32): _FLOAT, np.dtype(np.int64): _INT64}
+    kinds = {np.dtype(np.float32): _FLOAT, np.dtype(np.int64): _INT64, np.dtype(np.uint8): _UINT8}
     array = np.ascontiguousarray(array)
     packed = b"".join(_encode_varint(d) for d in array.shape)
     out = _field(_T_DIMS, packed) if array.shape else b""
@@ -360,10 +360,11 @@ def _ancestors(g: _Graph, names: Iterable[str]) -> set[int]:
     return seen
 
 
-def fuse_bert(model: bytes) -> tuple[bytes, int]:
+def fuse_bert(model: bytes, weights8: bool = False) -> tuple[bytes, int]:
     """*model* (a serialised, constant-folded ONNX BERT: its matrices are float initializers)
-    with every encoder layer fused; returns the new model and the number of layers.
-    Raises `FuseError` when the graph is not one this module recognises."""
+    with every encoder layer fused; returns the new model and the number of layers. With
+    *weights8* the output projection and the feed-forward matrices are stored as 8-bit blocks
+    (`_weights8`). Raises `FuseError` when the graph is not one this module recognises."""
     graph_at = [(s, v, e) for n, w, s, v, e in _fields(model) if n == _MODEL_GRAPH and w == _LEN]
     if len(graph_at) != 1:
         raise FuseError("not an ONNX model")
@@ -409,7 +410,7 @@ def fuse_bert(model: bytes) -> tuple[bytes, int]:
         out = last if i == len(layers) - 1 else p + "out"
         new_nodes += [
             _node("Attention", [h, p + "qkv_w", p + "qkv_b", mask], [p + "att"], p + "att", _MS, num_heads=layer.heads),
-            _node("MatMul", [p + "att", layer.out_w], [p + "att_proj"], p + "att_proj"),
+            _product(g, p + "att", layer.out_w, p + "att_proj", weights8, new_inits),
             _node(
                 "SkipLayerNormalization",
                 [p + "att_proj", h, layer.ln1.inputs[1], layer.ln1.inputs[2], layer.out_b],
@@ -418,9 +419,9 @@ def fuse_bert(model: bytes) -> tuple[bytes, int]:
                 _MS,
                 epsilon=eps1,
             ),
-            _node("MatMul", [p + "ln1", layer.ff1_w], [p + "ff1"], p + "ff1"),
+            _product(g, p + "ln1", layer.ff1_w, p + "ff1", weights8, new_inits),
             _node(layer.gelu, [p + "ff1", layer.ff1_b], [p + "gelu"], p + "gelu", _MS),
-            _node("MatMul", [p + "gelu", layer.ff2_w], [p + "ff2"], p + "ff2"),
+            _product(g, p + "gelu", layer.ff2_w, p + "ff2", weights8, new_inits),
             _node(
                 "SkipLayerNormalization",
                 [p + "ff2", p + "ln1", layer.ln2.inputs[1], layer.ln2.inputs[2], layer.ff2_b],
@@ -432,6 +433,48 @@ def fuse_bert(model: bytes) -> tuple[bytes, int]:
         ]
         h = out
     return _assemble(model, graph_at[0], g, region, new_nodes, new_inits), len(layers)
+
+
+#: Weights per scale of an 8-bit matrix (`_weights8`): small blocks keep a block's few large
+#: weights from coarsening the rest (block 32: pooled cosine 0.9993 at worst against the float
+#: model over texts of 1-256 word pieces; block 128: 0.998).
+BLOCK = 32
+
+
+def _product(g: _Graph, x: str, w: str, out: str, weights8: bool, inits: list[bytes]) -> bytes:
+    """``x @ w`` as a MatMul, or with *weights8* as a ``MatMulNBits`` of 8-bit blocks."""
+    k, n = g.shape(w) or [0, 0]
+    if not weights8 or k % BLOCK:
+        return _node("MatMul", [x, w], [out], out)
+    q, scales = _weights8(g.array(w).astype(np.float32))
+    inits += [_tensor(out + "_w8", q), _tensor(out + "_w8_scale", scales)]
+    # accuracy level 4: activations are quantized to int8 per block of the same 32 values at
+    # run time (so a few large activation channels cost only their own block's precision)
+    # and the products run as int8 dot products
+    return _node(
+        "MatMulNBits",
+        [x, out + "_w8", out + "_w8_scale"],
+        [out],
+        out,
+        _MS,
+        K=k,
+        N=n,
+        bits=8,
+        block_size=BLOCK,
+        accuracy_level=4,
+    )
+
+
+def _weights8(w: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
+    """A [K, N] matrix as ``MatMulNBits`` stores it: for each output column, blocks of `BLOCK`
+    consecutive inputs, each symmetric 8-bit (q + 128, so no zero points are stored) with
+    its own scale ([N, K / BLOCK, BLOCK] uint8 and [N * K / BLOCK] scales)."""
+    k, n = w.shape
+    blocks = w.T.reshape(n, k // BLOCK, BLOCK)
+    scale = np.abs(blocks).max(axis=2) / 127.0
+    scale[scale == 0] = 1.0
+    q = np.clip(np.rint(blocks / scale[:, :, None]), -128, 127).astype(np.int16) + 128
+    return q.astype(np.uint8), scale.astype(np.float32).reshape(-1)
 
 
 def _assemble(

@@ -10,12 +10,14 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from omegad.errors import error_text
+from omegad.models.compiled import fused_session
 from omegad.models.files import CrossEncoderFiles, ModelMissing
 from omegad.recall.embed import cpu_session, inference_runs, load_tokenizer
 
@@ -28,6 +30,32 @@ def sigmoid(x: float) -> float:
         return 1.0 / (1.0 + math.exp(-x))
     e = math.exp(x)
     return e / (1.0 + e)
+
+
+#: `logit_agreement` a fused model must reach: its logits within 1e-4 of the original's, the
+#: tolerance of the parity tests against torch.
+LOGIT_AGREEMENT = 1 - 1e-4
+
+
+def logit_agreement(original: Any, candidate: Any) -> float:
+    """1 - the largest difference between the two sessions' logits on probe pairs (random word
+    pieces as ``[CLS] a [SEP] b [SEP]``, single pairs and a padded batch)."""
+    rng = np.random.default_rng(20261204)
+    names = {i.name for i in original.get_inputs()}
+    worst = 0.0
+    for pairs in ([(3, 5)], [(8, 60)], [(30, 200)], [(2, 4), (9, 40), (20, 90), (5, 150)]):
+        width = max(a + b for a, b in pairs) + 3
+        ids = np.zeros((len(pairs), width), dtype=np.int64)
+        mask, types = np.zeros_like(ids), np.zeros_like(ids)
+        for row, (a, b) in enumerate(pairs):
+            ids[row, : a + b + 3] = [101, *rng.integers(1000, 29000, a), 102, *rng.integers(1000, 29000, b), 102]
+            mask[row, : a + b + 3] = 1
+            types[row, a + 2 : a + b + 3] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        feeds = {k: v for k, v in feeds.items() if k in names}
+        diff = np.abs(original.run(None, feeds)[0] - candidate.run(None, feeds)[0]).max()
+        worst = max(worst, float(diff))
+    return 1.0 - worst
 
 
 class CrossEncoder:
@@ -43,12 +71,21 @@ class CrossEncoder:
         max_tokens: int = 256,
         batch_size: int = 8,
         spinning: bool = False,
+        fused_dir: Path | None = None,
     ) -> None:
+        """*fused_dir*: where the fused form of a float model is cached (`omegad.models.compiled`;
+        a quantized file is run as it is); None runs the file as shipped."""
         self.files = files
         self.threads = threads
         self.max_tokens = max_tokens
         self.batch_size = batch_size
-        self.session = cpu_session(files.onnx, threads, spinning)
+        self.session, self.graph = fused_session(
+            files.onnx,
+            lambda path: cpu_session(path, threads, spinning, edit=path == files.onnx),
+            logit_agreement,
+            LOGIT_AGREEMENT,
+            fused_dir,
+        )
         inputs = {i.name for i in self.session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= inputs:
             raise ModelMissing(f"{files.onnx} does not look like a BERT cross-encoder (inputs: {sorted(inputs)})")

@@ -112,9 +112,11 @@ class Embedder:
         batch_size: int = 64,
         spinning: bool = False,
         fused_dir: Path | None = None,
+        weights8: bool = False,
     ) -> None:
         """*fused_dir*: where the fused form of the model is cached (`omegad.models.compiled`);
-        None runs the model as shipped."""
+        None runs the model as shipped. *weights8*: prefer the fused form with 8-bit matrices
+        when it agrees with the original within `WEIGHTS8_AGREEMENT`."""
         self.files = files
         self.model_id = files.model_id
         self.batch_size = batch_size
@@ -125,6 +127,7 @@ class Embedder:
             pooled_agreement,
             FUSED_AGREEMENT,
             fused_dir,
+            WEIGHTS8_AGREEMENT if weights8 else None,
         )
         self._inputs = {i.name for i in self._session.get_inputs()}
         # (the shipped tokenizer.json pads every text to 128 and truncates at 128)
@@ -178,6 +181,11 @@ class Embedder:
 #: vectors and the original's for the fused model to be used. Fusing changes only the order of
 #: float operations (measured 1 - 1e-7 at worst), so anything lower is a wrong rewrite.
 FUSED_AGREEMENT = 0.9999
+
+#: The same for the form with 8-bit matrices: its vectors are close to the original's, not
+#: equal (0.9993 at worst on texts of 1-256 word pieces, docs/models.md); lower means this
+#: CPU's integer kernels lose more than that and the float form is used.
+WEIGHTS8_AGREEMENT = 0.995
 
 
 def _pool(session: Any, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:

@@ -47,6 +47,7 @@ from omegad.config import Config
 from omegad.errors import error_text
 from omegad.models.files import (
     FETCH_RERANKER_COMMAND,
+    FUSED_DIR,
     RERANKER_DIR_NAME,
     RERANKER_MODEL_ID,
     CrossEncoderFiles,
@@ -345,6 +346,7 @@ class Reranker:
                 max_tokens=self.config.reranker_max_tokens,
                 batch_size=self.config.reranker_batch_size,
                 spinning=self.config.reranker_spinning,
+                fused_dir=self.config.model_cache_dir / FUSED_DIR if self.config.reranker_fused else None,
             )
 
         try:

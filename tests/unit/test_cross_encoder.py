@@ -28,8 +28,19 @@ CASES: list[dict[str, Any]] = json.loads((TINY / "expected.json").read_text())["
 TOL = 1e-4
 
 
-def _encoder(max_tokens: int, batch_size: int = 32) -> CrossEncoder:
-    return CrossEncoder(read_reranker_dir(TINY), threads=1, max_tokens=max_tokens, batch_size=batch_size)
+def _encoder(max_tokens: int, batch_size: int = 32, fused_dir: Path | None = None) -> CrossEncoder:
+    enc = CrossEncoder(
+        read_reranker_dir(TINY), threads=1, max_tokens=max_tokens, batch_size=batch_size, fused_dir=fused_dir
+    )
+    if fused_dir is not None:  # the parity below then holds for the fused layers too
+        assert enc.graph.startswith("fused ("), enc.graph
+    return enc
+
+
+@pytest.fixture(scope="module", params=["as shipped", "fused"])
+def fused_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The model as shipped, and its fused form (`omegad.models.fuse`), built once here."""
+    return tmp_path_factory.mktemp("fused") if request.param == "fused" else None
 
 
 def _by_length() -> dict[int, list[dict[str, Any]]]:
@@ -61,8 +72,8 @@ def test_tokenization_matches_transformers(max_length: int) -> None:
 
 
 @pytest.mark.parametrize("max_length", [32, 64, 512])
-def test_single_pairs_match_torch(max_length: int) -> None:
-    enc = _encoder(max_length)
+def test_single_pairs_match_torch(max_length: int, fused_dir: Path | None) -> None:
+    enc = _encoder(max_length, fused_dir=fused_dir)
     for c in _by_length()[max_length]:
         logits, lengths = enc.score([(c["query"], c["passage"])])
         assert lengths == [len(c["input_ids"])]
@@ -71,10 +82,10 @@ def test_single_pairs_match_torch(max_length: int) -> None:
 
 @pytest.mark.parametrize("batch_size", [32, 3])
 @pytest.mark.parametrize("max_length", [32, 64, 512])
-def test_padded_batches_match_torch(max_length: int, batch_size: int) -> None:
+def test_padded_batches_match_torch(max_length: int, batch_size: int, fused_dir: Path | None) -> None:
     """All pairs of a length class in one call: sorted by length, padded per run, and the
     results come back in the caller's order."""
-    enc = _encoder(max_length, batch_size=batch_size)
+    enc = _encoder(max_length, batch_size=batch_size, fused_dir=fused_dir)
     cases = _by_length()[max_length]
     logits, lengths = enc.score([(c["query"], c["passage"]) for c in cases])
     assert lengths == [len(c["input_ids"]) for c in cases]
@@ -82,9 +93,9 @@ def test_padded_batches_match_torch(max_length: int, batch_size: int) -> None:
     assert diff.max() < TOL, dict(zip([c["name"] for c in cases], diff.tolist(), strict=True))
 
 
-def test_one_padded_run_matches_torch() -> None:
+def test_one_padded_run_matches_torch(fused_dir: Path | None) -> None:
     """Mixed lengths padded into a single ONNX run (the padding must not leak into the logits)."""
-    enc = _encoder(512)
+    enc = _encoder(512, fused_dir=fused_dir)
     cases = _by_length()[512]
     encodings = [enc.tokenizer.encode(c["query"], c["passage"]) for c in cases]
     feeds = enc.feeds(encodings)

@@ -97,7 +97,7 @@ def test_a_graph_that_is_not_bert_is_refused_once(tmp_path: Path) -> None:
         return cpu_session(path, 1, False)
 
     session, how = fused_session(source, load, pooled_agreement, FUSED_AGREEMENT, tmp_path / "cache")
-    assert how.startswith("not fused:") and session is not None
+    assert how.startswith("as shipped (not fused:") and session is not None
     assert loads == [source]
     assert len(list((tmp_path / "cache").glob("*.refused"))) == 1
     _, how = fused_session(source, load, pooled_agreement, FUSED_AGREEMENT, tmp_path / "cache")
@@ -113,7 +113,7 @@ def test_a_fused_model_that_disagrees_is_not_used(model_path: Path, tmp_path: Pa
         return cpu_session(path, 1, False)
 
     _, how = fused_session(source, load, lambda a, b: 0.5, FUSED_AGREEMENT, tmp_path / "cache")
-    assert how == f"not fused: agreement 0.500000 < {FUSED_AGREEMENT}"
+    assert how == f"as shipped (not fused: agreement 0.500000 < {FUSED_AGREEMENT})"
     assert not list((tmp_path / "cache").glob("*.onnx"))
 
 
@@ -137,3 +137,34 @@ def test_a_damaged_cache_file_is_built_again(model_path: Path, tmp_path: Path) -
 def test_unreadable_bytes_are_a_fuse_error() -> None:
     with pytest.raises((FuseError, ValueError)):
         fuse_bert(b"\x0a\xff\xff\xff")
+
+
+def test_8bit_blocks_dequantize_within_half_a_step() -> None:
+    from omegad.models.fuse import BLOCK, _weights8
+
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((96, 40)).astype(np.float32)
+    w[7, 3] = 40.0  # one large weight coarsens only its own block
+    q, scales = _weights8(w)
+    assert q.shape == (40, 96 // BLOCK, BLOCK) and q.dtype == np.uint8 and scales.shape == (40 * 96 // BLOCK,)
+    back = ((q.astype(np.float32) - 128) * scales.reshape(40, -1, 1)).reshape(40, 96).T
+    step = np.repeat(scales.reshape(40, -1), BLOCK, axis=1).T
+    assert np.all(np.abs(back - w) <= step / 2 + 1e-6)
+    assert np.abs(back - w)[32:, 3].max() < 0.02  # the other blocks of column 3 stay fine
+
+
+def test_8bit_form_is_close_and_falls_back_when_refused(tmp_path: Path) -> None:
+    files = resolve_embedding(None, load_config(env={}).model_cache_dir)
+    plain = Embedder(files)
+    small = Embedder(files, fused_dir=tmp_path, weights8=True)
+    assert small.graph.startswith("fused (8-bit 6 layers"), small.graph
+    cos = (plain.embed(TEXTS) * small.embed(TEXTS)).sum(axis=1)
+    assert cos.min() >= 0.995 and cos.min() < 0.99999, cos  # close, not the same numbers
+    # once refused (as on a CPU whose integer kernels lose more), the float fused form is used
+    (cached,) = tmp_path.glob("*-w8.onnx")
+    cached.with_suffix(".refused").write_text("8-bit not fused: agreement 0.98 < 0.995\n")
+    cached.unlink()
+    again = Embedder(files, fused_dir=tmp_path, weights8=True)
+    assert again.graph.startswith("fused (6 layers"), again.graph
+    assert Embedder(files, fused_dir=tmp_path, weights8=True).graph.startswith("fused (cached")
+    assert (plain.embed(TEXTS) * again.embed(TEXTS)).sum(axis=1).min() >= 0.99999
