@@ -108,6 +108,7 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
                 "error": svc.faults.detail("embedder") or svc.faults.detail("model_damaged"),
                 "model": svc.embedder.model_id,
                 "variant": svc.embedder.files.variant,
+                "graph": svc.embedder.graph,
                 "dim": svc.embedder.dim,
                 "threads": svc.embedder.threads,
             },

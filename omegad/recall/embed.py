@@ -253,6 +253,7 @@ class UnloadedEmbedder:
         self.model_id = model_id
         self.dim = dim
         self.error = error
+        self.graph = "not loaded"
         self.threads = threads
         self.batch_size = batch_size
         self.files = ModelFiles(Path(), model_id, "unavailable")

@@ -407,6 +407,7 @@ class Reranker:
                 model=files.model_id,
                 file=str(files.onnx),
                 quantization=files.quantization,
+                graph=self.encoder.graph,
                 threads=self.encoder.threads,
                 max_tokens=self.encoder.max_tokens,
                 weight=self.config.reranker_weight,

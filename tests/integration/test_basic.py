@@ -287,6 +287,7 @@ def test_stats_and_flush(shared_daemon: Daemon, ns: str) -> None:
     assert stats["disk_bytes"] > 0 and stats["uptime_s"] > 0
     assert {"embedder", "writer", "background"} <= set(stats["queues"])
     assert stats["models"]["embedding"]["state"] == "ready"
+    assert stats["models"]["embedding"]["graph"].startswith("fused ("), stats["models"]["embedding"]
     assert stats["index"]["fts"] is not None
     mem = stats["memory"]
     assert mem["rss_bytes"] > 100 << 20  # the model and the libraries alone

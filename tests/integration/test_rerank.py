@@ -68,6 +68,7 @@ def test_ready_state_in_hello_stats_and_status(tiny_daemon: Daemon) -> None:
         assert r["state"] == "ready"
         assert r["model"] == "omegad/tiny-test-cross-encoder"
         assert r["quantization"] == "none (fp32)" and r["threads"] == 2 and r["top_k"] == 20 and r["weight"] == 0.3
+        assert r["graph"].startswith("fused ("), r["graph"]  # a float file runs fused
         s = c.stats()["models"]["reranker"]
         assert s["state"] == "ready" and s["errors"] == 0 and s["load_ms"] > 0
     out = subprocess.run(
