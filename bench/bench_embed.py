@@ -7,7 +7,10 @@ For the model as shipped, its fused form and the fused form with 8-bit matrices
 
 * single-text latency (median ms) for texts of 1 to 254 word pieces (+ [CLS]/[SEP]);
 * batch throughput (texts/s) for 64 texts of ~30 word pieces, padded to the longest;
-* the cosine of each form's sentence vectors to the shipped model's (min over all texts).
+* the cosine of each form's sentence vectors to the shipped model's (min over all texts);
+* the cost per text of 256 memory-like texts (10-40 words, `bench_store_query.memory_texts`)
+  embedded in one call with each `embedding.batch_size` from 1 to 64 (texts sorted by length,
+  padded per run), as shipped and fused: what the default batch size is chosen from.
 
 The floor beside them: the model's multiply-adds for that many tokens (6 layers of hidden 384,
 intermediate 1536: 2·n·384·(4·384 + 2·1536) + 4·n²·384 per layer) divided by the rate this
@@ -110,6 +113,26 @@ def measure(embedder: Embedder, by_length: dict[int, list[str]], batch: list[str
     return {"single_ms": single, "batch_texts_per_s": len(batch) / statistics.median(runs)}
 
 
+def batch_sizes(files: Any, threads: int) -> dict[str, dict[int, float]]:
+    from bench_store_query import memory_texts
+
+    texts = memory_texts(256, 11)
+    out: dict[str, dict[int, float]] = {}
+    with tempfile.TemporaryDirectory() as cache:
+        for name, fused_dir in (("shipped", None), ("fused", Path(cache))):
+            row = {}
+            for size in (1, 2, 4, 8, 16, 32, 64):
+                embedder = Embedder(files, threads=threads, batch_size=size, fused_dir=fused_dir)
+                times = []
+                for _ in range(3):
+                    t0 = time.perf_counter()
+                    embedder.embed(texts)
+                    times.append(time.perf_counter() - t0)
+                row[size] = statistics.median(times) * 1000 / len(texts)
+            out[name] = row
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3)
@@ -147,6 +170,7 @@ def main() -> None:
             "min_cosine_to_shipped": cos,
         }
     report["floor_ms"] = {n: model_flops(n + 2) / rate * 1000 for n in LENGTHS}
+    report["ms_per_text_by_batch_size"] = batch_sizes(files, args.threads)
     report["batch_floor_texts_per_s"] = rate / model_flops(int(batch_tokens))
     if args.json:
         print(json.dumps(report, indent=2))
@@ -157,6 +181,9 @@ def main() -> None:
     for name, row in report["forms"].items():
         cells = "".join(f"{row['single_ms'][n]:8.2f}" for n in LENGTHS)
         print(f"{name:<28}{cells}{row['batch_texts_per_s']:10.0f}  {row['min_cosine_to_shipped']:.6f}")
+    print("ms per text of 256 memories (10-40 words) by batch size:")
+    for name, row in report["ms_per_text_by_batch_size"].items():
+        print(f"  {name:<10}" + "  ".join(f"{b}: {ms:.2f}" for b, ms in row.items()))
     floor = "".join(f"{report['floor_ms'][n]:8.2f}" for n in LENGTHS)
     print(f"{'arithmetic floor':<28}{floor}{report['batch_floor_texts_per_s']:10.0f}")
     shipped = report["forms"]["shipped"]

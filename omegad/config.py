@@ -77,7 +77,7 @@ class Config:
     embedding_spinning: bool = False
     embedding_fused: bool = True
     embedding_weights8: bool = False
-    embed_batch_size: int = 64
+    embed_batch_size: int = 16
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
     index_cache_mb: int = 0  # 0: auto, sized by the indexes (`store.auto_index_cache_mb`)

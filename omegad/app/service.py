@@ -94,7 +94,9 @@ class Service:
         self.embedder_batcher: Batcher[str, npt.NDArray[np.float32]] = Batcher(
             "embedder",
             self._embed_sync,
-            max_items=config.embed_batch_size * 4,
+            # one inference run per call: a question queued behind a bulk load waits for one
+            # run of `embedding.batch_size` texts, not four
+            max_items=config.embed_batch_size,
             limiter=self.embed_limiter,
             shield_wait=False,
         )

@@ -109,7 +109,7 @@ class Embedder:
         self,
         files: ModelFiles,
         threads: int = 2,
-        batch_size: int = 64,
+        batch_size: int = 16,
         spinning: bool = False,
         fused_dir: Path | None = None,
         weights8: bool = False,
@@ -249,7 +249,7 @@ class UnloadedEmbedder:
 
     loaded = False
 
-    def __init__(self, model_id: str, dim: int, error: str, threads: int = 2, batch_size: int = 64) -> None:
+    def __init__(self, model_id: str, dim: int, error: str, threads: int = 2, batch_size: int = 16) -> None:
         self.model_id = model_id
         self.dim = dim
         self.error = error
