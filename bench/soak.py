@@ -27,7 +27,9 @@ A tenth of the stores are statements about a shared pool of facts ("the data tea
 Jenkins for nightly builds" / "... no longer uses Jenkins ..., it switched to GitLab CI"),
 in the shared or a team namespace, so the background contradiction checker flags pairs
 while the soak runs. Every memory carries ``{"proc", "seq", "sha"}`` metadata (``sha``: a
-hash of its text), so any process can tell a well-formed memory of another process.
+hash of its text), so any process can tell a well-formed memory of another process. Each text
+ends with its process and sequence number, so no two are the same: an exact repeat in a
+namespace would be merged into the first (docs/duplicates.md).
 
 Checks while running (any failure, and any unexpected exception, is an error): store returns
 a valid new id; a get of an own live id returns exactly what was stored; a deleted id is
@@ -360,6 +362,9 @@ class Worker:
         else:
             text = memory_text(rng)
             namespace = self.pick_namespace()
+        # Every text is new: an exact repeat in one namespace would be merged into the memory
+        # stored first (docs/duplicates.md), which the checks here would count as a wrong id.
+        text = f"{text} (p{self.k}.{self.seq})"
         meta = {"proc": self.k, "seq": self.seq, "sha": text_hash(text)}
         params: dict[str, Any] = {"text": text, "metadata": meta}
         mtype = "memory"

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from omegad.errors import error_text
 from omegad.models.compiled import fused_session
 from omegad.models.files import CrossEncoderFiles, ModelMissing
-from omegad.recall.embed import cpu_session, inference_runs, load_tokenizer
+from omegad.recall.embed import inference_runs, load_tokenizer, session_loader
 
 __all__ = ["CrossEncoder", "sigmoid"]
 
@@ -81,7 +81,7 @@ class CrossEncoder:
         self.batch_size = batch_size
         self.session, self.graph = fused_session(
             files.onnx,
-            lambda path: cpu_session(path, threads, spinning, edit=path == files.onnx),
+            session_loader(files.onnx, threads, spinning),
             logit_agreement,
             LOGIT_AGREEMENT,
             fused_dir,

@@ -8,7 +8,7 @@ created once; `Embedder.embed` is blocking and must run in a worker thread.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "inference_runs",
     "load_tokenizer",
     "memory_text",
+    "session_loader",
 ]
 
 #: all-MiniLM-L6-v2 was trained with 256 word pieces; longer texts are truncated.
@@ -85,6 +86,13 @@ def cpu_session(path: Path, threads: int, spinning: bool, edit: bool = True) -> 
     return session
 
 
+def session_loader(source: Path, threads: int, spinning: bool) -> Callable[[Path], Any]:
+    """Make sessions of *source* or of its fused form (`omegad.models.compiled`) as
+    `cpu_session` does; only *source* is looked at for int8 tables to gather first (the fused
+    file has them so already)."""
+    return lambda path: cpu_session(path, threads, spinning, edit=path == source)
+
+
 def load_tokenizer(path: Path, max_tokens: int) -> Any:
     """A ``tokenizer.json`` without padding (batches are padded to their longest text) and
     truncated longest-first at *max_tokens* (hub files may carry a fixed padding or another
@@ -123,7 +131,7 @@ class Embedder:
         self.threads = threads
         self._session, self.graph = fused_session(
             files.onnx,
-            lambda path: cpu_session(path, threads, spinning, edit=path == files.onnx),
+            session_loader(files.onnx, threads, spinning),
             pooled_agreement,
             FUSED_AGREEMENT,
             fused_dir,
