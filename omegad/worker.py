@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -20,7 +21,12 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 from omegad.errors import error_text
 
-__all__ = ["Batcher", "JobQueue", "Progress"]
+__all__ = ["BULK_PASSED_OVER", "Batcher", "JobQueue", "Progress"]
+
+#: Calls in a row that urgent jobs may take while other jobs wait (`Batcher`): a question
+#: overtakes at most a few runs of a bulk load, and the load still moves under a steady
+#: stream of questions.
+BULK_PASSED_OVER = 4
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,10 +59,11 @@ class Progress:
 
 
 class _Job(Generic[T, R]):
-    __slots__ = ("abandoned", "done", "error", "items", "results")
+    __slots__ = ("abandoned", "done", "error", "items", "results", "urgent")
 
-    def __init__(self, items: Sequence[T]) -> None:
+    def __init__(self, items: Sequence[T], urgent: bool = False) -> None:
         self.items = items
+        self.urgent = urgent
         self.abandoned = False
         self.done = anyio.Event()
         self.results: list[R] | None = None
@@ -67,7 +74,13 @@ class Batcher(Generic[T, R]):
     """Run ``fn(items) -> results`` (same length, same order) in a worker thread, batching
     whatever callers submit while the previous call runs. Jobs are never split: a call holds
     whole jobs, adding queued ones while the total stays under *max_items* (one job larger
-    than that runs alone, so callers chunk big inputs to keep latency fair)."""
+    than that runs alone, so callers chunk big inputs to keep latency fair).
+
+    Jobs submitted ``urgent`` (a question's one text) go into the next call ahead of queued
+    others (a bulk load's chunks), which then wait; after `BULK_PASSED_OVER` calls that passed
+    them over, the oldest queued job goes first again, so a stream of urgent jobs never
+    starves the rest. Without urgent jobs the order is first in, first out (the writer's
+    `Progress` counts rely on it: the writer never submits urgent jobs)."""
 
     def __init__(
         self,
@@ -93,25 +106,33 @@ class Batcher(Generic[T, R]):
         self.batches = 0
         self.items = 0
         self.last_done = 0.0  # time.monotonic() when the last batch finished
+        # queued jobs, in the stream or taken off it and held for a later call, are at most
+        # *queue_size*: submitters wait for room here (backpressure)
+        self.room = anyio.Semaphore(queue_size)
+        self._passed_over = 0  # calls in a row that left a queued job that is not urgent
 
     @property
     def depth(self) -> int:
         return self.progress.pending
 
-    async def submit(self, items: Sequence[T]) -> list[R]:
-        """Queue *items*; returns their results once the batch holding them has run.
+    async def submit(self, items: Sequence[T], urgent: bool = False) -> list[R]:
+        """Queue *items* (*urgent*: ahead of queued jobs that are not); returns their results
+        once the batch holding them has run.
 
         Queuing is shielded from cancellation, so the submitted/finished counters always
         match what is really queued. With ``shield_wait`` (the writer) a cancelled caller
         still waits for its batch: a write is never left half-acknowledged. Without it (the
         embedder) a cancelled caller leaves at once and its job is skipped if not yet run.
         """
-        job: _Job[T, R] = _Job(items)
+        job: _Job[T, R] = _Job(items, urgent)
         with anyio.CancelScope(shield=True):
             self.progress.add()
+            # a place among the queued jobs, given back when the job is picked to run
+            await self.room.acquire()
             try:
                 await self._send.send(job)
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                self.room.release()
                 self.progress.done()
                 raise RuntimeError(f"{self.name} is shut down") from None
         if self._shield_wait:
@@ -134,22 +155,44 @@ class Batcher(Generic[T, R]):
 
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
+        # jobs taken off the stream but not run yet (they keep their `room`)
+        held: deque[_Job[T, R]] = deque()
         async with self._receive:
             while True:
-                try:
-                    first = await self._receive.receive()
-                except anyio.EndOfStream:
-                    return
-                jobs = [first]
-                count = len(first.items)
-                while count < self._max:
+                if not held:
                     try:
-                        job = self._receive.receive_nowait()
+                        held.append(await self._receive.receive())
+                    except anyio.EndOfStream:
+                        return
+                while True:
+                    try:
+                        held.append(self._receive.receive_nowait())
                     except (anyio.WouldBlock, anyio.EndOfStream):
                         break
-                    jobs.append(job)
-                    count += len(job.items)
-                await self._run_batch(jobs)
+                await self._run_batch(self._pick(held))
+
+    def _pick(self, held: deque[_Job[T, R]]) -> list[_Job[T, R]]:
+        """Take the next call's jobs out of *held*: urgent ones first (unless the others were
+        passed over `BULK_PASSED_OVER` times), then the others in order, whole jobs while the
+        total stays under ``max_items`` (at least one job)."""
+        first_in_first_out = self._passed_over >= BULK_PASSED_OVER
+        ordered = list(held) if first_in_first_out else sorted(held, key=lambda j: not j.urgent)
+        jobs: list[_Job[T, R]] = []
+        count = 0
+        for job in ordered:
+            if jobs and count + len(job.items) > self._max:
+                break
+            jobs.append(job)
+            count += len(job.items)
+        for _ in jobs:
+            self.room.release()
+        taken = {id(j) for j in jobs}
+        left = [j for j in held if id(j) not in taken]
+        held.clear()
+        held.extend(left)
+        overtook = not first_in_first_out and any(j.urgent for j in jobs) and any(not j.urgent for j in left)
+        self._passed_over = self._passed_over + 1 if overtook else 0
+        return jobs
 
     async def _run_batch(self, all_jobs: list[_Job[T, R]]) -> None:
         jobs = [job for job in all_jobs if not job.abandoned]

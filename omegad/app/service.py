@@ -271,7 +271,8 @@ class Service:
         out: list[npt.NDArray[np.float32]] = []
         try:
             for start in range(0, len(texts), chunk):
-                out.extend(await self.embedder_batcher.submit(texts[start : start + chunk]))
+                # one text (a question, a single store) goes ahead of a bulk load's chunks
+                out.extend(await self.embedder_batcher.submit(texts[start : start + chunk], urgent=len(texts) == 1))
         except RuntimeError as exc:
             raise Unavailable(f"embedder unavailable: {exc}") from None
         return out

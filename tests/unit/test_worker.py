@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 import threading
 import time
 
@@ -101,8 +102,8 @@ def test_batcher_queue_is_bounded() -> None:
                 tg.start_soon(b.submit, [i])
             await anyio.sleep(0.2)
             # one running, two queued; the rest wait to enter the queue (backpressure)
-            assert b._send.statistics().current_buffer_used == 2
-            assert b._send.statistics().tasks_waiting_send == 3
+            assert b.room.value == 0 and b.depth == 6
+            assert b.room.statistics().tasks_waiting == 3
             release.set()
             await wait_until(b.progress, 6, 10)
             b.close()
@@ -140,3 +141,54 @@ def test_job_queue_order_coalescing_and_failures() -> None:
 
     anyio.run(main)
     assert seen == ["a", "k1", "boom"]
+
+
+def test_urgent_jobs_overtake_queued_bulk_jobs_without_starving_them() -> None:
+    """A question's one text runs in the next call although a bulk load's chunks were queued
+    first; a steady stream of urgent jobs still lets a passed-over job run after
+    `BULK_PASSED_OVER` calls."""
+    from omegad.worker import BULK_PASSED_OVER
+
+    calls: list[list[str]] = []
+    gate = threading.Event()
+
+    def fn(items: list[str]) -> list[str]:
+        gate.wait(5)
+        calls.append(list(items))
+        return items
+
+    async def main() -> None:
+        b: Batcher[str, str] = Batcher("t", fn, max_items=2, limiter=anyio.CapacityLimiter(1))
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            tg.start_soon(b.submit, ["bulk0a", "bulk0b"])  # runs first, held at the gate
+            await anyio.sleep(0.05)
+            for i in range(1, 4):
+                tg.start_soon(b.submit, [f"bulk{i}a", f"bulk{i}b"])
+                await anyio.sleep(0.01)
+            tg.start_soon(functools.partial(b.submit, ["q1"], urgent=True))
+            await anyio.sleep(0.05)
+            gate.set()
+            await wait_until(b.progress, 5, 10)
+            assert calls[0] == ["bulk0a", "bulk0b"]
+            assert calls[1] == ["q1"], calls  # ahead of the three bulk chunks queued before it
+            assert [c[0] for c in calls[2:]] == ["bulk1a", "bulk2a", "bulk3a"]  # then in order
+
+            # a steady stream of urgent jobs: the queued bulk job waits at most BULK_PASSED_OVER calls
+            calls.clear()
+            gate.clear()
+            tg.start_soon(functools.partial(b.submit, ["hold"], urgent=True))
+            await anyio.sleep(0.05)
+            tg.start_soon(b.submit, ["bulkXa", "bulkXb"])
+            await anyio.sleep(0.01)
+            for i in range(3 * BULK_PASSED_OVER):
+                tg.start_soon(functools.partial(b.submit, [f"u{i}a", f"u{i}b"], urgent=True))
+                await anyio.sleep(0.005)
+            gate.set()
+            await wait_until(b.progress, 5 + 2 + 3 * BULK_PASSED_OVER, 10)
+            order = [c[0] for c in calls]
+            assert order[0] == "hold"
+            assert order.index("bulkXa") == 1 + BULK_PASSED_OVER, order
+            b.close()
+
+    anyio.run(main)
