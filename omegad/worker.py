@@ -73,8 +73,8 @@ class _Job(Generic[T, R]):
 class Batcher(Generic[T, R]):
     """Run ``fn(items) -> results`` (same length, same order) in a worker thread, batching
     whatever callers submit while the previous call runs. Jobs are never split: a call holds
-    whole jobs, adding queued ones while the total stays under *max_items* (one job larger
-    than that runs alone, so callers chunk big inputs to keep latency fair).
+    whole jobs, adding queued ones while the total is under *max_items* (the last one may cross
+    it; one job larger than that runs alone, so callers chunk big inputs to keep latency fair).
 
     Jobs submitted ``urgent`` (a question's one text) go into the next call ahead of queued
     others (a bulk load's chunks), which then wait; after `BULK_PASSED_OVER` calls that passed
@@ -174,13 +174,13 @@ class Batcher(Generic[T, R]):
     def _pick(self, held: deque[_Job[T, R]]) -> list[_Job[T, R]]:
         """Take the next call's jobs out of *held*: urgent ones first (unless the others were
         passed over `BULK_PASSED_OVER` times), then the others in order, whole jobs while the
-        total stays under ``max_items`` (at least one job)."""
+        total is under ``max_items`` (the last one may cross it)."""
         first_in_first_out = self._passed_over >= BULK_PASSED_OVER
         ordered = list(held) if first_in_first_out else sorted(held, key=lambda j: not j.urgent)
         jobs: list[_Job[T, R]] = []
         count = 0
         for job in ordered:
-            if jobs and count + len(job.items) > self._max:
+            if count >= self._max:
                 break
             jobs.append(job)
             count += len(job.items)

@@ -166,18 +166,18 @@ def test_urgent_jobs_overtake_queued_bulk_jobs_without_starving_them() -> None:
             for i in range(1, 4):
                 tg.start_soon(b.submit, [f"bulk{i}a", f"bulk{i}b"])
                 await anyio.sleep(0.01)
-            tg.start_soon(functools.partial(b.submit, ["q1"], urgent=True))
+            tg.start_soon(functools.partial(b.submit, ["q1a", "q1b"], urgent=True))
             await anyio.sleep(0.05)
             gate.set()
             await wait_until(b.progress, 5, 10)
             assert calls[0] == ["bulk0a", "bulk0b"]
-            assert calls[1] == ["q1"], calls  # ahead of the three bulk chunks queued before it
+            assert calls[1] == ["q1a", "q1b"], calls  # ahead of the three bulk chunks queued before it
             assert [c[0] for c in calls[2:]] == ["bulk1a", "bulk2a", "bulk3a"]  # then in order
 
             # a steady stream of urgent jobs: the queued bulk job waits at most BULK_PASSED_OVER calls
             calls.clear()
             gate.clear()
-            tg.start_soon(functools.partial(b.submit, ["hold"], urgent=True))
+            tg.start_soon(functools.partial(b.submit, ["hold", "hold"], urgent=True))
             await anyio.sleep(0.05)
             tg.start_soon(b.submit, ["bulkXa", "bulkXb"])
             await anyio.sleep(0.01)
