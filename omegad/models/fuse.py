@@ -15,20 +15,20 @@ query, key or value follows from where its path meets the score and context prod
 Everything before the first layer (the embeddings) and after the last (pooling, a classifier
 head) is copied byte for byte. Whatever the graph holds that the rewrite does not recognise
 raises `FuseError`; the caller also compares the fused model's outputs with the original's
-before it uses it (`omegad.recall.embed.fast_session`).
+before it uses it (`omegad.models.compiled.fused_session`).
 
 Written in the protobuf wire format like `onnxedit`, without the ``onnx`` package.
 """
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from omegad.models import onnxedit
 from omegad.models.onnxedit import (
     _GRAPH_INITIALIZER,
     _GRAPH_NODE,
@@ -38,6 +38,7 @@ from omegad.models.onnxedit import (
     _field,
     _fields,
     _int_field,
+    _node,
     _tensor_info,
     _varint,
 )
@@ -47,9 +48,6 @@ __all__ = ["FuseError", "fuse_bert"]
 _MODEL_OPSET = 8
 _OPSET_DOMAIN, _OPSET_VERSION = 1, 2
 _GRAPH_INPUT, _GRAPH_OUTPUT, _GRAPH_VALUE_INFO = 11, 12, 13
-_NODE_IN, _NODE_OUT, _NODE_NAME, _NODE_OP, _NODE_ATTR, _NODE_DOMAIN = 1, 2, 3, 4, 5, 7
-_ATTR_NAME, _ATTR_F, _ATTR_I, _ATTR_TYPE = 1, 2, 3, 20
-_ATTR_FLOAT, _ATTR_INT = 1, 2
 _T_DIMS, _T_TYPE, _T_FLOAT_DATA, _T_INT64_DATA, _T_NAME, _T_RAW = 1, 2, 4, 7, 8, 9
 _FLOAT, _UINT8, _INT32, _INT64 = 1, 2, 6, 7
 _VALUE_INFO_NAME = 1
@@ -63,41 +61,16 @@ class FuseError(ValueError):
 
 
 @dataclass
-class _Node:
-    at: int  # position in the graph
-    raw: bytes
-    op: str = ""
-    domain: str = ""
-    inputs: list[str] = field(default_factory=list)
-    outputs: list[str] = field(default_factory=list)
-    floats: dict[str, float] = field(default_factory=dict)
-    ints: dict[str, int] = field(default_factory=dict)
+class _Node(onnxedit._Node):
+    """A node with its position in the graph and its bytes, to copy it unchanged."""
+
+    at: int = -1
+    raw: bytes = b""
 
     @classmethod
-    def parse(cls, at: int, raw: bytes) -> _Node:
-        node = cls(at, raw)
-        for number, wire, _, start, end in _fields(raw):
-            if wire != _LEN:
-                continue
-            value = raw[start:end]
-            if number == _NODE_IN:
-                node.inputs.append(value.decode())
-            elif number == _NODE_OUT:
-                node.outputs.append(value.decode())
-            elif number == _NODE_OP:
-                node.op = value.decode()
-            elif number == _NODE_DOMAIN:
-                node.domain = value.decode()
-            elif number == _NODE_ATTR:
-                name = ""
-                for anum, awire, _, astart, aend in _fields(value):
-                    if anum == _ATTR_NAME and awire == _LEN:
-                        name = value[astart:aend].decode()
-                    elif anum == _ATTR_F and awire == 5:
-                        node.floats[name] = struct.unpack("<f", value[astart:aend])[0]
-                    elif anum == _ATTR_I and awire == 0:
-                        i = _varint(value, astart)[0]
-                        node.ints[name] = i - (1 << 64) if i >= 1 << 63 else i  # int64, two's complement
+    def located(cls, at: int, raw: bytes) -> _Node:
+        node = cls.parse(raw)
+        node.at, node.raw = at, raw
         return node
 
 
@@ -134,22 +107,6 @@ def _tensor(name: str, array: npt.NDArray[np.generic]) -> bytes:
     return out + _field(_T_RAW, array.astype(array.dtype.newbyteorder("<")).tobytes())
 
 
-def _node(op: str, inputs: list[str], outputs: list[str], name: str, domain: str = "", **attrs: float | int) -> bytes:
-    out = b"".join(_field(_NODE_IN, x.encode()) for x in inputs)
-    out += b"".join(_field(_NODE_OUT, x.encode()) for x in outputs)
-    out += _field(_NODE_NAME, name.encode()) + _field(_NODE_OP, op.encode())
-    if domain:
-        out += _field(_NODE_DOMAIN, domain.encode())
-    for key, value in attrs.items():
-        attr = _field(_ATTR_NAME, key.encode())
-        if isinstance(value, float):
-            attr += _encode_varint(_ATTR_F << 3 | 5) + struct.pack("<f", value) + _int_field(_ATTR_TYPE, _ATTR_FLOAT)
-        else:
-            attr += _int_field(_ATTR_I, value) + _int_field(_ATTR_TYPE, _ATTR_INT)
-        out += _field(_NODE_ATTR, attr)
-    return out
-
-
 @dataclass
 class _Layer:
     qkv_w: npt.NDArray[np.float32]
@@ -171,7 +128,7 @@ class _Graph:
         self.fields = list(_fields(graph))
         self.raw = graph
         self.nodes = [
-            _Node.parse(i, graph[s:e])
+            _Node.located(i, graph[s:e])
             for i, (n, w, _, s, e) in enumerate(self.fields)
             if n == _GRAPH_NODE and w == _LEN
         ]
@@ -487,7 +444,7 @@ def _assemble(
 ) -> bytes:
     kept = [n for n in g.nodes if n.at not in region]
     # drop what only the replaced layers read (the mask's old guards, shape arithmetic)
-    fused_inputs = {x for raw in fused for x in _Node.parse(0, raw).inputs}
+    fused_inputs = {x for raw in fused for x in _Node.parse(raw).inputs}
     while True:
         needed = set(g.outputs) | fused_inputs | {x for n in kept for x in n.inputs}
         live = [n for n in kept if any(o in needed for o in n.outputs)]

@@ -19,17 +19,19 @@ byte for byte.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 __all__ = ["WireError", "gather_first"]
 
 # field numbers from onnx.proto
 _MODEL_GRAPH = 7
 _GRAPH_NODE, _GRAPH_INITIALIZER = 1, 5
-_NODE_INPUT, _NODE_OUTPUT, _NODE_NAME, _NODE_OP, _NODE_ATTRIBUTE = 1, 2, 3, 4, 5
-_ATTR_NAME, _ATTR_I, _ATTR_TYPE = 1, 3, 20
-_ATTR_INT = 2  # AttributeProto.INT
+_NODE_INPUT, _NODE_OUTPUT, _NODE_NAME, _NODE_OP, _NODE_ATTRIBUTE, _NODE_DOMAIN = 1, 2, 3, 4, 5, 7
+_ATTR_NAME, _ATTR_F, _ATTR_I, _ATTR_TYPE = 1, 2, 3, 20
+_ATTR_FLOAT, _ATTR_INT = 1, 2  # AttributeProto.FLOAT, .INT
 _TENSOR_DIMS, _TENSOR_TYPE, _TENSOR_NAME, _TENSOR_LOCATION = 1, 2, 8, 14
 _FLOAT, _UINT8, _INT8 = 1, 2, 3  # TensorProto.DataType
 _LEN = 2  # wire type of length-delimited fields
@@ -96,16 +98,23 @@ def _int_field(number: int, value: int) -> bytes:
     return _encode_varint(number << 3) + _encode_varint(value)
 
 
+N = TypeVar("N", bound="_Node")
+
+
 @dataclass
 class _Node:
+    """The parts of a NodeProto the rewrites read: float and integer attributes (int64, signed)."""
+
     inputs: list[str] = field(default_factory=list)
     outputs: list[str] = field(default_factory=list)
     name: str = ""
     op: str = ""
+    domain: str = ""
     ints: dict[str, int] = field(default_factory=dict)
+    floats: dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def parse(cls, raw: bytes) -> _Node:
+    def parse(cls: type[N], raw: bytes) -> N:
         node = cls()
         for number, wire, _, start, end in _fields(raw):
             if wire != _LEN:
@@ -119,24 +128,34 @@ class _Node:
                 node.name = value.decode()
             elif number == _NODE_OP:
                 node.op = value.decode()
+            elif number == _NODE_DOMAIN:
+                node.domain = value.decode()
             elif number == _NODE_ATTRIBUTE:
-                name, i = "", None
+                name = ""
                 for anum, awire, _, astart, aend in _fields(value):
                     if anum == _ATTR_NAME and awire == _LEN:
                         name = value[astart:aend].decode()
+                    elif anum == _ATTR_F and awire == 5:
+                        node.floats[name] = struct.unpack("<f", value[astart:aend])[0]
                     elif anum == _ATTR_I and awire == 0:
                         i = _varint(value, astart)[0]
-                if i is not None:
-                    node.ints[name] = i
+                        node.ints[name] = i - (1 << 64) if i >= 1 << 63 else i  # int64, two's complement
         return node
 
 
-def _node(op: str, inputs: list[str], outputs: list[str], name: str, **ints: int) -> bytes:
+def _node(op: str, inputs: list[str], outputs: list[str], name: str, domain: str = "", **attrs: float | int) -> bytes:
+    """A NodeProto with float and (non-negative) integer attributes."""
     out = b"".join(_field(_NODE_INPUT, x.encode()) for x in inputs)
     out += b"".join(_field(_NODE_OUTPUT, x.encode()) for x in outputs)
     out += _field(_NODE_NAME, name.encode()) + _field(_NODE_OP, op.encode())
-    for key, value in ints.items():
-        attr = _field(_ATTR_NAME, key.encode()) + _int_field(_ATTR_I, value) + _int_field(_ATTR_TYPE, _ATTR_INT)
+    if domain:
+        out += _field(_NODE_DOMAIN, domain.encode())
+    for key, value in attrs.items():
+        attr = _field(_ATTR_NAME, key.encode())
+        if isinstance(value, float):
+            attr += _encode_varint(_ATTR_F << 3 | 5) + struct.pack("<f", value) + _int_field(_ATTR_TYPE, _ATTR_FLOAT)
+        else:
+            attr += _int_field(_ATTR_I, value) + _int_field(_ATTR_TYPE, _ATTR_INT)
         out += _field(_NODE_ATTRIBUTE, attr)
     return out
 
