@@ -52,11 +52,11 @@ def _folded(source: bytes, workdir: Path) -> bytes:
         out.unlink(missing_ok=True)
 
 
-def _key(path: Path, weights8: bool) -> str:
+def _key(path: Path) -> str:
+    """The cache name of *path*'s fused forms, less the variant suffix."""
     import onnxruntime as ort
 
-    variant = "w8" if weights8 else "f32"
-    return f"{path.stem}-{sha256_file(path)[:16]}-ort{ort.__version__}-v{FUSE_VERSION}-{variant}"
+    return f"{path.stem}-{sha256_file(path)[:16]}-ort{ort.__version__}-v{FUSE_VERSION}"
 
 
 def fused_session(
@@ -77,8 +77,9 @@ def fused_session(
     tries.append((False, floor))
     original: Any = None
     reasons = []
+    stem = _key(path)  # (hashes the source once, for every form tried)
     for weights8, least in tries:
-        key = _key(path, weights8)
+        key = f"{stem}-{'w8' if weights8 else 'f32'}"
         cached, refused = cache_dir / f"{key}.onnx", cache_dir / f"{key}.refused"
         if cached.is_file():
             try:

@@ -172,14 +172,7 @@ class Embedder:
                     e = encodings[i].ids
                     ids[row, : len(e)] = e
                     mask[row, : len(e)] = 1
-                feeds = {"input_ids": ids, "attention_mask": mask}
-                if "token_type_ids" in self._inputs:
-                    feeds["token_type_ids"] = np.zeros_like(ids)
-                hidden = self._session.run(None, feeds)[0]
-                m = mask[:, :, None].astype(np.float32)
-                pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-                norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-                pooled = pooled / np.clip(norms, 1e-12, None)
+                pooled = sentence_vectors(self._session, self._inputs, ids, mask)
                 for row, i in enumerate(chunk):
                     out[i] = pooled[row]
         return np.asarray(np.stack(out), dtype=np.float32)
@@ -196,15 +189,19 @@ FUSED_AGREEMENT = 0.9999
 WEIGHTS8_AGREEMENT = 0.995
 
 
-def _pool(session: Any, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
-    names = {i.name for i in session.get_inputs()}
+def sentence_vectors(
+    session: Any, inputs: set[str], ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]:
+    """One run of *session* (whose input names are *inputs*): the hidden states' mean over the
+    mask, L2-normalised, one row per text."""
     feeds = {"input_ids": ids, "attention_mask": mask}
-    if "token_type_ids" in names:
+    if "token_type_ids" in inputs:
         feeds["token_type_ids"] = np.zeros_like(ids)
     hidden = session.run(None, feeds)[0]
     m = mask[:, :, None].astype(np.float32)
     pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
-    return np.asarray(pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None), dtype=np.float32)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return np.asarray(pooled / np.clip(norms, 1e-12, None), dtype=np.float32)
 
 
 def pooled_agreement(original: Any, candidate: Any) -> float:
@@ -223,7 +220,8 @@ def pooled_agreement(original: Any, candidate: Any) -> float:
         for row, n in enumerate(lengths):
             ids[row, : n + 2] = [cls, *rng.integers(1000, 29000, n), sep]
             mask[row, : n + 2] = 1
-        a, b = _pool(original, ids, mask), _pool(candidate, ids, mask)
+        inputs = {i.name for i in original.get_inputs()}
+        a, b = sentence_vectors(original, inputs, ids, mask), sentence_vectors(candidate, inputs, ids, mask)
         worst = min(worst, float((a * b).sum(axis=1).min()))
     return worst
 
