@@ -393,8 +393,7 @@ def fuse_bert(model: bytes, weights8: bool = False) -> tuple[bytes, int]:
 
 
 #: Weights per scale of an 8-bit matrix (`_weights8`): small blocks keep a block's few large
-#: weights from coarsening the rest (block 32: pooled cosine 0.9993 at worst against the float
-#: model over texts of 1-256 word pieces; block 128: 0.998).
+#: weights from coarsening the rest (32 against 128: docs/models.md, "Fused layers").
 BLOCK = 32
 
 

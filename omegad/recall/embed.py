@@ -180,12 +180,12 @@ class Embedder:
 
 #: The least cosine, over `pooled_agreement`'s probes, between the fused model's sentence
 #: vectors and the original's for the fused model to be used. Fusing changes only the order of
-#: float operations (measured 1 - 1e-7 at worst), so anything lower is a wrong rewrite.
+#: float operations, so anything lower is a wrong rewrite.
 FUSED_AGREEMENT = 0.9999
 
 #: The same for the form with 8-bit matrices: its vectors are close to the original's, not
-#: equal (0.9993 at worst on texts of 1-256 word pieces, docs/models.md); lower means this
-#: CPU's integer kernels lose more than that and the float form is used.
+#: equal (docs/models.md); lower means this CPU's integer kernels lose more than they should,
+#: and the float form is used.
 WEIGHTS8_AGREEMENT = 0.995
 
 
