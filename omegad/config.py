@@ -80,6 +80,11 @@ class Config:
     embed_batch_size: int = 16
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
+    # a store is acknowledged once in the write-ahead log ("log"), or once committed ("commit")
+    store_ack: str = "log"
+    pending_max_rows: int = 10_000
+    pending_max_mb: float = 64.0
+    pending_wait_s: float = 30.0
     index_cache_mb: int = 0  # 0: auto, sized by the indexes (`store.auto_index_cache_mb`)
     cache_rows: int = 20_000
     metadata_cache_mb: int = 32
@@ -310,6 +315,10 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),
     ("store.write_batch_rows", None, "write_batch_rows", _int),
+    ("store.ack", "OMEGAD_STORE_ACK", "store_ack", _choice("log", "commit")),
+    ("store.pending_max_rows", None, "pending_max_rows", _int),
+    ("store.pending_max_mb", None, "pending_max_mb", _float),
+    ("store.pending_wait_s", None, "pending_wait_s", _float),
     ("store.index_cache_mb", "OMEGAD_INDEX_CACHE_MB", "index_cache_mb", _mb_or_auto),
     ("store.cache_rows", None, "cache_rows", _nonneg_int),
     ("store.metadata_cache_mb", None, "metadata_cache_mb", _int),

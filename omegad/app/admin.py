@@ -53,7 +53,9 @@ async def flush(svc: Service, p: FlushParams) -> dict[str, Any]:
     def left() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.monotonic())
 
-    ok = await wait_until(svc.write_queue.progress, svc.write_queue.progress.submitted, left())
+    # stores acknowledged at the log first: their commits are what the rest waits for
+    ok = await svc.pending.settle(left())
+    ok = ok and await wait_until(svc.write_queue.progress, svc.write_queue.progress.submitted, left())
     ok = ok and await wait_until(svc.jobs.progress, svc.jobs.progress.submitted, left())
     ok = ok and await _finishes_within(svc.checker.wait_checked(svc.checker.notified_through), left())
     # the checker's own edge writes are queued behind it
@@ -62,6 +64,7 @@ async def flush(svc: Service, p: FlushParams) -> dict[str, Any]:
         raise ServiceError(
             f"background work still pending after {p.timeout} s",
             {
+                "pending": len(svc.pending),
                 "writer": svc.write_queue.depth,
                 "background": svc.jobs.depth,
                 "contradictions": svc.checker.depth,

@@ -54,6 +54,7 @@ async def _open_export(svc: Service, namespace: str | None) -> ExportLease:
     _expire_exports(svc)
     if len(svc.exports) >= MAX_EXPORTS:
         raise Unavailable(f"{MAX_EXPORTS} exports are open; finish one (or wait {EXPORT_IDLE_S:.0f} s)")
+    await svc.pending.wait_namespace(namespace)  # (stores acknowledged at the log: committed first)
     epoch = svc.store.readers.acquire(long=True)  # before pinning: cleanup keeps what we pin
     try:
         ((versions, dead),) = await svc.write([SnapshotOp()])
@@ -152,6 +153,7 @@ async def _history(svc: Service, p: ImportParams, same_model: bool) -> list[Past
 
 async def import_(svc: Service, p: ImportParams) -> dict[str, Any]:
     """Import records (memories, then edges); idempotent by id."""
+    await svc.pending.wait_namespace(None)  # (an id stored meanwhile is committed before)
     same_model = p.model == svc.embedder.model_id
     vectors: list[Any] = [vector_from(m.vector, svc.embedder.dim) if same_model else None for m in p.memories]
     todo = [k for k, v in enumerate(vectors) if v is None]

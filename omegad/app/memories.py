@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
     (vector,) = await svc.embed([memory_text(p.text, p.tags)])
     row = svc.new_row(p, vector, now_us())
-    (created,) = await svc.write(svc.insert_ops([row], [p.id is not None], await svc.same_texts([row])))
+    (created,) = await svc.insert([row], [p.id is not None], await svc.same_texts([row]))
     reply: dict[str, Any] = {"id": row.id, "created": created is True}
     if isinstance(created, Merged):
         reply["id"] = reply["duplicate_of"] = created.row.id
@@ -45,7 +45,7 @@ async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
     now = now_us()
     rows = [svc.new_row(item, vec, now) for item, vec in zip(p.items, vectors, strict=True)]
     same = await svc.same_texts(rows)
-    created = await svc.write(svc.insert_ops(rows, [item.id is not None for item in p.items], same))
+    created = await svc.insert(rows, [item.id is not None for item in p.items], same)
     ids = [c.row.id if isinstance(c, Merged) else r.id for r, c in zip(rows, created, strict=True)]
     reply: dict[str, Any] = {"ids": ids, "created": [c is True for c in created]}
     if any(isinstance(c, Merged) for c in created):
@@ -56,6 +56,10 @@ async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
 
 
 async def get(svc: Service, p: GetParams) -> dict[str, Any]:
+    pending = svc.pending.rows.get(p.id)
+    if pending is not None and p.as_of is None:  # acknowledged, its commit to follow
+        return svc.annotated(pending.public())
+    await svc.pending.wait_ids([p.id])
     if p.as_of is not None:
         return await _get_as_of(svc, p.id, to_micros(p.as_of))
     rows = await anyio.to_thread.run_sync(svc.store.get_many, [p.id], limiter=svc.read_limiter)
@@ -89,6 +93,7 @@ async def history(svc: Service, p: HistoryParams) -> dict[str, Any]:
     def read() -> tuple[Any, Any]:
         return svc.store.get_many([p.id]).get(p.id), svc.writer.history.of_memory(p.id)
 
+    await svc.pending.wait_ids([p.id])
     current, records = await anyio.to_thread.run_sync(read, limiter=svc.read_limiter)
     if current is None and not records:
         raise NotFound(f"no memory with id {p.id!r}, and no history of one", {"id": p.id})
@@ -99,6 +104,7 @@ async def history(svc: Service, p: HistoryParams) -> dict[str, Any]:
 
 
 async def update(svc: Service, p: UpdateParams) -> dict[str, Any]:
+    await svc.pending.wait_ids([p.id])  # (a memory acknowledged at the log is committed first)
     vector, text = None, None
     if p.text is not None or p.tags is not None:
         # the vector holds the text and the tags: a change of either embeds the new pair
@@ -119,6 +125,7 @@ async def update(svc: Service, p: UpdateParams) -> dict[str, Any]:
 
 
 async def delete(svc: Service, p: DeleteParams) -> dict[str, Any]:
+    await svc.pending.wait_ids([p.id])
     namespace = (await svc.namespaces_of([p.id])).get(p.id)  # (for the event and `namespaces`)
     op = DeleteOp(p.id, has_edges=bool(svc.graph.of(p.id)), namespace=namespace, forget=p.forget)
     (deleted,) = await svc.write([op])
@@ -130,6 +137,7 @@ async def delete(svc: Service, p: DeleteParams) -> dict[str, Any]:
 
 async def list_memories(svc: Service, p: ListParams) -> dict[str, Any]:
     """A page of one namespace in ``created_at`` order (docs/protocol.md, "list")."""
+    await svc.pending.wait_namespace(p.namespace)
     flt = svc.filter_for(p)
     rows = await anyio.to_thread.run_sync(
         svc.store.list_page, flt, p.newest_first, p.after, p.limit + 1, limiter=svc.read_limiter
@@ -145,6 +153,7 @@ async def list_memories(svc: Service, p: ListParams) -> dict[str, Any]:
 
 async def namespaces(svc: Service, _: Any) -> dict[str, Any]:
     """Every namespace with memories: how many, and when it was last written."""
+    await svc.pending.wait_namespace(None)
     summary = await anyio.to_thread.run_sync(svc.store.namespace_summary, limiter=svc.read_limiter)
     out = []
     for name in sorted(summary):
@@ -156,6 +165,7 @@ async def namespaces(svc: Service, _: Any) -> dict[str, Any]:
 
 async def feedback(svc: Service, p: FeedbackParams) -> dict[str, Any]:
     """Rate a memory; acknowledged once durable, like a store."""
+    await svc.pending.wait_ids([p.id])
     (result,) = await svc.write([FeedbackOp(p)])
     out: dict[str, Any] = result
     return out

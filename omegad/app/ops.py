@@ -37,6 +37,9 @@ class InsertOp:
     #: write (`dedup.on_store`); None: none found, or dedup is off (`merge` False)
     same_as: str | None = None
     merge: bool = False
+    #: acknowledged at the log (`omegad.app.pending`): the intake has decided it is new and
+    #: logged its row; the commit writes it without merging or logging it again
+    logged: bool = False
 
 
 @dataclass

@@ -39,6 +39,7 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     past: list[Row] = []  # ``as_of``: versions of then that are not current now
     graph: EdgeIndex | None = None
     if at is not None:
+        await svc.pending.wait_namespace(flt.namespace)
         flt, past, graph = await _as_of(svc, flt, at)
     vector_hits: list[tuple[Row, float]] = []
     text_hits: list[tuple[Row, float]] = []
@@ -66,7 +67,10 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     async def vector_recall() -> None:
         vector_hits.extend(await anyio.to_thread.run_sync(timed, "vector_ms", nearest, limiter=svc.read_limiter))
 
+    # Stores acknowledged at the log are searched once committed: each recall waits for the
+    # namespace's pending ones (usually one group commit, overlapping the embedding).
     async def text_recall() -> None:
+        await svc.pending.wait_namespace(flt.namespace)
         search = functools.partial(svc.store.text_search, p.text, flt, net)
         text_hits.extend(await anyio.to_thread.run_sync(timed, "fts_ms", search, limiter=svc.read_limiter))
 
@@ -76,6 +80,7 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
         tg.start_soon(text_recall)
         (vector,) = await svc.embed([p.text])
         trace.mark("embed", 1)
+        await svc.pending.wait_namespace(flt.namespace)
         await vector_recall()
     candidates = fuse(vector_hits, text_hits, svc.config)
     extra = {"as_of": iso(at), "past_versions": len(past)} if at is not None else {}

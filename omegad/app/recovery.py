@@ -20,6 +20,7 @@ from omegad.contradictions.edges import Edge, EdgeStore, edge_from
 from omegad.storage.rows import Row
 from omegad.storage.signals import MemorySignals, SignalStore, signal_from
 from omegad.storage.store import MemoryStore
+from omegad.timeutil import now_us
 
 __all__ = [
     "FinalState",
@@ -130,6 +131,13 @@ def replay(
     rows, eds = state.rows, state.edges
     stamps = store.stamps(rows)
     upsert = [_row(r) for r in rows.values() if r["t"] == "row" and stamps.get(r["id"], -1) < r["u"]]
+    fresh = now_us()
+    for row in upsert:
+        if row.id not in stamps:
+            # never committed (a store acknowledged at the log) or lost with its commit: a new
+            # stamp, above the contradiction checker's saved cursor, so that it is checked
+            fresh = max(fresh + 1, row.updated_at)
+            row.updated_at = fresh
     deletes = [i for i, r in rows.items() if r["t"] == "del" and i in stamps and stamps[i] <= r["u"]]
     store.upsert(upsert)
     store.delete(deletes)

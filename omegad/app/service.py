@@ -5,7 +5,8 @@ share (`Service`). The handlers live by topic beside it (`memories`, `query`, `g
 
 Nothing here blocks the event loop: ONNX and LanceDB calls go through `Batcher`s or
 `anyio.to_thread.run_sync` behind capacity limiters. Writes all pass through one writer
-(`Writer.apply`, a group commit) so a store is acknowledged only after its commit.
+(`Writer.apply`, a group commit); a plainly new memory is acknowledged once its row is in
+the write-ahead log, its commit following (`Service.accept`, `omegad.app.pending`).
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ from omegad.app.faults import Faults, classify
 from omegad.app.history import HistoryStore
 from omegad.app.maintenance import Scheduler
 from omegad.app.ops import DeleteOp, ImportOp, ImportResult, InsertOp, MaintainOp, Merged, UpdateOp, WriteOp
-from omegad.app.recovery import replay
+from omegad.app.pending import Pending, row_bytes
+from omegad.app.recovery import replay, row_record
 from omegad.app.watch import trim_heap_when_quiet, watch_data_dir, watch_embedder
 from omegad.app.writer import Writer
 from omegad.config import Config
 from omegad.contradictions.checker import Checker
-from omegad.contradictions.duplicates import normalise
+from omegad.contradictions.duplicates import normalise, text_key
 from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore
 from omegad.errors import ServiceError, StartupError, Unavailable, error_text
 from omegad.recall.embed import Embedder, UnloadedEmbedder
@@ -112,6 +114,13 @@ class Service:
             self.faults,
             maintain=lambda op: self.scheduler.apply(op),
         )
+        self.pending = Pending(config.pending_max_rows, int(config.pending_max_mb * 2**20), config.pending_wait_s)
+        self.writer.pending_rows = self.pending.snapshot
+        # the log appends of stores acknowledged at the log: one fdatasync per call, shared by
+        # every store queued meanwhile (group commit)
+        self.log_queue: Batcher[dict[str, Any], None] = Batcher(
+            "log", self._log_sync, max_items=config.write_batch_rows, limiter=anyio.CapacityLimiter(1)
+        )
         self.write_queue: Batcher[WriteOp, Any] = Batcher(
             "writer",
             self.writer.apply,
@@ -166,11 +175,12 @@ class Service:
     async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         """Run the queues until they are closed (see `close`)."""
         async with anyio.create_task_group() as tg:
-            self.scheduler.tasks = tg
+            self.scheduler.tasks = self.tasks = tg
             # acknowledged writes that a crash kept out of the tables go back in first
             self.recovery = await anyio.to_thread.run_sync(self._recover)
             await tg.start(self.embedder_batcher.run)
             await tg.start(self.write_queue.run)
+            await tg.start(self.log_queue.run)
             await tg.start(self.jobs.run)
             await tg.start(self.reranker.run)
             edges = await anyio.to_thread.run_sync(self.edges.load, limiter=self.read_limiter)
@@ -249,11 +259,14 @@ class Service:
         self.store.ops.stop()
         self.reranker.close()
         self.embedder_batcher.close()
+        self.log_queue.close()
         self.jobs.close()
         self.write_queue.close()
 
     async def drain(self, timeout: float) -> bool:
-        """Wait for every queued write and background job (used on shutdown)."""
+        """Wait for every queued write and background job (used on shutdown); stores
+        acknowledged at the log are committed first (what is left is replayed at the next start)."""
+        await self.pending.settle(timeout)
         ok = await wait_until(self.write_queue.progress, self.write_queue.progress.submitted, timeout)
         return ok and await wait_until(self.jobs.progress, self.jobs.progress.submitted, timeout)
 
@@ -276,6 +289,107 @@ class Service:
         except RuntimeError as exc:
             raise Unavailable(f"embedder unavailable: {exc}") from None
         return out
+
+    # -- stores acknowledged at the log ----------------------------------------------------------
+
+    async def insert(self, rows: list[Row], client_ids: list[bool], same: list[str | None]) -> list[bool | Merged]:
+        """Store new rows: each is ``True`` (a new memory), ``False`` (its client-chosen id
+        exists) or `Merged` (answered by a memory with the same text). Plainly new rows are
+        acknowledged once logged (`accept`); the others go through the writer, after the
+        pending rows that could answer them are committed."""
+        logged = await self.accept(rows, client_ids, same)
+        out: list[bool | Merged] = [True] * len(rows)
+        rest = [k for k, ok in enumerate(logged) if not ok]
+        if rest:
+            waits = [rows[k].id for k in rest if client_ids[k]]
+            waits += [m for k in rest if (m := self.pending.same_text(rows[k])) is not None]
+            await self.pending.wait_ids(waits)
+            ops = self.insert_ops([rows[k] for k in rest], [client_ids[k] for k in rest], [same[k] for k in rest])
+            for k, result in zip(rest, await self.write(ops), strict=True):
+                out[k] = result
+        return out
+
+    async def accept(self, rows: list[Row], client_ids: list[bool], same: list[str | None]) -> list[bool]:
+        """Acknowledge at the log (``store.ack = "log"``) the rows that are plainly new: a
+        daemon-made id, or a client's id that neither the store nor the pending set holds,
+        and no memory or pending store of the namespace with the same normalised text. Their
+        rows are logged (one fdatasync per group) and their commits follow (`_commit_logged`).
+        Returns, per row, whether it was acknowledged so; the others are the writer's to decide."""
+        if self.config.store_ack != "log" or not rows:
+            return [False] * len(rows)
+        await self.pending.room(len(rows), sum(row_bytes(r) for r in rows))
+        mark = self.pending.left
+        asked = [r.id for r, cid in zip(rows, client_ids, strict=True) if cid]
+        exists = set()
+        if asked:
+            exists = await anyio.to_thread.run_sync(self.store.existing_ids, asked, limiter=self.read_limiter)
+        dedup = self.config.dedup_on_store != "off"
+        # from here to the log append nothing awaits: the decisions and the pending set agree
+        fast: list[Row] = []
+        chosen: list[bool] = []  # (whether the client chose the id: the commit checks those)
+        flags = [False] * len(rows)
+        for k, row in enumerate(rows):
+            if client_ids[k] and (
+                row.id in exists or self.pending.holds(row.id) or self.pending.left_since(row.id, mark)
+            ):
+                continue
+            if dedup and (
+                same[k] is not None
+                or self.pending.same_text(row) is not None
+                or self.writer.texts.get(row.namespace, text_key(row.text)) is not None
+            ):
+                continue
+            row.updated_at = self.writer.stamp()
+            self.pending.add(row, dedup)
+            fast.append(row)
+            chosen.append(client_ids[k])
+            flags[k] = True
+        if not fast:
+            return flags
+        try:
+            await self.log_queue.submit([row_record(r) for r in fast])
+        except BaseException as exc:
+            self.pending.discard(r.id for r in fast)
+            if isinstance(exc, RuntimeError):
+                raise Unavailable(f"writer unavailable: {exc}") from None
+            if isinstance(exc, Exception) and not isinstance(exc, ServiceError):
+                raise self._write_error(exc) from None
+            raise
+        self.pending.acknowledged += len(fast)
+        self.tasks.start_soon(self._commit_logged, fast, chosen)
+        return flags
+
+    def _log_sync(self, records: list[dict[str, Any]]) -> list[None]:
+        """Append stores' rows to the log durably (log thread), unless writes are refused."""
+        if not self.faults.data_dir_ok():
+            raise self.faults.error("data_dir_missing")
+        blocked = self.faults.space_for_writes()
+        if blocked is not None:
+            raise blocked
+        self.writer.append_durably(records)
+        return [None] * len(records)
+
+    async def _commit_logged(self, rows: list[Row], client_ids: list[bool]) -> None:
+        """Commit rows acknowledged at the log; a failed commit is tried again (they are safe
+        in the log meanwhile, and readers wait for them)."""
+        ops = [InsertOp(r, client_id=c, logged=True) for r, c in zip(rows, client_ids, strict=True)]
+        delay = 0.05
+        while ops:
+            try:
+                results = await self.write_queue.submit(list[WriteOp](ops))
+            except RuntimeError:  # shutting down: the next start replays them from the log
+                return
+            except Exception as exc:
+                results = [exc] * len(ops)
+            failed = [op for op, r in zip(ops, results, strict=True) if isinstance(r, Exception)]
+            self.pending.discard(op.row.id for op, r in zip(ops, results, strict=True) if not isinstance(r, Exception))
+            if failed:
+                error = next(r for r in results if isinstance(r, Exception))
+                self.write_errors += 1
+                log.warning("logged_store_commit_failed", rows=len(failed), error=error_text(error), retry_s=delay)
+                await anyio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+            ops = failed
 
     async def write(self, ops: list[WriteOp]) -> list[Any]:
         try:

@@ -43,6 +43,8 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
         }
 
     health = await svc.health()
+    # the counts include stores acknowledged at the log (their commits are one group away)
+    await svc.pending.settle(svc.config.pending_wait_s)
     try:
         data = await anyio.to_thread.run_sync(collect, limiter=svc.read_limiter)
     except Exception as exc:  # degraded: say what is known
@@ -79,6 +81,7 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
             **data["health"],
             "disk_bytes": data["disk_bytes"],
             "wal": plain(svc.writer.wal.stats()),
+            "pending": svc.pending.figures(),
             "cache": plain(svc.neighbours.stats()),
             "lance_cache_bytes": svc.store.cache_bytes(),
             "index_cache": {

@@ -7,6 +7,7 @@ further locking."""
 from __future__ import annotations
 
 import errno
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -137,6 +138,10 @@ class Writer:
         # the edge outlives its memory, and an export carries it)
         self._edge_ends: set[str] = set()
         self.last_stamp = 0
+        self._stamp_lock = threading.Lock()  # stores acknowledged at the log are stamped on the loop
+        # the rows acknowledged at the log and not committed yet (`Pending.snapshot`): a
+        # checkpoint logs them again, since it deletes the segments that held them
+        self.pending_rows: Callable[[], list[Row]] = list
         # Log records of writes that committed to the tables but whose log append failed.
         # Nothing that depends on them is acknowledged until they are in the log or a
         # checkpoint has fsynced the tables; no other write commits meanwhile.
@@ -191,7 +196,7 @@ class Writer:
         self._apply_ops(ops, results, batch)
         if batch.records:
             try:
-                self._append_durably(batch.records)
+                self.append_durably(batch.records)
             except Exception as exc:
                 # committed but not durable: not acknowledged, and kept to be logged before any
                 # later write (a retry of the same id must not answer "already stored" before)
@@ -214,7 +219,10 @@ class Writer:
         that held it (writer thread: nothing commits meanwhile). Without *rotate* the segment
         being appended to stays (a new one needs space a full disk may not have)."""
         started = now_us()
-        closed = self.wal.rotate() if rotate else self.wal.newest_closed()
+        with self.wal.lock:  # (no store is logged between the two)
+            closed = self.wal.rotate() if rotate else self.wal.newest_closed()
+            # stores acknowledged at the log but not committed stay in the log
+            self.wal.append([row_record(r) for r in self.pending_rows()])
         files = fsync_tree(self.store.directory)
         self._unlogged = []  # durable in the tables now
         dropped = self.wal.drop_through(closed)
@@ -236,12 +244,13 @@ class Writer:
     def stamp(self) -> int:
         """A commit stamp: now in µs, strictly increasing (writer thread only). Rows carry it
         as ``updated_at``, so commit order can be recovered from the table."""
-        self.last_stamp = max(now_us(), self.last_stamp + 1)
-        return self.last_stamp
+        with self._stamp_lock:
+            self.last_stamp = max(now_us(), self.last_stamp + 1)
+            return self.last_stamp
 
     # -- the log -----------------------------------------------------------------------------
 
-    def _append_durably(self, records: list[dict[str, Any]]) -> None:
+    def append_durably(self, records: list[dict[str, Any]]) -> None:
         self.wal.append(records)
         if not self.faults.data_dir_ok():  # deleted meanwhile: the log went with it
             raise FileNotFoundError(errno.ENOENT, "the data directory was deleted", str(self.config.data_dir))
@@ -258,7 +267,7 @@ class Writer:
         if not self._unlogged:
             return None
         try:
-            self._append_durably(self._unlogged)
+            self.append_durably(self._unlogged)
         except Exception as exc:
             return self._log_error(exc)
         log.info("wal_caught_up", records=len(self._unlogged))
@@ -309,6 +318,8 @@ class Writer:
             flags: list[bool | Merged] = []
             for k, op in enumerate(inserts):
                 created = op.row.id not in seen
+                if op.logged and not created:  # (an import of the same id came in between)
+                    log.error("acknowledged_store_id_taken", id=op.row.id)
                 if created and op.merge:
                     merged = self._merge(start + k, op, named, new_rows, batch)
                     if merged is not None:
@@ -318,7 +329,7 @@ class Writer:
                     seen.add(op.row.id)
                     op.row.updated_at = self.stamp()
                     new_rows[op.row.id] = op.row
-                    if op.merge:
+                    if op.merge or op.logged:
                         self.texts.add(op.row)
                 flags.append(created)
             self.store.insert(list(new_rows.values()))
@@ -327,7 +338,7 @@ class Writer:
                 self.commits_since_maintenance += 1
             for k, flag in enumerate(flags):
                 results[start + k] = flag
-                if flag is True:
+                if flag is True and not inserts[k].logged:
                     batch.log(start + k, row_record(inserts[k].row))
         except Exception as exc:
             for k in range(start, end):

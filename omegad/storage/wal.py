@@ -12,6 +12,9 @@ made. The writer therefore appends every committed change to this log — one ``
   id (the newest commit stamp of a memory wins; a replayed row that the table already holds is
   not written again), so replaying twice, or replaying what survived anyway, changes nothing.
 
+A new memory may also be logged *before* its commit (a store acknowledged at the log,
+`omegad.app.pending`): its record is the same row record, so replay treats both alike.
+
 A *checkpoint* (part of maintenance, and at a clean shutdown) starts a new segment, fsyncs every
 file of the tables, then deletes the older segments: their content is then durable in LanceDB.
 
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import os
 import struct
+import threading
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -76,6 +80,9 @@ class WriteAheadLog:
         self.seq = max(self.segments(), default=0)
         self.bytes = 0  # appended since the last checkpoint (all live segments)
         self.appends = 0
+        # the writer thread (commits, checkpoints) and the log thread (stores acknowledged at
+        # the log) both append; reentrant, so a checkpoint can hold it across rotate + append
+        self.lock = threading.RLock()
 
     # -- segments --------------------------------------------------------------------------
 
@@ -127,76 +134,81 @@ class WriteAheadLog:
 
     def open_segment(self) -> None:
         """Start a new segment (at start, at each checkpoint, and after a failed append)."""
-        self.close()
-        self.seq += 1
-        fd = os.open(self._path(self.seq), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
-        try:
-            os.write(fd, MAGIC + OPENED.pack(now_us()))
-            if self.sync:
-                os.fsync(fd)
-                fsync_dir(self.directory)
-        except BaseException:
-            os.close(fd)  # (nothing in it: a half-written header would be skipped on replay)
-            self._path(self.seq).unlink(missing_ok=True)
-            raise
-        self._fd = fd
+        with self.lock:
+            self.close()
+            self.seq += 1
+            fd = os.open(self._path(self.seq), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+            try:
+                os.write(fd, MAGIC + OPENED.pack(now_us()))
+                if self.sync:
+                    os.fsync(fd)
+                    fsync_dir(self.directory)
+            except BaseException:
+                os.close(fd)  # (nothing in it: a half-written header would be skipped on replay)
+                self._path(self.seq).unlink(missing_ok=True)
+                raise
+            self._fd = fd
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        with self.lock:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
 
     # -- appending -------------------------------------------------------------------------
 
     def append(self, records: Sequence[dict[str, Any]]) -> None:
         """Append *records* and make them durable (one write, one fdatasync)."""
-        if not records:
-            return
-        if self._fd is None:
-            self.open_segment()
-        assert self._fd is not None
-        parts = []
-        for r in records:
-            payload = msgpack.packb(r, use_bin_type=True)
-            parts.append(FRAME.pack(len(payload), zlib.crc32(payload)))
-            parts.append(payload)
-        buf = memoryview(b"".join(parts))
-        try:
-            while buf:
-                n = os.write(self._fd, buf)
-                buf = buf[n:]
-            if self.sync:
-                os.fdatasync(self._fd)
-        except BaseException:
-            # Part of a frame may be on disk (a full disk), and after a failed fdatasync the
-            # page cache may hold what the disk does not: this segment ends here (its torn
-            # tail is ignored on replay) and the next append starts a new one, so nothing
-            # appended later sits behind the torn frame.
-            self.close()
-            raise
-        self.bytes += sum(len(p) for p in parts)
-        self.appends += 1
+        with self.lock:
+            if not records:
+                return
+            if self._fd is None:
+                self.open_segment()
+            assert self._fd is not None
+            parts = []
+            for r in records:
+                payload = msgpack.packb(r, use_bin_type=True)
+                parts.append(FRAME.pack(len(payload), zlib.crc32(payload)))
+                parts.append(payload)
+            buf = memoryview(b"".join(parts))
+            try:
+                while buf:
+                    n = os.write(self._fd, buf)
+                    buf = buf[n:]
+                if self.sync:
+                    os.fdatasync(self._fd)
+            except BaseException:
+                # Part of a frame may be on disk (a full disk), and after a failed fdatasync the
+                # page cache may hold what the disk does not: this segment ends here (its torn
+                # tail is ignored on replay) and the next append starts a new one, so nothing
+                # appended later sits behind the torn frame.
+                self.close()
+                raise
+            self.bytes += sum(len(p) for p in parts)
+            self.appends += 1
 
     def rotate(self) -> int:
         """Start a new segment; returns the newest *closed* one (for `drop_through`)."""
-        closed = self.seq
-        self.open_segment()
-        return closed
+        with self.lock:
+            closed = self.seq
+            self.open_segment()
+            return closed
 
     def mark_durable_through(self, us: int) -> None:
         """Record, in the live segment's header, that everything committed before *us* is
         durable in the tables (a checkpoint that could not start a new segment: the disk is
         full). It rewrites bytes the file already has, so it needs no new space."""
-        live = self.segments()
-        if not live:
-            return
-        fd = os.open(self._path(live[0]), os.O_WRONLY | os.O_CLOEXEC)
-        try:
-            os.pwrite(fd, OPENED.pack(us), len(MAGIC))
-            if self.sync:
-                os.fdatasync(fd)
-        finally:
-            os.close(fd)
+        with self.lock:
+            live = self.segments()
+            if not live:
+                return
+            fd = os.open(self._path(live[0]), os.O_WRONLY | os.O_CLOEXEC)
+            try:
+                os.pwrite(fd, OPENED.pack(us), len(MAGIC))
+                if self.sync:
+                    os.fdatasync(fd)
+            finally:
+                os.close(fd)
 
     def newest_closed(self) -> int:
         """The newest segment that takes no more appends (0: none)."""
@@ -204,15 +216,16 @@ class WriteAheadLog:
 
     def drop_through(self, seq: int) -> int:
         """Delete segments up to *seq* (their content is durable in the tables)."""
-        n = 0
-        for s in self.segments():
-            if s <= seq:
-                self._path(s).unlink(missing_ok=True)
-                n += 1
-        if n and self.sync:
-            fsync_dir(self.directory)
-        self.bytes = sum(max(0, self._path(s).stat().st_size - HEADER) for s in self.segments())
-        return n
+        with self.lock:
+            n = 0
+            for s in self.segments():
+                if s <= seq:
+                    self._path(s).unlink(missing_ok=True)
+                    n += 1
+            if n and self.sync:
+                fsync_dir(self.directory)
+            self.bytes = sum(max(0, self._path(s).stat().st_size - HEADER) for s in self.segments())
+            return n
 
     def durable_through_us(self) -> int | None:
         """When the oldest live segment was opened: everything committed before is durable in

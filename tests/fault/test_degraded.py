@@ -154,6 +154,7 @@ def test_data_directory_deleted_or_moved_under_the_daemon(daemon_factory, tmp_pa
     with d.client() as c:
         # (more than a handful: the store's size is then measured, and unknown once it is gone)
         ids = set(c.store_batch([{"text": f"kept memory {i}", "namespace": "n"} for i in range(60)]))
+        c.flush()  # moved under an idle daemon (stores acknowledged at the log are committed after)
         moved = tmp_path / "moved-data"
         d.data_dir.rename(moved)  # (like a deletion, but the store stays inspectable)
         with pytest.raises(Unavailable) as refused:

@@ -1,0 +1,189 @@
+"""Stores acknowledged at the log (`Pending`): a new memory is durable once its row is in the
+write-ahead log, so the store is answered then, and its LanceDB commit follows in the
+writer's next group commit. Until that commit the row lives here, where the readers find it:
+`get` answers from it, and `list`, `query` and the writes that touch it wait for it
+(`wait_ids`, `wait_namespace`; typically one group commit). The set is bounded in rows and
+bytes: a store that finds no room waits for some, then gets a typed `unavailable` error
+(reason ``busy``).
+
+Used from the event loop; the writer thread only takes a `snapshot` (a checkpoint logs the
+rows again in the new segment, since the old ones that held them are deleted).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+
+import anyio
+
+from omegad.contradictions.duplicates import text_key
+from omegad.errors import Unavailable
+from omegad.storage.rows import Row
+
+__all__ = ["Pending", "row_bytes"]
+
+#: Ids of rows committed lately, kept so that a check of an id against the store that began
+#: before its commit (and so missed it) still finds it here (`Pending.left_since`).
+RECENT_IDS = 10_000
+
+
+def row_bytes(row: Row) -> int:
+    """What a pending row holds, roughly (its text, tags, metadata and vector)."""
+    meta = sum(len(str(k)) + len(str(v)) for k, v in row.metadata.items()) if row.metadata else 0
+    return len(row.text.encode()) + sum(len(t) for t in row.tags) + meta + 4 * len(row.vector) + 200
+
+
+class Pending:
+    def __init__(self, max_rows: int, max_bytes: int, wait_s: float) -> None:
+        self.max_rows = max_rows
+        self.max_bytes = max_bytes
+        self.wait_s = wait_s
+        self._lock = threading.Lock()  # against the writer thread's `snapshot`
+        self.rows: dict[str, Row] = {}
+        self._sizes: dict[str, int] = {}
+        self._namespaces: dict[str, int] = {}
+        self._keys: dict[tuple[str, bytes], str] = {}
+        self.bytes = 0
+        self.oldest: dict[str, float] = {}  # id -> time.monotonic() when it was acknowledged
+        self._changed = anyio.Event()
+        self._recent: OrderedDict[str, int] = OrderedDict()  # id -> `left` when it left
+        self.left = 0  # rows that have left (committed, or their log append failed)
+        self.acknowledged = 0  # rows acknowledged at the log since start
+        self.refused = 0  # stores refused for want of room
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    # -- what the intake asks ------------------------------------------------------------------
+
+    def holds(self, memory_id: str) -> bool:
+        return memory_id in self.rows
+
+    def left_since(self, memory_id: str, mark: int) -> bool:
+        """*memory_id* left the set (was committed) after `left` was *mark*. True also when
+        so many left meanwhile that the answer is unknown (the caller then takes the slow path)."""
+        if self.left - mark >= RECENT_IDS:
+            return True
+        return self._recent.get(memory_id, -1) >= mark
+
+    def same_text(self, row: Row) -> str | None:
+        """A pending memory of *row*'s namespace with the same normalised text."""
+        return self._keys.get((row.namespace, text_key(row.text)))
+
+    def in_namespace(self, namespace: str) -> bool:
+        return self._namespaces.get(namespace, 0) > 0
+
+    async def room(self, rows: int, nbytes: int) -> None:
+        """Wait until *rows* rows of *nbytes* fit (at most `wait_s`), else raise ``busy``.
+        A batch larger than the whole set fits once the set is empty."""
+
+        def full() -> bool:
+            if not self.rows:
+                return False
+            return len(self.rows) + rows > self.max_rows or self.bytes + nbytes > self.max_bytes
+
+        if not full():
+            return
+        if not await self._wait(full, self.wait_s):
+            self.refused += 1
+            raise Unavailable(
+                f"{len(self.rows)} acknowledged memories ({self.bytes} bytes) are waiting to be committed, "
+                f"the most the daemon holds (store.pending_max_rows {self.max_rows}, "
+                f"store.pending_max_bytes {self.max_bytes}); retry in a moment",
+                {"reason": "busy", "pending": len(self.rows), "pending_bytes": self.bytes, "retry_after_ms": 500},
+            )
+
+    # -- changes ---------------------------------------------------------------------------------
+
+    def add(self, row: Row, dedup: bool) -> None:
+        size = row_bytes(row)
+        with self._lock:
+            self.rows[row.id] = row
+        self._sizes[row.id] = size
+        self.bytes += size
+        self._namespaces[row.namespace] = self._namespaces.get(row.namespace, 0) + 1
+        if dedup:
+            self._keys[(row.namespace, text_key(row.text))] = row.id
+        self.oldest[row.id] = time.monotonic()
+
+    def discard(self, ids: Iterable[str]) -> None:
+        """*ids* left the set: committed to the tables (or never logged)."""
+        for memory_id in ids:
+            with self._lock:
+                row = self.rows.pop(memory_id, None)
+            if row is None:
+                continue
+            self.bytes -= self._sizes.pop(memory_id)
+            self.oldest.pop(memory_id, None)
+            n = self._namespaces[row.namespace] - 1
+            if n:
+                self._namespaces[row.namespace] = n
+            else:
+                del self._namespaces[row.namespace]
+            key = (row.namespace, text_key(row.text))
+            if self._keys.get(key) == memory_id:
+                del self._keys[key]
+            self.left += 1
+            self._recent[memory_id] = self.left
+            self._recent.move_to_end(memory_id)
+            if len(self._recent) > RECENT_IDS:
+                self._recent.popitem(last=False)
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    def snapshot(self) -> list[Row]:
+        """The rows pending now (any thread)."""
+        with self._lock:
+            return list(self.rows.values())
+
+    # -- waiting ---------------------------------------------------------------------------------
+
+    async def _wait(self, until_false: Callable[[], bool], timeout: float) -> bool:
+        with anyio.move_on_after(timeout):
+            while until_false():
+                await self._changed.wait()
+            return True
+        return False
+
+    async def settle(self, timeout: float | None) -> bool:
+        """Wait until nothing is pending (``flush``, shutdown); False after *timeout* s."""
+        return await self._wait(lambda: bool(self.rows), math.inf if timeout is None else timeout)
+
+    async def wait_ids(self, ids: Iterable[str]) -> None:
+        """Wait until none of *ids* is pending (their commits are done)."""
+        wanted = [i for i in ids if i in self.rows]
+        if wanted:
+            await self._must(lambda: any(i in self.rows for i in wanted))
+
+    async def wait_namespace(self, namespace: str | None) -> None:
+        """Wait until nothing of *namespace* (None: of any) is pending."""
+        if namespace is None:
+            if self.rows:
+                await self._must(lambda: bool(self.rows))
+        elif self.in_namespace(namespace):
+            await self._must(lambda: self.in_namespace(namespace))
+
+    async def _must(self, until_false: Callable[[], bool]) -> None:
+        if not await self._wait(until_false, self.wait_s):
+            raise Unavailable(
+                f"acknowledged memories are not committed after {self.wait_s:g} s; the store may be failing "
+                "(see `omegad doctor`); they are in the write-ahead log and will be committed",
+                {"reason": "pending", "pending": len(self.rows)},
+            )
+
+    def figures(self) -> dict[str, float | int]:
+        """For ``stats`` → ``store.pending``."""
+        age = time.monotonic() - min(self.oldest.values()) if self.oldest else 0.0
+        return {
+            "rows": len(self.rows),
+            "bytes": self.bytes,
+            "oldest_ms": round(age * 1000, 1),
+            "max_rows": self.max_rows,
+            "max_bytes": self.max_bytes,
+            "acknowledged": self.acknowledged,
+            "refused": self.refused,
+        }
