@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 
 import anyio
@@ -45,7 +45,7 @@ class Pending:
         self._lock = threading.Lock()  # against the writer thread's `snapshot`
         self.rows: dict[str, Row] = {}
         self._sizes: dict[str, int] = {}
-        self._namespaces: dict[str, int] = {}
+        self._namespaces: dict[str, dict[str, None]] = {}  # namespace -> its pending ids, in order
         self._keys: dict[tuple[str, bytes], str] = {}
         self.bytes = 0
         self.oldest: dict[str, float] = {}  # id -> time.monotonic() when it was acknowledged
@@ -68,14 +68,14 @@ class Pending:
         so many left meanwhile that the answer is unknown (the caller then takes the slow path)."""
         if self.left - mark >= RECENT_IDS:
             return True
-        return self._recent.get(memory_id, -1) >= mark
+        return self._recent.get(memory_id, -1) > mark
 
     def same_text(self, row: Row) -> str | None:
         """A pending memory of *row*'s namespace with the same normalised text."""
         return self._keys.get((row.namespace, text_key(row.text)))
 
     def in_namespace(self, namespace: str) -> bool:
-        return self._namespaces.get(namespace, 0) > 0
+        return namespace in self._namespaces
 
     async def room(self, rows: int, nbytes: int) -> None:
         """Wait until *rows* rows of *nbytes* fit (at most `wait_s`), else raise ``busy``.
@@ -105,7 +105,7 @@ class Pending:
             self.rows[row.id] = row
         self._sizes[row.id] = size
         self.bytes += size
-        self._namespaces[row.namespace] = self._namespaces.get(row.namespace, 0) + 1
+        self._namespaces.setdefault(row.namespace, {})[row.id] = None
         if dedup:
             self._keys[(row.namespace, text_key(row.text))] = row.id
         self.oldest[row.id] = time.monotonic()
@@ -119,10 +119,9 @@ class Pending:
                 continue
             self.bytes -= self._sizes.pop(memory_id)
             self.oldest.pop(memory_id, None)
-            n = self._namespaces[row.namespace] - 1
-            if n:
-                self._namespaces[row.namespace] = n
-            else:
+            ids = self._namespaces[row.namespace]
+            del ids[memory_id]
+            if not ids:
                 del self._namespaces[row.namespace]
             key = (row.namespace, text_key(row.text))
             if self._keys.get(key) == memory_id:
@@ -142,6 +141,19 @@ class Pending:
 
     # -- waiting ---------------------------------------------------------------------------------
 
+    def _still_pending(self, ids: list[str]) -> Callable[[], bool]:
+        """Whether any of *ids* (pending when a read began) is still not committed: the
+        read waits for what was acknowledged before it, never for stores that came after
+        (else a steady stream of stores could hold it forever)."""
+        left = deque(ids)
+
+        def waiting() -> bool:
+            while left and left[0] not in self.rows:
+                left.popleft()
+            return bool(left)
+
+        return waiting
+
     async def _wait(self, until_false: Callable[[], bool], timeout: float) -> bool:
         with anyio.move_on_after(timeout):
             while until_false():
@@ -150,22 +162,21 @@ class Pending:
         return False
 
     async def settle(self, timeout: float | None) -> bool:
-        """Wait until nothing is pending (``flush``, shutdown); False after *timeout* s."""
-        return await self._wait(lambda: bool(self.rows), math.inf if timeout is None else timeout)
+        """Wait until what is pending now is committed (``flush``, ``stats``, shutdown);
+        False after *timeout* s."""
+        return await self._wait(self._still_pending(list(self.rows)), math.inf if timeout is None else timeout)
 
     async def wait_ids(self, ids: Iterable[str]) -> None:
         """Wait until none of *ids* is pending (their commits are done)."""
         wanted = [i for i in ids if i in self.rows]
         if wanted:
-            await self._must(lambda: any(i in self.rows for i in wanted))
+            await self._must(self._still_pending(wanted))
 
     async def wait_namespace(self, namespace: str | None) -> None:
-        """Wait until nothing of *namespace* (None: of any) is pending."""
-        if namespace is None:
-            if self.rows:
-                await self._must(lambda: bool(self.rows))
-        elif self.in_namespace(namespace):
-            await self._must(lambda: self.in_namespace(namespace))
+        """Wait until what *namespace* (None: any) has pending now is committed."""
+        ids = list(self.rows) if namespace is None else list(self._namespaces.get(namespace, ()))
+        if ids:
+            await self._must(self._still_pending(ids))
 
     async def _must(self, until_false: Callable[[], bool]) -> None:
         if not await self._wait(until_false, self.wait_s):
