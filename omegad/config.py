@@ -87,6 +87,7 @@ class Config:
     pending_wait_s: float = 30.0
     index_cache_mb: int = 0  # 0: auto, sized by the indexes (`store.auto_index_cache_mb`)
     cache_rows: int = 20_000
+    cache_fulltext: bool = True  # full-text search of the cached namespaces in memory
     metadata_cache_mb: int = 32
     disk_reserve_mb: float = 8.0
     # query pipeline
@@ -321,6 +322,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("store.pending_wait_s", None, "pending_wait_s", _float),
     ("store.index_cache_mb", "OMEGAD_INDEX_CACHE_MB", "index_cache_mb", _mb_or_auto),
     ("store.cache_rows", None, "cache_rows", _nonneg_int),
+    ("store.cache_fulltext", None, "cache_fulltext", _bool),
     ("store.metadata_cache_mb", None, "metadata_cache_mb", _int),
     ("store.disk_reserve_mb", None, "disk_reserve_mb", _float),
     ("lifecycle.feedback_weight", None, "feedback_weight", _float),

@@ -3,7 +3,6 @@ with an explain trace."""
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -64,6 +63,10 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
         finally:
             took[name] = round((time.perf_counter() - t0) * 1000, 3)
 
+    def text_matches() -> list[tuple[Row, float]]:
+        cached = svc.neighbours.text_search(flt.namespace, p.text, net, flt)  # a small store
+        return cached if cached is not None else svc.store.text_search(p.text, flt, net)
+
     async def vector_recall() -> None:
         vector_hits.extend(await anyio.to_thread.run_sync(timed, "vector_ms", nearest, limiter=svc.read_limiter))
 
@@ -71,8 +74,7 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     # namespace's pending ones (usually one group commit, overlapping the embedding).
     async def text_recall() -> None:
         await svc.pending.wait_namespace(flt.namespace)
-        search = functools.partial(svc.store.text_search, p.text, flt, net)
-        text_hits.extend(await anyio.to_thread.run_sync(timed, "fts_ms", search, limiter=svc.read_limiter))
+        text_hits.extend(await anyio.to_thread.run_sync(timed, "fts_ms", text_matches, limiter=svc.read_limiter))
 
     # The full-text search needs no embedding: it runs while the question is embedded, on
     # another core (docs/storage.md, "At scale").

@@ -145,7 +145,7 @@ class Service:
         if not embedder.loaded:
             assert isinstance(embedder, UnloadedEmbedder)
             self.faults.report("embedder", embedder.error)
-        self.neighbours = NeighbourCache(store, config.cache_rows)
+        self.neighbours = NeighbourCache(store, config.cache_rows, fulltext=config.cache_fulltext)
         self.checker = Checker(
             config,
             store,

@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from omegad.recall.fulltext import Postings, terms
 from omegad.storage.rows import Filter, Row
 from omegad.storage.store import MemoryStore
 
@@ -74,6 +75,7 @@ class _Namespace:
         self.slot: dict[str, int] = {}
         self.free: list[int] = []
         self.used = 0  # slots ever used (the free ones among them are in `free`)
+        self.text = Postings()  # the full-text index of its rows (`NeighbourCache.text_search`)
         for row in rows:
             self.upsert(row)
 
@@ -87,6 +89,7 @@ class _Namespace:
             assert current is not None
             if current.updated_at > row.updated_at:
                 return  # a late report of an older commit
+            self.text.remove(k, current.text)
         elif self.free:
             k = self.free.pop()
         else:
@@ -102,12 +105,16 @@ class _Namespace:
         self.types[k] = row.type
         self.rows[k] = replace(row, vector=_NO_VECTOR)  # the matrix holds it
         self.slot[row.id] = k
+        self.text.add(k, row.text)
 
     def delete(self, mid: str) -> None:
         k = self.slot.pop(mid, None)
         if k is None:
             return
         self.alive[k] = False
+        row = self.rows[k]
+        if row is not None:
+            self.text.remove(k, row.text)
         self.rows[k] = None
         self.matrix[k] = 0.0
         self.free.append(k)
@@ -177,6 +184,28 @@ class _Namespace:
             out.append(hits[:take])
         return out
 
+    def text_search(
+        self, query: list[str], k: int, flt: Filter | None, docs: int, avg_length: float, df: dict[str, int]
+    ) -> list[tuple[Row, float]]:
+        """The *k* best BM25 matches of the terms *query* among the rows *flt* lets through,
+        best first, scored with the table-wide statistics given."""
+        scores = self.text.scores(query, docs, avg_length, df)
+        if not scores:
+            return []
+        n = self.used
+        keep = self.alive[:n]
+        if flt is not None and _narrows(flt):
+            keep = self._filtered(keep.copy(), flt)
+        hits: list[tuple[Row, float]] = []
+        for j, score in scores.items():
+            if keep[j]:
+                r = self.rows[j]
+                assert r is not None
+                hits.append((r, score))
+        # ties as LanceDB returns them: the row written last first (table order, reversed)
+        hits.sort(key=lambda h: (-h[1], -h[0].updated_at, h[0].id))
+        return [(replace(r, vector=self.matrix[self.slot[r.id]].copy()), score) for r, score in hits[:k]]
+
 
 class CacheStats(NamedTuple):
     """The neighbour cache's figures (``stats`` → ``store.cache``)."""
@@ -189,14 +218,17 @@ class CacheStats(NamedTuple):
     loads: int  # namespaces loaded
     evictions: int  # namespaces evicted for room
     refused: int  # namespaces that fit the bound but not beside those in more demand
+    text_searches: int  # full-text searches answered here
+    text_store_searches: int  # full-text searches that went to the store (not every namespace held)
 
 
 class NeighbourCache:
     """Small namespaces' rows and vectors for the checker (see the module docstring)."""
 
-    def __init__(self, store: MemoryStore, max_rows: int) -> None:
+    def __init__(self, store: MemoryStore, max_rows: int, *, fulltext: bool = True) -> None:
         self.store = store
         self.max_rows = max_rows
+        self.fulltext = fulltext
         self._lock = threading.Lock()
         self._pending: deque[tuple[str, Any]] = deque()  # ("upsert", Row) | ("delete", id)
         self._spaces: OrderedDict[str, _Namespace] = OrderedDict()  # least recently used first
@@ -208,6 +240,8 @@ class NeighbourCache:
         self.loads = 0
         self.evictions = 0
         self.refused = 0  # namespaces that fit the budget but not beside those in more demand
+        self.text_searches = 0
+        self.text_fallbacks = 0
 
     # -- reports from the service (event loop; never blocks) --------------------------------
 
@@ -244,6 +278,36 @@ class NeighbourCache:
             norms = np.linalg.norm(q, axis=1, keepdims=True)
             q = (q / np.where(norms > 0, norms, 1.0)).astype(np.float32)
             return space.search(q, k, flt)
+
+    def text_search(
+        self, namespace: str, text: str, k: int, flt: Filter | None = None
+    ) -> list[tuple[Row, float]] | None:
+        """Full-text (BM25) matches in *namespace*, ranked as LanceDB's index ranks them
+        (`omegad.recall.fulltext`), or None when the namespace is not kept here, or when a
+        namespace that is not kept holds rows (BM25 counts over the whole table; one that fits
+        in the free budget is loaded for that): the caller searches the store instead."""
+        if self.max_rows <= 0 or not self.fulltext:
+            return None
+        query = terms(text)
+        with self._lock:
+            self._apply_pending()
+            space = self._spaces.get(namespace) or self._load(namespace)
+            if space is None:
+                self.text_fallbacks += 1
+                return None
+            for name, rows in list(self.store.ns_rows.items()):
+                if rows > 0 and name not in self._spaces:
+                    if rows > self.max_rows - self._total() or self._load(name, evict=False) is None:
+                        self.text_fallbacks += 1
+                        return None
+            self._spaces.move_to_end(namespace)
+            self.text_searches += 1
+            docs = sum(len(s) for s in self._spaces.values())
+            length = sum(s.text.total_length for s in self._spaces.values())
+            if not query or not docs or not length:
+                return []
+            df = {t: sum(s.text.frequency(t) for s in self._spaces.values()) for t in set(query)}
+            return space.text_search(query, k, flt, docs, length / docs, df)
 
     def _apply_pending(self) -> None:
         while self._pending:
@@ -300,7 +364,7 @@ class NeighbourCache:
         mine = self._demand.get(namespace, 0.0)
         return victims if mine >= ADMIT_MIN and mine >= ADMIT_RATIO * theirs else None
 
-    def _load(self, namespace: str) -> _Namespace | None:
+    def _load(self, namespace: str, evict: bool = True) -> _Namespace | None:
         if self.store.ns_rows.get(namespace, 0) > self.max_rows:
             return None  # (an upper bound: deletes are not subtracted until maintenance)
         # A first guess of its size, to refuse before scanning when it cannot be admitted.
@@ -311,7 +375,7 @@ class NeighbourCache:
         if len(rows) > self.max_rows:
             return None
         victims = self._victims(namespace, len(rows))
-        if victims is None:
+        if victims is None or (victims and not evict):
             self.refused += 1
             return None
         for name in victims:
@@ -332,4 +396,6 @@ class NeighbourCache:
             loads=self.loads,
             evictions=self.evictions,
             refused=self.refused,
+            text_searches=self.text_searches,
+            text_store_searches=self.text_fallbacks,
         )
