@@ -110,6 +110,7 @@ class Batcher(Generic[T, R]):
         # *queue_size*: submitters wait for room here (backpressure)
         self.room = anyio.Semaphore(queue_size)
         self._passed_over = 0  # calls in a row that left a queued job that is not urgent
+        self.closed = False
 
     @property
     def depth(self) -> int:
@@ -151,6 +152,7 @@ class Batcher(Generic[T, R]):
 
     def close(self) -> None:
         """Stop accepting work; `run` returns once the queue is drained."""
+        self.closed = True
         self._send.close()
 
     async def run(self, *, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:

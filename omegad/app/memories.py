@@ -29,9 +29,10 @@ if TYPE_CHECKING:
 
 
 async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
-    (vector,) = await svc.embed([memory_text(p.text, p.tags)])
-    row = svc.new_row(p, vector, now_us())
-    (created,) = await svc.insert([row], [p.id is not None], await svc.same_texts([row]))
+    if not svc.embedder.loaded:  # (nothing can be embedded: refused before it is logged)
+        raise svc.faults.error("embedder")
+    row = svc.new_row(p, None, now_us())
+    (created,) = await svc.insert([row], [p.id is not None])
     reply: dict[str, Any] = {"id": row.id, "created": created is True}
     if isinstance(created, Merged):
         reply["id"] = reply["duplicate_of"] = created.row.id
@@ -41,11 +42,11 @@ async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
 
 
 async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
-    vectors = await svc.embed([memory_text(item.text, item.tags) for item in p.items])
+    if not svc.embedder.loaded:
+        raise svc.faults.error("embedder")
     now = now_us()
-    rows = [svc.new_row(item, vec, now) for item, vec in zip(p.items, vectors, strict=True)]
-    same = await svc.same_texts(rows)
-    created = await svc.insert(rows, [item.id is not None for item in p.items], same)
+    rows = [svc.new_row(item, None, now) for item in p.items]
+    created = await svc.insert(rows, [item.id is not None for item in p.items])
     ids = [c.row.id if isinstance(c, Merged) else r.id for r, c in zip(rows, created, strict=True)]
     reply: dict[str, Any] = {"ids": ids, "created": [c is True for c in created]}
     if any(isinstance(c, Merged) for c in created):

@@ -48,7 +48,8 @@ def row_record(row: Any) -> dict[str, Any]:
         "c": row.created_at,
         "u": row.updated_at,
         "v": row.version,
-        "vec": np.asarray(row.vector, dtype="<f4").tobytes(),
+        # None: a store acknowledged before its embedding (`omegad.app.pending`)
+        "vec": np.asarray(row.vector, dtype="<f4").tobytes() if len(row.vector) else None,
     }
 
 
@@ -125,12 +126,18 @@ def replay(
     edges: EdgeStore,
     signals: SignalStore | None = None,
     history: HistoryStore | None = None,
+    unembedded: list[Row] | None = None,
 ) -> dict[str, Any]:
-    """Bring the tables up to the log (idempotent: what they already hold is not rewritten)."""
+    """Bring the tables up to the log (idempotent: what they already hold is not rewritten).
+    Rows logged before their embedding that the table lacks are not written: they go to
+    *unembedded*, for the caller to embed and commit."""
     state = final_state(records)
     rows, eds = state.rows, state.edges
     stamps = store.stamps(rows)
-    upsert = [_row(r) for r in rows.values() if r["t"] == "row" and stamps.get(r["id"], -1) < r["u"]]
+    newer = [_row(r) for r in rows.values() if r["t"] == "row" and stamps.get(r["id"], -1) < r["u"]]
+    upsert = [row for row in newer if len(row.vector)]
+    if unembedded is not None:
+        unembedded.extend(row for row in newer if not len(row.vector))
     fresh = now_us()
     for row in upsert:
         if row.id not in stamps:
@@ -154,6 +161,8 @@ def replay(
         "edges_restored": len(edge_upserts),
         "edges_deleted": len(edge_deletes),
     }
+    if len(newer) > len(upsert):  # (left to the caller to embed and commit)
+        report["rows_to_embed"] = len(newer) - len(upsert)
     if signals is not None:
         signals.delete([i for i, r in rows.items() if r["t"] == "del"])
         have = signals.load()
@@ -181,5 +190,5 @@ def _row(r: dict[str, Any]) -> Row:
         created_at=int(r["c"]),
         updated_at=int(r["u"]),
         version=int(r["v"]),
-        vector=np.frombuffer(r["vec"], dtype="<f4").astype(np.float32),
+        vector=np.frombuffer(r["vec"] or b"", dtype="<f4").astype(np.float32),
     )

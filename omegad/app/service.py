@@ -37,7 +37,7 @@ from omegad.contradictions.checker import Checker
 from omegad.contradictions.duplicates import normalise, text_key
 from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore
 from omegad.errors import ServiceError, StartupError, Unavailable, error_text
-from omegad.recall.embed import Embedder, UnloadedEmbedder
+from omegad.recall.embed import Embedder, UnloadedEmbedder, memory_text
 from omegad.recall.neighbours import NeighbourCache
 from omegad.recall.rerank import Reranker
 from omegad.requests import ListParams, QueryParams, StoreParams
@@ -66,6 +66,12 @@ def memory_ref(row: Row) -> dict[str, Any]:
 #: same words embed within a few hundredths whatever the punctuation and case.
 SAME_TEXT_NEIGHBOURS = 3
 SAME_TEXT_COSINE = 0.8
+
+
+#: A row not embedded yet (a store acknowledged at the log before its embedding).
+_NOT_EMBEDDED = np.zeros(0, dtype=np.float32)
+#: `Service._cached_twins`: the neighbour cache does not hold the namespace.
+_UNKNOWN = object()
 
 
 class Service:
@@ -145,7 +151,7 @@ class Service:
         if not embedder.loaded:
             assert isinstance(embedder, UnloadedEmbedder)
             self.faults.report("embedder", embedder.error)
-        self.neighbours = NeighbourCache(store, config.cache_rows, fulltext=config.cache_fulltext)
+        self.neighbours = NeighbourCache(store, config.cache_rows, fulltext=config.cache_fulltext, text_key=text_key)
         self.checker = Checker(
             config,
             store,
@@ -181,6 +187,9 @@ class Service:
             await tg.start(self.embedder_batcher.run)
             await tg.start(self.write_queue.run)
             await tg.start(self.log_queue.run)
+            if self.pending.rows:  # recovered from the log
+                again = self.pending.snapshot()
+                tg.start_soon(self._commit_logged, again, [True] * len(again))
             await tg.start(self.jobs.run)
             await tg.start(self.reranker.run)
             edges = await anyio.to_thread.run_sync(self.edges.load, limiter=self.read_limiter)
@@ -219,9 +228,10 @@ class Service:
             report["torn_tails"] = found.torn
         if found.corrupt:
             report["corrupt"] = found.corrupt
+        unembedded: list[Row] = []  # stores acknowledged before their embedding, never committed
         if found.records:
             try:
-                report.update(replay(found.records, self.store, self.edges, signals, history))
+                report.update(replay(found.records, self.store, self.edges, signals, history, unembedded))
             except Exception as exc:
                 if classify(exc) is None:
                     raise
@@ -234,8 +244,11 @@ class Service:
             # Always, not only after a replay: a write whose log append failed may have
             # committed before the kill, and dropping the log declares the tables durable.
             report["files_synced"] = fsync_tree(self.store.directory)
-            self.writer.wal.drop_through(self.writer.wal.seq)
+            old = self.writer.wal.seq
             self.writer.wal.open_segment()
+            # those stores stay in the log (the new segment) until they are committed
+            self.writer.wal.append([row_record(r) for r in unembedded])
+            self.writer.wal.drop_through(old)
         except OSError as exc:
             # a read-only data directory (everything in the log is in the tables): serve
             # reads; the first write that succeeds opens a new segment
@@ -243,6 +256,8 @@ class Service:
             if problem is None:
                 raise
             self.faults.report(problem, f"starting: {exc.strerror}")
+        for row in unembedded:  # embedded and committed once the queues run (`run`)
+            self.pending.add(row, self.config.dedup_on_store != "off")
         self.signals.load(signals.load())
         self.scheduler.fragments_estimate = self.store.health()["fragments"]
         self.store.refresh_namespace_rows()
@@ -292,30 +307,54 @@ class Service:
 
     # -- stores acknowledged at the log ----------------------------------------------------------
 
-    async def insert(self, rows: list[Row], client_ids: list[bool], same: list[str | None]) -> list[bool | Merged]:
-        """Store new rows: each is ``True`` (a new memory), ``False`` (its client-chosen id
-        exists) or `Merged` (answered by a memory with the same text). Plainly new rows are
-        acknowledged once logged (`accept`); the others go through the writer, after the
-        pending rows that could answer them are committed."""
-        logged = await self.accept(rows, client_ids, same)
-        out: list[bool | Merged] = [True] * len(rows)
+    async def insert(self, rows: list[Row], client_ids: list[bool]) -> list[bool | Merged]:
+        """Store new rows (not embedded yet): each is ``True`` (a new memory), ``False`` (its
+        client-chosen id exists) or `Merged` (answered by a memory with the same text).
+
+        A plainly new row is acknowledged once logged (`accept`), before its embedding when
+        the neighbour cache can tell an exact duplicate by its text alone (its namespace is
+        held there), else after it. The others go through the writer, after the pending
+        rows that could answer them are committed."""
+        logged = await self.accept(rows, client_ids)
         rest = [k for k, ok in enumerate(logged) if not ok]
+        out: list[bool | Merged] = [True] * len(rows)
+        if not rest:
+            return out
+        vectors = await self.embed([memory_text(rows[k].text, rows[k].tags) for k in rest])
+        for k, vector in zip(rest, vectors, strict=True):
+            rows[k].vector = vector
+        same = await self.same_texts([rows[k] for k in rest])
+        again = await self.accept([rows[k] for k in rest], [client_ids[k] for k in rest], same)
+        rest, same = (
+            [k for k, ok in zip(rest, again, strict=True) if not ok],
+            [s for s, ok in zip(same, again, strict=True) if not ok],
+        )
         if rest:
             waits = [rows[k].id for k in rest if client_ids[k]]
             waits += [m for k in rest if (m := self.pending.same_text(rows[k])) is not None]
             await self.pending.wait_ids(waits)
-            ops = self.insert_ops([rows[k] for k in rest], [client_ids[k] for k in rest], [same[k] for k in rest])
+            ops = self.insert_ops([rows[k] for k in rest], [client_ids[k] for k in rest], same)
             for k, result in zip(rest, await self.write(ops), strict=True):
                 out[k] = result
         return out
 
-    async def accept(self, rows: list[Row], client_ids: list[bool], same: list[str | None]) -> list[bool]:
+    async def accept(self, rows: list[Row], client_ids: list[bool], same: list[str | None] | None = None) -> list[bool]:
         """Acknowledge at the log (``store.ack = "log"``) the rows that are plainly new: a
         daemon-made id, or a client's id that neither the store nor the pending set holds,
-        and no memory or pending store of the namespace with the same normalised text. Their
-        rows are logged (one fdatasync per group) and their commits follow (`_commit_logged`).
-        Returns, per row, whether it was acknowledged so; the others are the writer's to decide."""
+        and no memory or pending store of the namespace with the same normalised text —
+        known from *same* (found by the rows' vectors), or, without it, from the neighbour
+        cache's texts (rows of a namespace it does not hold are then left undecided). Their
+        rows are logged (one fdatasync per group), then embedded if they are not yet and
+        committed (`_commit_logged`). Returns, per row, whether it was acknowledged so; the
+        others are the caller's to embed or the writer's to decide."""
         if self.config.store_ack != "log" or not rows:
+            return [False] * len(rows)
+        dedup = self.config.dedup_on_store != "off"
+        if same is None and dedup:
+            twins = await anyio.to_thread.run_sync(self._cached_twins, rows, limiter=self.read_limiter)
+        else:
+            twins = same if same is not None else [None] * len(rows)
+        if all(t is _UNKNOWN for t in twins):
             return [False] * len(rows)
         await self.pending.room(len(rows), sum(row_bytes(r) for r in rows))
         mark = self.pending.left
@@ -323,18 +362,19 @@ class Service:
         exists = set()
         if asked:
             exists = await anyio.to_thread.run_sync(self.store.existing_ids, asked, limiter=self.read_limiter)
-        dedup = self.config.dedup_on_store != "off"
         # from here to the log append nothing awaits: the decisions and the pending set agree
         fast: list[Row] = []
         chosen: list[bool] = []  # (whether the client chose the id: the commit checks those)
         flags = [False] * len(rows)
         for k, row in enumerate(rows):
+            if twins[k] is _UNKNOWN:
+                continue
             if client_ids[k] and (
                 row.id in exists or self.pending.holds(row.id) or self.pending.left_since(row.id, mark)
             ):
                 continue
             if dedup and (
-                same[k] is not None
+                twins[k] is not None
                 or self.pending.same_text(row) is not None
                 or self.writer.texts.get(row.namespace, text_key(row.text)) is not None
             ):
@@ -359,6 +399,21 @@ class Service:
         self.tasks.start_soon(self._commit_logged, fast, chosen)
         return flags
 
+    def _cached_twins(self, rows: list[Row]) -> list[Any]:
+        """Per row, the id of a memory of its namespace with the same normalised text, None,
+        or `_UNKNOWN` where the neighbour cache does not hold the namespace (worker thread)."""
+        out: list[Any] = [_UNKNOWN] * len(rows)
+        groups: dict[str, list[int]] = {}
+        for k, row in enumerate(rows):
+            groups.setdefault(row.namespace, []).append(k)
+        for namespace, idx in groups.items():
+            keys = [text_key(rows[k].text) for k in idx]
+            found = self.neighbours.same_texts(namespace, keys, self.signals.hidden_in(namespace))
+            if found is not None:
+                for k, twin in zip(idx, found, strict=True):
+                    out[k] = twin
+        return out
+
     def _log_sync(self, records: list[dict[str, Any]]) -> list[None]:
         """Append stores' rows to the log durably (log thread), unless writes are refused."""
         if not self.faults.data_dir_ok():
@@ -370,8 +425,21 @@ class Service:
         return [None] * len(records)
 
     async def _commit_logged(self, rows: list[Row], client_ids: list[bool]) -> None:
-        """Commit rows acknowledged at the log; a failed commit is tried again (they are safe
-        in the log meanwhile, and readers wait for them)."""
+        """Embed (where not yet) and commit rows acknowledged at the log; a failed embedding
+        or commit is tried again (they are safe in the log meanwhile, and readers wait)."""
+        delay = 0.05
+        while todo := [r for r in rows if not len(r.vector)]:
+            try:
+                vectors = await self.embed([memory_text(r.text, r.tags) for r in todo])
+            except ServiceError as exc:  # the embedder is unavailable: it may come back
+                if self.embedder_batcher.closed:
+                    return  # shutting down: the next start embeds them from the log
+                log.warning("logged_store_commit_failed", rows=len(todo), error=exc.message, retry_s=delay)
+                await anyio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                continue
+            for row, vector in zip(todo, vectors, strict=True):
+                row.vector = vector
         ops = [InsertOp(r, client_id=c, logged=True) for r, c in zip(rows, client_ids, strict=True)]
         delay = 0.05
         while ops:
@@ -485,7 +553,7 @@ class Service:
                     "contradiction", e.namespace, {**e.public(), "new": memory_ref(new), "old": memory_ref(old)}
                 )
 
-    def new_row(self, p: StoreParams, vector: npt.NDArray[np.float32], now: int) -> Row:
+    def new_row(self, p: StoreParams, vector: npt.NDArray[np.float32] | None, now: int) -> Row:
         return Row(
             id=p.id or uuid.uuid4().hex,
             text=p.text,
@@ -496,7 +564,7 @@ class Service:
             created_at=to_micros(p.created_at) if p.created_at else now,
             updated_at=now,
             version=1,
-            vector=vector,
+            vector=vector if vector is not None else _NOT_EMBEDDED,
         )
 
     def filter_for(self, p: QueryParams | ListParams) -> Filter:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -65,7 +65,7 @@ def _narrows(flt: Filter) -> bool:
 class _Namespace:
     """Rows of one namespace: a vector matrix with spare capacity and free slots."""
 
-    def __init__(self, dim: int, rows: Sequence[Row]) -> None:
+    def __init__(self, dim: int, rows: Sequence[Row], key: Callable[[str], bytes] | None = None) -> None:
         cap = max(64, 2 * len(rows))
         self.matrix = np.zeros((cap, dim), dtype=np.float32)
         self.alive = np.zeros(cap, dtype=bool)
@@ -76,6 +76,8 @@ class _Namespace:
         self.free: list[int] = []
         self.used = 0  # slots ever used (the free ones among them are in `free`)
         self.text = Postings()  # the full-text index of its rows (`NeighbourCache.text_search`)
+        self.key = key
+        self.keys: dict[bytes, set[str]] = {}  # normalised text -> ids (`NeighbourCache.same_texts`)
         for row in rows:
             self.upsert(row)
 
@@ -90,6 +92,7 @@ class _Namespace:
             if current.updated_at > row.updated_at:
                 return  # a late report of an older commit
             self.text.remove(k, current.text)
+            self._unkey(current)
         elif self.free:
             k = self.free.pop()
         else:
@@ -106,6 +109,8 @@ class _Namespace:
         self.rows[k] = replace(row, vector=_NO_VECTOR)  # the matrix holds it
         self.slot[row.id] = k
         self.text.add(k, row.text)
+        if self.key is not None:
+            self.keys.setdefault(self.key(row.text), set()).add(row.id)
 
     def delete(self, mid: str) -> None:
         k = self.slot.pop(mid, None)
@@ -115,9 +120,19 @@ class _Namespace:
         row = self.rows[k]
         if row is not None:
             self.text.remove(k, row.text)
+            self._unkey(row)
         self.rows[k] = None
         self.matrix[k] = 0.0
         self.free.append(k)
+
+    def _unkey(self, row: Row) -> None:
+        if self.key is not None:
+            key = self.key(row.text)
+            ids = self.keys.get(key)
+            if ids is not None:
+                ids.discard(row.id)
+                if not ids:
+                    del self.keys[key]
 
     def _filtered(self, keep: npt.NDArray[np.bool_], flt: Filter) -> npt.NDArray[np.bool_]:
         """`Filter.sql` evaluated on the kept rows (its namespace aside)."""
@@ -225,10 +240,18 @@ class CacheStats(NamedTuple):
 class NeighbourCache:
     """Small namespaces' rows and vectors for the checker (see the module docstring)."""
 
-    def __init__(self, store: MemoryStore, max_rows: int, *, fulltext: bool = True) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        max_rows: int,
+        *,
+        fulltext: bool = True,
+        text_key: Callable[[str], bytes] | None = None,
+    ) -> None:
         self.store = store
         self.max_rows = max_rows
         self.fulltext = fulltext
+        self.text_key = text_key  # what makes two texts the same (`same_texts`)
         self._lock = threading.Lock()
         self._pending: deque[tuple[str, Any]] = deque()  # ("upsert", Row) | ("delete", id)
         self._spaces: OrderedDict[str, _Namespace] = OrderedDict()  # least recently used first
@@ -309,6 +332,19 @@ class NeighbourCache:
             df = {t: sum(s.text.frequency(t) for s in self._spaces.values()) for t in set(query)}
             return space.text_search(query, k, flt, docs, length / docs, df)
 
+    def same_texts(self, namespace: str, keys: Sequence[bytes], hidden: Iterable[str] = ()) -> list[str | None] | None:
+        """For each normalised-text key (`text_key`), a memory of *namespace* with that text
+        (not one of *hidden*), or None; None in all when the namespace is not kept here."""
+        if self.max_rows <= 0 or self.text_key is None:
+            return None
+        with self._lock:
+            self._apply_pending()
+            space = self._spaces.get(namespace) or self._load(namespace)
+            if space is None:
+                return None
+            skip = set(hidden)
+            return [min((i for i in space.keys.get(key, ()) if i not in skip), default=None) for key in keys]
+
     def _apply_pending(self) -> None:
         while self._pending:
             what, item = self._pending.popleft()
@@ -380,7 +416,7 @@ class NeighbourCache:
             return None
         for name in victims:
             self._evict(name)
-        space = _Namespace(self.store.dim, rows)
+        space = _Namespace(self.store.dim, rows, self.text_key)
         self._spaces[namespace] = space
         self._rows_total = self._total()
         self.loads += 1
