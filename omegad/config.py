@@ -82,7 +82,7 @@ class Config:
     write_batch_rows: int = 2_000
     # a store is acknowledged once in the write-ahead log ("log"), or once committed ("commit")
     store_ack: str = "log"
-    pending_max_rows: int = 10_000
+    pending_max_rows: int = 1_000
     pending_max_mb: float = 64.0
     pending_wait_s: float = 30.0
     index_cache_mb: int = 0  # 0: auto, sized by the indexes (`store.auto_index_cache_mb`)

@@ -36,7 +36,9 @@ async def ping(svc: Service, _: Any) -> dict[str, Any]:
 
 
 async def maintain(svc: Service, _: Any) -> dict[str, Any]:
-    """Run a maintenance pass now (`omegad maintain`) and return its report."""
+    """Run a maintenance pass now (`omegad maintain`) and return its report; it covers the
+    stores acknowledged before it (those still pending are committed first)."""
+    await svc.pending.settle(svc.config.pending_wait_s)
     report = await svc.scheduler.run_pass(True, "requested")
     if not report.get("cleanup_only"):
         svc.scheduler.pass_worked()

@@ -1,10 +1,10 @@
 """Stores acknowledged at the log (`Pending`): a new memory is durable once its row is in the
-write-ahead log, so the store is answered then, and its LanceDB commit follows in the
-writer's next group commit. Until that commit the row lives here, where the readers find it:
-`get` answers from it, and `list`, `query` and the writes that touch it wait for it
-(`wait_ids`, `wait_namespace`; typically one group commit). The set is bounded in rows and
-bytes: a store that finds no room waits for some, then gets a typed `unavailable` error
-(reason ``busy``).
+write-ahead log, so the store is answered then; its embedding (when it was not needed to
+decide the store) and its LanceDB commit follow. Until that commit the row lives here, where
+the readers find it: `get` answers from it, and `list`, `query` and the writes that touch it
+wait for it (`wait_ids`, `wait_namespace`: for the rows pending when they began). The set is
+bounded in rows and bytes, which also bounds those waits: a store that finds no room waits for
+some, then gets a typed `unavailable` error (reason ``busy``).
 
 Used from the event loop; the writer thread only takes a `snapshot` (a checkpoint logs the
 rows again in the new segment, since the old ones that held them are deleted).

@@ -390,6 +390,7 @@ class Service:
             await self.log_queue.submit([row_record(r) for r in fast])
         except BaseException as exc:
             self.pending.discard(r.id for r in fast)
+            self._free_space_for_writes()
             if isinstance(exc, RuntimeError):
                 raise Unavailable(f"writer unavailable: {exc}") from None
             if isinstance(exc, Exception) and not isinstance(exc, ServiceError):
@@ -540,7 +541,13 @@ class Service:
         reason = self.scheduler.due()
         if reason is not None:
             self.jobs.submit_nowait(lambda: self.scheduler.job(False, reason), key="maintenance")
-        elif self.faults.active("disk_full"):  # what a pass frees may be what writes need
+        else:
+            self._free_space_for_writes()
+
+    def _free_space_for_writes(self) -> None:
+        """On a full disk, a pass that removes old versions (what it frees may be what the
+        refused writes need)."""
+        if self.faults.active("disk_full"):
             self.jobs.submit_nowait(lambda: self.scheduler.job(False, "disk_full", when_due=False), key="maintenance")
 
     async def publish_contradictions(self, edges: list[Edge]) -> None:

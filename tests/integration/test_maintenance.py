@@ -206,7 +206,9 @@ def test_vector_index_is_built_in_the_background_and_used(daemon_factory) -> Non
 def test_stores_go_on_while_a_pass_compacts(daemon_factory) -> None:  # type: ignore[no-untyped-def]
     """The long part of a pass (index folding, compaction) runs beside the writer: stores
     commit meanwhile, and every one of them, and every earlier memory, is there afterwards."""
-    d: Daemon = daemon_factory(config=QUIET).start()
+    # (each store committed before its answer: stores acknowledged at the log share commits,
+    # and the pass must have many fragments to take long)
+    d: Daemon = daemon_factory(config=QUIET + '[store]\nack = "commit"\n').start()
     with d.client() as c:
         ids = set(c.store_batch([{"text": f"seed {i}: cache layer note {i % 7}", "namespace": "m"} for i in range(50)]))
         for i in range(150):  # one fragment each
