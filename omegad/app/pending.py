@@ -134,6 +134,18 @@ class Pending:
         self._changed.set()
         self._changed = anyio.Event()
 
+    def embedded(self) -> None:
+        """Rows got their vectors (`wait_embedded` looks again)."""
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    def of_namespace(self, namespace: str) -> list[Row]:
+        return [self.rows[i] for i in self._namespaces.get(namespace, ())]
+
+    async def wait_embedded(self, rows: list[Row]) -> bool:
+        """Wait until each of *rows* has its vector or is committed; False after `wait_s`."""
+        return await self._wait(lambda: any(not len(r.vector) and r.id in self.rows for r in rows), self.wait_s)
+
     def snapshot(self) -> list[Row]:
         """The rows pending now (any thread)."""
         with self._lock:

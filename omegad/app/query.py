@@ -70,10 +70,15 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     async def vector_recall() -> None:
         vector_hits.extend(await anyio.to_thread.run_sync(timed, "vector_ms", nearest, limiter=svc.read_limiter))
 
-    # Stores acknowledged at the log are searched once committed: each recall waits for the
-    # namespace's pending ones (usually one group commit, overlapping the embedding).
+    # Stores acknowledged at the log before this query and not committed yet are scored
+    # exactly beside what the searches find, once embedded (`_pending_hits`); where the
+    # full-text search would not be answered in memory, the query waits for their commit.
+    pending = svc.pending.of_namespace(flt.namespace) if at is None else []
+    exact = not pending or svc.neighbours.answers_text(flt.namespace)
+
     async def text_recall() -> None:
-        await svc.pending.wait_namespace(flt.namespace)
+        if not exact:
+            await svc.pending.wait_namespace(flt.namespace)
         text_hits.extend(await anyio.to_thread.run_sync(timed, "fts_ms", text_matches, limiter=svc.read_limiter))
 
     # The full-text search needs no embedding: it runs while the question is embedded, on
@@ -82,8 +87,20 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
         tg.start_soon(text_recall)
         (vector,) = await svc.embed([p.text])
         trace.mark("embed", 1)
-        await svc.pending.wait_namespace(flt.namespace)
+        if not exact:
+            await svc.pending.wait_namespace(flt.namespace)
         await vector_recall()
+    if pending and exact:
+        added = await _pending_hits(svc, p.text, vector, flt, pending, vector_hits, text_hits)
+        if added is None:  # (the cache let the namespace go meanwhile: searched again, committed)
+            await svc.pending.wait_namespace(flt.namespace)
+            vector_hits.clear()
+            text_hits.clear()
+            async with task_group() as tg:
+                tg.start_soon(text_recall)
+                await vector_recall()
+            added = 0
+        took["pending_scored"] = added
     candidates = fuse(vector_hits, text_hits, svc.config)
     extra = {"as_of": iso(at), "past_versions": len(past)} if at is not None else {}
     trace.mark(
@@ -172,6 +189,41 @@ async def _fit(svc: Service, results: list[Candidate], max_tokens: int) -> tuple
         else:
             left_out.append({"id": c.row.id, "tokens": n})
     return kept, {"max_tokens": max_tokens, "used": used, "left_out": left_out}
+
+
+async def _pending_hits(
+    svc: Service,
+    text: str,
+    vector: npt.NDArray[np.float32],
+    flt: Filter,
+    pending: list[Row],
+    vector_hits: list[tuple[Row, float]],
+    text_hits: list[tuple[Row, float]],
+) -> int | None:
+    """Add the stores *pending* when the query began (acknowledged, not committed) that the
+    searches did not find, scored exactly: cosine to the question once they are embedded,
+    and BM25 with the table's statistics. Returns how many were added; None when the
+    neighbour cache cannot score their text (the caller waits for their commit instead)."""
+    if not await svc.pending.wait_embedded(pending):
+        await svc.pending.wait_namespace(flt.namespace)  # (then the typed error, or committed)
+    found = {r.id for r, _ in vector_hits} | {r.id for r, _ in text_hits}
+    rows = [replace(r) for r in pending if r.id not in found and len(r.vector) and flt.admits(r)]
+    if not rows:
+        return 0
+    scores = await anyio.to_thread.run_sync(
+        svc.neighbours.text_scores, flt.namespace, text, rows, limiter=svc.read_limiter
+    )
+    if scores is None:
+        return None
+    unit = vector / (np.linalg.norm(vector) or 1.0)
+    for row, bm in zip(rows, scores, strict=True):
+        v = np.asarray(row.vector, dtype=np.float32)
+        vector_hits.append((row, float(v @ unit / (np.linalg.norm(v) or 1.0))))
+        if bm > 0:
+            text_hits.append((row, bm))
+    vector_hits.sort(key=lambda h: (-h[1], h[0].id))
+    text_hits.sort(key=lambda h: (-h[1], h[0].id))
+    return len(rows)
 
 
 async def _as_of(svc: Service, flt: Filter, at: int) -> tuple[Filter, list[Row], EdgeIndex]:

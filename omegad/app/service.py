@@ -432,15 +432,17 @@ class Service:
         while todo := [r for r in rows if not len(r.vector)]:
             try:
                 vectors = await self.embed([memory_text(r.text, r.tags) for r in todo])
-            except ServiceError as exc:  # the embedder is unavailable: it may come back
+            except Exception as exc:  # the embedder is unavailable (it may come back), or failed
                 if self.embedder_batcher.closed:
                     return  # shutting down: the next start embeds them from the log
-                log.warning("logged_store_commit_failed", rows=len(todo), error=exc.message, retry_s=delay)
+                # (never raised: this task runs in the service's task group, which it would end)
+                log.warning("logged_store_commit_failed", rows=len(todo), error=error_text(exc), retry_s=delay)
                 await anyio.sleep(delay)
                 delay = min(delay * 2, 5.0)
                 continue
             for row, vector in zip(todo, vectors, strict=True):
                 row.vector = vector
+            self.pending.embedded()
         ops = [InsertOp(r, client_id=c, logged=True) for r, c in zip(rows, client_ids, strict=True)]
         delay = 0.05
         while ops:

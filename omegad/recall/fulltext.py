@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 import snowballstemmer  # type: ignore[import-untyped]
 
-__all__ = ["K1", "B", "Postings", "bm25", "terms"]
+__all__ = ["K1", "B", "Postings", "bm25", "idf", "terms"]
 
 K1 = 1.2
 B = 0.75

@@ -33,7 +33,7 @@ writes an edge to a deleted memory.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from omegad.recall.fulltext import Postings, terms
+from omegad.recall.fulltext import Postings, bm25, idf, terms
 from omegad.storage.rows import Filter, Row
 from omegad.storage.store import MemoryStore
 
@@ -331,6 +331,38 @@ class NeighbourCache:
                 return []
             df = {t: sum(s.text.frequency(t) for s in self._spaces.values()) for t in set(query)}
             return space.text_search(query, k, flt, docs, length / docs, df)
+
+    def answers_text(self, namespace: str) -> bool:
+        """Whether a full-text search of *namespace* would be answered here now (a guess
+        without the lock, for the event loop: `text_search` may still say no)."""
+        if self.max_rows <= 0 or not self.fulltext or namespace not in self._spaces:
+            return False
+        return all(n <= 0 or name in self._spaces for name, n in list(self.store.ns_rows.items()))
+
+    def text_scores(self, namespace: str, text: str, rows: Sequence[Row]) -> list[float] | None:
+        """The BM25 score of *text* for each of *rows* (of *namespace*, not committed yet),
+        with the table-wide statistics counting them as if they were; None when a full-text
+        search of *namespace* would not be answered here (`text_search`)."""
+        if self.max_rows <= 0 or not self.fulltext:
+            return None
+        query = terms(text)
+        with self._lock:
+            self._apply_pending()
+            if namespace not in self._spaces:
+                return None
+            if any(n > 0 and name not in self._spaces for name, n in self.store.ns_rows.items()):
+                return None
+            counts = [Counter(terms(r.text)) for r in rows]
+            docs = sum(len(s) for s in self._spaces.values()) + len(rows)
+            length = sum(s.text.total_length for s in self._spaces.values()) + sum(c.total() for c in counts)
+            if not query or not length:
+                return [0.0] * len(rows)
+            df = {
+                t: sum(s.text.frequency(t) for s in self._spaces.values()) + sum(t in c for c in counts)
+                for t in set(query)
+            }
+            avg = length / docs
+            return [sum(bm25(c[t], c.total(), avg, idf(docs, df[t])) for t in query if t in c) for c in counts]
 
     def same_texts(self, namespace: str, keys: Sequence[bytes], hidden: Iterable[str] = ()) -> list[str | None] | None:
         """For each normalised-text key (`text_key`), a memory of *namespace* with that text

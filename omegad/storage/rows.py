@@ -94,6 +94,17 @@ class Filter:
     until_us: int | None = None
     exclude_ids: tuple[str, ...] = ()  # hidden memories (rated down), unless asked for
 
+    def admits(self, row: Row) -> bool:
+        """`sql`, evaluated on one row in memory."""
+        return (
+            row.namespace == self.namespace
+            and (not self.types or row.type in self.types)
+            and (not self.tags or any(t in self.tags for t in row.tags))
+            and (self.since_us is None or row.created_at >= self.since_us)
+            and (self.until_us is None or row.created_at <= self.until_us)
+            and row.id not in self.exclude_ids
+        )
+
     def sql(self) -> str:
         parts = [f"namespace = {sql_str(self.namespace)}"]
         if self.types:

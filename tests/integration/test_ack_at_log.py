@@ -86,26 +86,33 @@ def test_an_acknowledged_store_is_read_before_its_commit(tmp_path: Path) -> None
         got = await memories.get(svc, GetParams(id=mid))
         assert (got["text"], got["namespace"], got["tags"]) == (text, "a", ["db"])
         assert svc.pending.figures()["rows"] == 1
-        # a query, a listing and a delete of that namespace wait for the commit, then see it
+        # a query finds it before its commit (scored exactly: the same score it gets after)
+        before = await query.query(svc, QueryParams(text="when is staging restored", namespace="a", explain=True))
+        assert [r["id"] for r in before["results"]] == [mid]
+        recall = next(t for t in before["trace"] if t["stage"] == "recall")
+        assert recall["pending_scored"] == 1
+        filtered = await query.query(svc, QueryParams(text="staging restored", namespace="a", types=("todo",)))
+        assert filtered["results"] == []  # (its filter applies to pending stores too)
+        assert svc.store.get_many([mid]) == {}
+        # a listing and a delete of that namespace wait for the commit, then see it
         results: dict[str, Any] = {}
-
-        async def ask() -> None:
-            results["query"] = await query.query(svc, QueryParams(text="when is staging restored", namespace="a"))
 
         async def listing() -> None:
             results["list"] = await memories.list_memories(svc, ListParams(namespace="a"))
 
         async with anyio.create_task_group() as tg:
-            tg.start_soon(ask)
             tg.start_soon(listing)
             await anyio.sleep(0.3)
-            assert not results, "a read of the namespace answered before the pending store was committed"
+            assert not results, "a listing answered before the pending store was committed"
             # another namespace does not wait
             other = await query.query(svc, QueryParams(text="when is staging restored", namespace="b"))
             assert other["results"] == []
             gate.set()
-        assert [r["id"] for r in results["query"]["results"]][:1] == [mid]
         assert [m["id"] for m in results["list"]["memories"]] == [mid]
+        after = await query.query(svc, QueryParams(text="when is staging restored", namespace="a", explain=True))
+        assert [r["id"] for r in after["results"]] == [mid]
+        for key in ("cosine", "bm25", "fused"):
+            assert abs(after["results"][0]["signals"][key] - before["results"][0]["signals"][key]) < 1e-4, key
         assert svc.pending.figures()["rows"] == 0
         assert (await memories.delete(svc, DeleteParams(id=mid)))["deleted"] is True
 
