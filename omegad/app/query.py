@@ -74,11 +74,8 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     # exactly beside what the searches find, once embedded (`_pending_hits`); where the
     # full-text search would not be answered in memory, the query waits for their commit.
     pending = svc.pending.of_namespace(flt.namespace) if at is None else []
-    exact = not pending or svc.neighbours.answers_text(flt.namespace)
 
     async def text_recall() -> None:
-        if not exact:
-            await svc.pending.wait_namespace(flt.namespace)
         text_hits.extend(await anyio.to_thread.run_sync(timed, "fts_ms", text_matches, limiter=svc.read_limiter))
 
     # The full-text search needs no embedding: it runs while the question is embedded, on
@@ -87,12 +84,10 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
         tg.start_soon(text_recall)
         (vector,) = await svc.embed([p.text])
         trace.mark("embed", 1)
-        if not exact:
-            await svc.pending.wait_namespace(flt.namespace)
         await vector_recall()
-    if pending and exact:
+    if pending:
         added = await _pending_hits(svc, p.text, vector, flt, pending, vector_hits, text_hits)
-        if added is None:  # (the cache let the namespace go meanwhile: searched again, committed)
+        if added is None:  # (the cache cannot score them: searched again once they are committed)
             await svc.pending.wait_namespace(flt.namespace)
             vector_hits.clear()
             text_hits.clear()

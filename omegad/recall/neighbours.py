@@ -314,15 +314,10 @@ class NeighbourCache:
         query = terms(text)
         with self._lock:
             self._apply_pending()
-            space = self._spaces.get(namespace) or self._load(namespace)
+            space = self._whole_table(namespace)
             if space is None:
                 self.text_fallbacks += 1
                 return None
-            for name, rows in list(self.store.ns_rows.items()):
-                if rows > 0 and name not in self._spaces:
-                    if rows > self.max_rows - self._total() or self._load(name, evict=False) is None:
-                        self.text_fallbacks += 1
-                        return None
             self._spaces.move_to_end(namespace)
             self.text_searches += 1
             docs = sum(len(s) for s in self._spaces.values())
@@ -331,13 +326,6 @@ class NeighbourCache:
                 return []
             df = {t: sum(s.text.frequency(t) for s in self._spaces.values()) for t in set(query)}
             return space.text_search(query, k, flt, docs, length / docs, df)
-
-    def answers_text(self, namespace: str) -> bool:
-        """Whether a full-text search of *namespace* would be answered here now (a guess
-        without the lock, for the event loop: `text_search` may still say no)."""
-        if self.max_rows <= 0 or not self.fulltext or namespace not in self._spaces:
-            return False
-        return all(n <= 0 or name in self._spaces for name, n in list(self.store.ns_rows.items()))
 
     def text_scores(self, namespace: str, text: str, rows: Sequence[Row]) -> list[float] | None:
         """The BM25 score of *text* for each of *rows* (of *namespace*, not committed yet),
@@ -348,9 +336,7 @@ class NeighbourCache:
         query = terms(text)
         with self._lock:
             self._apply_pending()
-            if namespace not in self._spaces:
-                return None
-            if any(n > 0 and name not in self._spaces for name, n in self.store.ns_rows.items()):
+            if self._whole_table(namespace) is None:
                 return None
             counts = [Counter(terms(r.text)) for r in rows]
             docs = sum(len(s) for s in self._spaces.values()) + len(rows)
@@ -363,6 +349,19 @@ class NeighbourCache:
             }
             avg = length / docs
             return [sum(bm25(c[t], c.total(), avg, idf(docs, df[t])) for t in query if t in c) for c in counts]
+
+    def _whole_table(self, namespace: str) -> _Namespace | None:
+        """*namespace*, loaded if need be, when every namespace with rows is held (BM25
+        counts over the whole table; one that fits in the free budget is loaded for that);
+        else None. Under the lock."""
+        space = self._spaces.get(namespace) or self._load(namespace)
+        if space is None:
+            return None
+        for name, rows in list(self.store.ns_rows.items()):
+            if rows > 0 and name not in self._spaces:
+                if rows > self.max_rows - self._total() or self._load(name, evict=False) is None:
+                    return None
+        return space
 
     def same_texts(self, namespace: str, keys: Sequence[bytes], hidden: Iterable[str] = ()) -> list[str | None] | None:
         """For each normalised-text key (`text_key`), a memory of *namespace* with that text
