@@ -6,7 +6,9 @@ and then it survives kill -9 plus a power loss."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,6 +43,20 @@ def wal_fs(tmp_path: Path) -> Iterator[Path]:
         pytest.skip(str(exc))
 
 
+@contextmanager
+def _after_a_power_loss(d: Daemon, big: str, kept: tuple[str, ...]) -> Iterator[Any]:
+    """Kill -9 plus a simulated power loss, restart: ``x`` (text *big*) and *kept* are there."""
+    d.kill()
+    dropped = drop_unsynced_manifests(d.data_dir)
+    assert dropped > 0, "the simulated power loss dropped nothing: the test proves nothing"
+    d.start()
+    with d.client() as c:
+        assert c.get("x")["text"] == big
+        for mid in kept:
+            c.get(mid)
+        yield c
+
+
 def test_a_store_whose_log_append_failed_is_acknowledged_only_once_durable(daemon_factory, wal_fs: Path) -> None:  # type: ignore[no-untyped-def]
     d: Daemon = daemon_factory(data_dir=wal_fs.parent, config=COMMIT_FIRST).start()
     big = "The nightly export writes every table to the archive bucket. " * 150  # > 2 pages of log
@@ -65,14 +81,7 @@ def test_a_store_whose_log_append_failed_is_acknowledged_only_once_durable(daemo
         assert c.store_result(big, id="x", namespace="n")["created"] is False
         c.store("stored after the log had room again", id="z", namespace="n")
         assert c.hello()["status"] == "ok"
-    d.kill()
-    dropped = drop_unsynced_manifests(d.data_dir)
-    assert dropped > 0, "the simulated power loss dropped nothing: the test proves nothing"
-    d.start()
-    with d.client() as c:
-        assert c.get("x")["text"] == big
-        for mid in ("b0", "b1", "b2", "z"):
-            c.get(mid)
+    with _after_a_power_loss(d, big, ("b0", "b1", "b2", "z")) as c:
         with pytest.raises(NotFound):
             c.get("y")
         assert c.stats()["store"]["recovery_at_start"]["rows_restored"] >= 1
@@ -102,12 +111,6 @@ def test_a_store_logged_first_is_not_written_when_the_log_is_full(daemon_factory
         assert c.store_result(big, id="x", namespace="n")["created"] is False
         assert c.hello()["status"] == "ok"
         c.flush()
-    d.kill()
-    dropped = drop_unsynced_manifests(d.data_dir)
-    assert dropped > 0, "the simulated power loss dropped nothing: the test proves nothing"
-    d.start()
-    with d.client() as c:
-        assert c.get("x")["text"] == big
-        for mid in ("b0", "b1", "b2"):
-            c.get(mid)
+    with _after_a_power_loss(d, big, ("b0", "b1", "b2")):
+        pass
     assert d.stop() == 0, d.log()
