@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
 
 async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
-    if not svc.embedder.loaded:  # (nothing can be embedded: refused before it is logged)
-        raise svc.faults.error("embedder")
     row = svc.new_row(p, None, now_us())
     (created,) = await svc.insert([row], [p.id is not None])
     reply: dict[str, Any] = {"id": row.id, "created": created is True}
@@ -42,8 +40,6 @@ async def store_one(svc: Service, p: StoreParams) -> dict[str, Any]:
 
 
 async def store_batch(svc: Service, p: StoreBatchParams) -> dict[str, Any]:
-    if not svc.embedder.loaded:
-        raise svc.faults.error("embedder")
     now = now_us()
     rows = [svc.new_row(item, None, now) for item in p.items]
     created = await svc.insert(rows, [item.id is not None for item in p.items])

@@ -44,11 +44,12 @@ class Pending:
         self.wait_s = wait_s
         self._lock = threading.Lock()  # against the writer thread's `snapshot`
         self.rows: dict[str, Row] = {}
-        self._sizes: dict[str, int] = {}
+        # id -> its size, its normalised-text key (None without dedup), and when it was
+        # acknowledged (time.monotonic); in that order, so the first is the oldest
+        self._held: dict[str, tuple[int, tuple[str, bytes] | None, float]] = {}
         self._namespaces: dict[str, dict[str, None]] = {}  # namespace -> its pending ids, in order
         self._keys: dict[tuple[str, bytes], str] = {}
         self.bytes = 0
-        self.oldest: dict[str, float] = {}  # id -> time.monotonic() when it was acknowledged
         self._changed = anyio.Event()
         self._recent: OrderedDict[str, int] = OrderedDict()  # id -> `left` when it left
         self.left = 0  # rows that have left (committed, or their log append failed)
@@ -93,7 +94,7 @@ class Pending:
             raise Unavailable(
                 f"{len(self.rows)} acknowledged memories ({self.bytes} bytes) are waiting to be committed, "
                 f"the most the daemon holds (store.pending_max_rows {self.max_rows}, "
-                f"store.pending_max_bytes {self.max_bytes}); retry in a moment",
+                f"store.pending_max_mb {self.max_bytes / 2**20:g}); retry in a moment",
                 {"reason": "busy", "pending": len(self.rows), "pending_bytes": self.bytes, "retry_after_ms": 500},
             )
 
@@ -103,12 +104,12 @@ class Pending:
         size = row_bytes(row)
         with self._lock:
             self.rows[row.id] = row
-        self._sizes[row.id] = size
+        key = (row.namespace, text_key(row.text)) if dedup else None
+        self._held[row.id] = (size, key, time.monotonic())
         self.bytes += size
         self._namespaces.setdefault(row.namespace, {})[row.id] = None
-        if dedup:
-            self._keys[(row.namespace, text_key(row.text))] = row.id
-        self.oldest[row.id] = time.monotonic()
+        if key is not None:
+            self._keys[key] = row.id
 
     def discard(self, ids: Iterable[str]) -> None:
         """*ids* left the set: committed to the tables (or never logged)."""
@@ -117,25 +118,23 @@ class Pending:
                 row = self.rows.pop(memory_id, None)
             if row is None:
                 continue
-            self.bytes -= self._sizes.pop(memory_id)
-            self.oldest.pop(memory_id, None)
-            ids = self._namespaces[row.namespace]
-            del ids[memory_id]
-            if not ids:
+            size, key, _ = self._held.pop(memory_id)
+            self.bytes -= size
+            in_namespace = self._namespaces[row.namespace]
+            del in_namespace[memory_id]
+            if not in_namespace:
                 del self._namespaces[row.namespace]
-            key = (row.namespace, text_key(row.text))
-            if self._keys.get(key) == memory_id:
+            if key is not None and self._keys.get(key) == memory_id:
                 del self._keys[key]
             self.left += 1
             self._recent[memory_id] = self.left
             self._recent.move_to_end(memory_id)
             if len(self._recent) > RECENT_IDS:
                 self._recent.popitem(last=False)
-        self._changed.set()
-        self._changed = anyio.Event()
+        self.embedded()
 
     def embedded(self) -> None:
-        """Rows got their vectors (`wait_embedded` looks again)."""
+        """Rows got their vectors, or left: the waiters look again."""
         self._changed.set()
         self._changed = anyio.Event()
 
@@ -200,7 +199,7 @@ class Pending:
 
     def figures(self) -> dict[str, float | int]:
         """For ``stats`` → ``store.pending``."""
-        age = time.monotonic() - min(self.oldest.values()) if self.oldest else 0.0
+        age = time.monotonic() - next(iter(self._held.values()))[2] if self._held else 0.0
         return {
             "rows": len(self.rows),
             "bytes": self.bytes,

@@ -125,7 +125,7 @@ class Service:
         # the log appends of stores acknowledged at the log: one fdatasync per call, shared by
         # every store queued meanwhile (group commit)
         self.log_queue: Batcher[dict[str, Any], None] = Batcher(
-            "log", self._log_sync, max_items=config.write_batch_rows, limiter=anyio.CapacityLimiter(1)
+            "log", self.writer.log_new_rows, max_items=config.write_batch_rows, limiter=anyio.CapacityLimiter(1)
         )
         self.write_queue: Batcher[WriteOp, Any] = Batcher(
             "writer",
@@ -315,6 +315,8 @@ class Service:
         the neighbour cache can tell an exact duplicate by its text alone (its namespace is
         held there), else after it. The others go through the writer, after the pending
         rows that could answer them are committed."""
+        if not self.embedder.loaded:  # (nothing could be embedded: refused before it is logged)
+            raise self.faults.error("embedder")
         logged = await self.accept(rows, client_ids)
         rest = [k for k, ok in enumerate(logged) if not ok]
         out: list[bool | Merged] = [True] * len(rows)
@@ -415,52 +417,39 @@ class Service:
                     out[k] = twin
         return out
 
-    def _log_sync(self, records: list[dict[str, Any]]) -> list[None]:
-        """Append stores' rows to the log durably (log thread), unless writes are refused."""
-        if not self.faults.data_dir_ok():
-            raise self.faults.error("data_dir_missing")
-        blocked = self.faults.space_for_writes()
-        if blocked is not None:
-            raise blocked
-        self.writer.append_durably(records)
-        return [None] * len(records)
-
     async def _commit_logged(self, rows: list[Row], client_ids: list[bool]) -> None:
         """Embed (where not yet) and commit rows acknowledged at the log; a failed embedding
-        or commit is tried again (they are safe in the log meanwhile, and readers wait)."""
+        or commit is tried again, backing off (they are safe in the log meanwhile, and
+        readers wait). Never raises: this task runs in the service's task group."""
         delay = 0.05
-        while todo := [r for r in rows if not len(r.vector)]:
+        while rows:
+            committing = False
             try:
-                vectors = await self.embed([memory_text(r.text, r.tags) for r in todo])
-            except Exception as exc:  # the embedder is unavailable (it may come back), or failed
-                if self.embedder_batcher.closed:
-                    return  # shutting down: the next start embeds them from the log
-                # (never raised: this task runs in the service's task group, which it would end)
-                log.warning("logged_store_commit_failed", rows=len(todo), error=error_text(exc), retry_s=delay)
-                await anyio.sleep(delay)
-                delay = min(delay * 2, 5.0)
-                continue
-            for row, vector in zip(todo, vectors, strict=True):
-                row.vector = vector
-            self.pending.embedded()
-        ops = [InsertOp(r, client_id=c, logged=True) for r, c in zip(rows, client_ids, strict=True)]
-        delay = 0.05
-        while ops:
-            try:
+                todo = [r for r in rows if not len(r.vector)]
+                if todo:
+                    vectors = await self.embed([memory_text(r.text, r.tags) for r in todo])
+                    for row, vector in zip(todo, vectors, strict=True):
+                        row.vector = vector
+                    self.pending.embedded()
+                ops = [InsertOp(r, client_id=c, logged=True) for r, c in zip(rows, client_ids, strict=True)]
+                committing = True
                 results = await self.write_queue.submit(list[WriteOp](ops))
-            except RuntimeError:  # shutting down: the next start replays them from the log
+            except RuntimeError:  # the writer is shut down: the next start replays them
                 return
-            except Exception as exc:
-                results = [exc] * len(ops)
-            failed = [op for op, r in zip(ops, results, strict=True) if isinstance(r, Exception)]
-            self.pending.discard(op.row.id for op, r in zip(ops, results, strict=True) if not isinstance(r, Exception))
+            except Exception as exc:  # the embedder is unavailable (it may come back), or failed
+                if not committing and self.embedder_batcher.closed:
+                    return  # shutting down: the next start embeds them from the log
+                results = [exc] * len(rows)
+            failed = [k for k, out in enumerate(results) if isinstance(out, Exception)]
+            self.pending.discard(r.id for r, out in zip(rows, results, strict=True) if not isinstance(out, Exception))
             if failed:
-                error = next(r for r in results if isinstance(r, Exception))
-                self.write_errors += 1
+                if committing:  # (a commit that failed, not an embedding)
+                    self.write_errors += 1
+                error = results[failed[0]]
                 log.warning("logged_store_commit_failed", rows=len(failed), error=error_text(error), retry_s=delay)
                 await anyio.sleep(delay)
                 delay = min(delay * 2, 5.0)
-            ops = failed
+            rows, client_ids = [rows[k] for k in failed], [client_ids[k] for k in failed]
 
     async def write(self, ops: list[WriteOp]) -> list[Any]:
         try:

@@ -242,8 +242,9 @@ class Writer:
         return len(dirty)
 
     def stamp(self) -> int:
-        """A commit stamp: now in µs, strictly increasing (writer thread only). Rows carry it
-        as ``updated_at``, so commit order can be recovered from the table."""
+        """A commit stamp: now in µs, strictly increasing (any thread: the intake stamps the
+        stores it acknowledges at the log). Rows carry it as ``updated_at``, so commit order
+        can be recovered from the table."""
         with self._stamp_lock:
             self.last_stamp = max(now_us(), self.last_stamp + 1)
             return self.last_stamp
@@ -255,6 +256,18 @@ class Writer:
         if not self.faults.data_dir_ok():  # deleted meanwhile: the log went with it
             raise FileNotFoundError(errno.ENOENT, "the data directory was deleted", str(self.config.data_dir))
         self.faults.clear(*STORAGE)  # a durable write: the file system takes writes again
+
+    def log_new_rows(self, records: list[dict[str, Any]]) -> list[None]:
+        """Append the rows of stores acknowledged before their commit (the log thread), unless
+        writes are refused as `apply` refuses them: the data directory is gone, or the disk
+        is below its reserve."""
+        if not self.faults.data_dir_ok():
+            raise self.faults.error("data_dir_missing")
+        blocked = self.faults.space_for_writes()
+        if blocked is not None:
+            raise blocked
+        self.append_durably(records)
+        return [None] * len(records)
 
     def _log_error(self, exc: Exception) -> ServiceError:
         log.error("wal_append_failed", error=error_text(exc), unlogged=len(self._unlogged))

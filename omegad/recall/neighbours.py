@@ -134,6 +134,11 @@ class _Namespace:
                 if not ids:
                     del self.keys[key]
 
+    def _kept(self, flt: Filter | None) -> npt.NDArray[np.bool_]:
+        """Which used slots hold a row *flt* lets through."""
+        keep = self.alive[: self.used]
+        return self._filtered(keep.copy(), flt) if flt is not None and _narrows(flt) else keep
+
     def _filtered(self, keep: npt.NDArray[np.bool_], flt: Filter) -> npt.NDArray[np.bool_]:
         """`Filter.sql` evaluated on the kept rows (its namespace aside)."""
         n = len(keep)
@@ -176,9 +181,7 @@ class _Namespace:
         n = self.used
         if n == 0 or not self.slot:
             return [[] for _ in range(len(vectors))]
-        keep = self.alive[:n]
-        if flt is not None and _narrows(flt):
-            keep = self._filtered(keep.copy(), flt)
+        keep = self._kept(flt)
         sims = vectors @ self.matrix[:n].T  # (queries, n)
         sims[:, ~keep] = -np.inf
         take = min(k, int(keep.sum()))
@@ -207,10 +210,7 @@ class _Namespace:
         scores = self.text.scores(query, docs, avg_length, df)
         if not scores:
             return []
-        n = self.used
-        keep = self.alive[:n]
-        if flt is not None and _narrows(flt):
-            keep = self._filtered(keep.copy(), flt)
+        keep = self._kept(flt)
         hits: list[tuple[Row, float]] = []
         for j, score in scores.items():
             if keep[j]:
@@ -320,12 +320,10 @@ class NeighbourCache:
                 return None
             self._spaces.move_to_end(namespace)
             self.text_searches += 1
-            docs = sum(len(s) for s in self._spaces.values())
-            length = sum(s.text.total_length for s in self._spaces.values())
-            if not query or not docs or not length:
+            docs, avg, df = self._statistics(query, [])
+            if not query or not avg:
                 return []
-            df = {t: sum(s.text.frequency(t) for s in self._spaces.values()) for t in set(query)}
-            return space.text_search(query, k, flt, docs, length / docs, df)
+            return space.text_search(query, k, flt, docs, avg, df)
 
     def text_scores(self, namespace: str, text: str, rows: Sequence[Row]) -> list[float] | None:
         """The BM25 score of *text* for each of *rows* (of *namespace*, not committed yet),
@@ -339,16 +337,21 @@ class NeighbourCache:
             if self._whole_table(namespace) is None:
                 return None
             counts = [Counter(terms(r.text)) for r in rows]
-            docs = sum(len(s) for s in self._spaces.values()) + len(rows)
-            length = sum(s.text.total_length for s in self._spaces.values()) + sum(c.total() for c in counts)
-            if not query or not length:
+            docs, avg, df = self._statistics(query, counts)
+            if not query or not avg:
                 return [0.0] * len(rows)
-            df = {
-                t: sum(s.text.frequency(t) for s in self._spaces.values()) + sum(t in c for c in counts)
-                for t in set(query)
-            }
-            avg = length / docs
             return [sum(bm25(c[t], c.total(), avg, idf(docs, df[t])) for t in query if t in c) for c in counts]
+
+    def _statistics(self, query: list[str], extra: list[Counter[str]]) -> tuple[int, float, dict[str, int]]:
+        """BM25's table-wide figures over the held namespaces plus the documents *extra*
+        (term counts): documents, their average length in terms (0 when there is no term),
+        and the document frequency of each query term. Under the lock."""
+        docs = sum(len(s) for s in self._spaces.values()) + len(extra)
+        length = sum(s.text.total_length for s in self._spaces.values()) + sum(c.total() for c in extra)
+        df = {
+            t: sum(s.text.frequency(t) for s in self._spaces.values()) + sum(t in c for c in extra) for t in set(query)
+        }
+        return docs, length / docs if docs else 0.0, df
 
     def _whole_table(self, namespace: str) -> _Namespace | None:
         """*namespace*, loaded if need be, when every namespace with rows is held (BM25
