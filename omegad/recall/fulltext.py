@@ -1,9 +1,9 @@
 """Full-text (BM25) search in memory, ranking as LanceDB's ``FTS()`` index does, for the
 namespaces the neighbour cache holds (`omegad.recall.neighbours`).
 
-Through LanceDB a full-text search costs 7–9.5 ms at a thousand memories, planning and
-execution rather than the postings, and it is a query's critical path there (docs/storage.md,
-"Full-text search"). Here it is a few dictionary lookups. To return what LanceDB returns the
+Through LanceDB a small store's full-text search is mostly planning and execution overhead,
+and a query's critical path (docs/storage.md, "Full-text search"); here it is a few
+dictionary lookups. To return what LanceDB returns the
 text goes through the same steps as Lance 13's default index: runs of alphanumeric characters,
 tokens of 40 bytes or more dropped, lower case, ASCII folding, English Snowball stemming, then
 the stop words (compared with the stems); BM25 with k1 = 1.2, b = 0.75 and
