@@ -123,7 +123,11 @@ def evaluate(
                     for m in corpus[start : start + 200]
                 ]
             )
-        c.flush()
+            # Each batch committed and checked for contradictions before the next: which
+            # neighbours a check sees depends on what is committed by then, and stores are
+            # acknowledged before their commit, so without this the edges (and rankings)
+            # depended on timing (docs/scoring.md, "Repeatable runs").
+            c.flush()
         # One maintenance pass folds every row into the indexes, so no pass the scheduler
         # starts during the queries changes what they find: two runs give the same rankings.
         c.maintain()

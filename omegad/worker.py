@@ -80,7 +80,12 @@ class Batcher(Generic[T, R]):
     others (a bulk load's chunks), which then wait; after `BULK_PASSED_OVER` calls that passed
     them over, the oldest queued job goes first again, so a stream of urgent jobs never
     starves the rest. Without urgent jobs the order is first in, first out (the writer's
-    `Progress` counts rely on it: the writer never submits urgent jobs)."""
+    `Progress` counts rely on it: the writer never submits urgent jobs).
+
+    With *inline_when_idle*, a job submitted while nothing is queued or running runs in the
+    submitter's own task, straight to the worker thread: a question's embedding then starts
+    before the work its query starts beside it (docs/architecture.md, "A query's first
+    milliseconds"). Jobs submitted meanwhile queue and batch as usual, behind it."""
 
     def __init__(
         self,
@@ -92,8 +97,10 @@ class Batcher(Generic[T, R]):
         queue_size: int = 1024,
         after: Callable[[list[T], list[R]], Awaitable[None]] | None = None,
         shield_wait: bool = True,
+        inline_when_idle: bool = False,
     ) -> None:
         self.name = name
+        self._inline = inline_when_idle
         self._shield_wait = shield_wait
         self._fn = fn
         self._max = max_items
@@ -125,6 +132,8 @@ class Batcher(Generic[T, R]):
         still waits for its batch: a write is never left half-acknowledged. Without it (the
         embedder) a cancelled caller leaves at once and its job is skipped if not yet run.
         """
+        if self._inline and not self.progress.pending and not self.closed and items:
+            return await self._run_inline(list(items))
         job: _Job[T, R] = _Job(items, urgent)
         with anyio.CancelScope(shield=True):
             self.progress.add()
@@ -149,6 +158,24 @@ class Batcher(Generic[T, R]):
             raise job.error
         assert job.results is not None
         return job.results
+
+    async def _run_inline(self, items: list[T]) -> list[R]:
+        """Run *items* as one call from the submitter's task (the batcher is idle). The job
+        counts as queued until it returns, so later submitters queue behind it; the limiter
+        keeps the calls one at a time."""
+        self.progress.add()
+        try:
+            results = await anyio.to_thread.run_sync(self._fn, items, limiter=self._limiter)
+            if len(results) != len(items):
+                raise RuntimeError(f"{self.name}: {len(results)} results for {len(items)} items")
+            if self._after is not None:
+                await self._after(items, results)
+            return results
+        finally:
+            self.batches += 1
+            self.items += len(items)
+            self.last_done = time.monotonic()
+            self.progress.done()
 
     def close(self) -> None:
         """Stop accepting work; `run` returns once the queue is drained."""

@@ -107,6 +107,7 @@ class Service:
             max_items=config.embed_batch_size,
             limiter=self.embed_limiter,
             shield_wait=False,
+            inline_when_idle=True,
         )
         self.faults = Faults(config.data_dir, int(config.disk_reserve_mb * 2**20))
         self.signals = Signals(config)
@@ -296,11 +297,20 @@ class Service:
         if not self.embedder.loaded:
             raise self.faults.error("embedder")
         chunk = self.config.embed_batch_size
-        out: list[npt.NDArray[np.float32]] = []
+        order = list(range(len(texts)))
+        if len(texts) > chunk:
+            # chunks of texts of about one length: each run is padded to its longest text, so
+            # chunks in arrival order took ~1.45x as long (docs/models.md, "Bulk loads")
+            tokens = await anyio.to_thread.run_sync(self.embedder.text_tokens, texts)
+            order.sort(key=tokens.__getitem__)
+        out: list[npt.NDArray[np.float32]] = [np.empty(0, dtype=np.float32)] * len(texts)
         try:
             for start in range(0, len(texts), chunk):
+                part = order[start : start + chunk]
                 # one text (a question, a single store) goes ahead of a bulk load's chunks
-                out.extend(await self.embedder_batcher.submit(texts[start : start + chunk], urgent=len(texts) == 1))
+                vectors = await self.embedder_batcher.submit([texts[i] for i in part], urgent=len(texts) == 1)
+                for i, vector in zip(part, vectors, strict=True):
+                    out[i] = vector
         except RuntimeError as exc:
             raise Unavailable(f"embedder unavailable: {exc}") from None
         return out

@@ -4,6 +4,7 @@ against a real daemon."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -358,3 +359,34 @@ def test_vector_holds_text_and_tags(shared_daemon: Daemon, ns: str) -> None:
         fresh = c.store(new_text, tags=["kafka", "strimzi"], namespace=ns + "-c")
         assert float(_exported_vectors(c, ns)[a] @ _exported_vectors(c, ns + "-c")[fresh]) > 0.9999
         assert float(_exported_vectors(c, ns)[a] @ va) < 0.99
+
+
+def test_batch_embedded_by_length_keeps_each_vector_with_its_memory(shared_daemon: Daemon, ns: str) -> None:
+    """A big batch is embedded in chunks of texts of about one length, not in arrival order
+    (`Service.embed`): every memory must still get its own text's vector — the same as the
+    text stored alone."""
+    rng = random.Random(7)
+    words = [
+        "queue",
+        "broker",
+        "lease",
+        "retry",
+        "shard",
+        "index",
+        "vector",
+        "token",
+        "budget",
+        "commit",
+        "replay",
+        "namespace",
+    ]
+    texts = [
+        f"note {i}: " + " ".join(rng.choice(words) for _ in range(rng.choice((2, 30, 6, 60, 12)))) for i in range(45)
+    ]
+    with shared_daemon.client() as c:
+        ids = c.store_batch([{"text": t, "namespace": ns} for t in texts])
+        alone = {t: c.store(t, namespace=ns + "-alone") for t in texts[::7]}
+        batch, single = _exported_vectors(c, ns), _exported_vectors(c, ns + "-alone")
+    for k in range(0, len(texts), 7):
+        assert float(batch[ids[k]] @ single[alone[texts[k]]]) > 0.9999, texts[k]
+    assert min(float(batch[ids[k]] @ batch[ids[k + 1]]) for k in range(len(texts) - 1)) < 0.99

@@ -192,3 +192,72 @@ def test_urgent_jobs_overtake_queued_bulk_jobs_without_starving_them() -> None:
             b.close()
 
     anyio.run(main)
+
+
+def test_idle_batcher_runs_a_job_in_the_submitters_task_and_queues_the_rest_behind_it() -> None:
+    """inline_when_idle: with nothing queued the job needs no `run` task at all (the first
+    call below is answered before `run` starts); jobs submitted while it runs queue, batch
+    together and run after it, one thread at a time."""
+    calls: list[list[str]] = []
+    gate = threading.Event()
+    active = 0
+    peak = 0
+    lock = threading.Lock()
+
+    def fn(items: list[str]) -> list[str]:
+        nonlocal active, peak
+        with lock:
+            active += 1
+            peak = max(peak, active)
+        if items[0] == "first":
+            gate.wait(5)
+        calls.append(list(items))
+        with lock:
+            active -= 1
+        return [i.upper() for i in items]
+
+    async def main() -> None:
+        b: Batcher[str, str] = Batcher("t", fn, max_items=10, limiter=anyio.CapacityLimiter(1), inline_when_idle=True)
+        with anyio.fail_after(5):
+            assert await b.submit(["alone"]) == ["ALONE"]  # no run task yet: it ran inline
+        assert b.progress.finished == 1 and b.depth == 0 and b.batches == 1
+        results: dict[str, list[str]] = {}
+
+        async def submit(name: str) -> None:
+            results[name] = await b.submit([name])
+
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            tg.start_soon(submit, "first")  # idle: inline, held at the gate
+            await anyio.sleep(0.05)
+            assert b.depth == 1
+            for name in ("a", "b", "c"):
+                tg.start_soon(submit, name)  # busy: queued
+            await anyio.sleep(0.05)
+            assert calls == [["alone"]]
+            gate.set()
+            await wait_until(b.progress, 5, 10)
+            b.close()
+        assert results == {"first": ["FIRST"], "a": ["A"], "b": ["B"], "c": ["C"]}
+        assert calls[1] == ["first"] and calls[2] == ["a", "b", "c"]  # the queued three in one call
+
+    anyio.run(main)
+    assert peak == 1
+
+
+def test_inline_job_errors_reach_the_caller_and_a_closed_batcher_refuses() -> None:
+    def fn(items: list[str]) -> list[str]:
+        if items == ["bad"]:
+            raise ValueError("boom")
+        return items
+
+    async def main() -> None:
+        b: Batcher[str, str] = Batcher("t", fn, max_items=10, limiter=anyio.CapacityLimiter(1), inline_when_idle=True)
+        with pytest.raises(ValueError, match="boom"):
+            await b.submit(["bad"])
+        assert b.depth == 0 and await b.submit(["good"]) == ["good"]
+        b.close()
+        with pytest.raises(RuntimeError, match="shut down"):
+            await b.submit(["late"])
+
+    anyio.run(main)
