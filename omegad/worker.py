@@ -77,7 +77,8 @@ class Batcher(Generic[T, R]):
     it; one job larger than that runs alone, so callers chunk big inputs to keep latency fair).
 
     Jobs submitted ``urgent`` (a question's one text) go into the next call ahead of queued
-    others (a bulk load's chunks), which then wait; after `BULK_PASSED_OVER` calls that passed
+    others (a bulk load's chunks), in a call of urgent jobs only (a question then waits for
+    its own text, not for a run of 16), and the others wait; after `BULK_PASSED_OVER` calls that passed
     them over, the oldest queued job goes first again, so a stream of urgent jobs never
     starves the rest. Without urgent jobs the order is first in, first out (the writer's
     `Progress` counts rely on it: the writer never submits urgent jobs).
@@ -208,8 +209,9 @@ class Batcher(Generic[T, R]):
         ordered = list(held) if first_in_first_out else sorted(held, key=lambda j: not j.urgent)
         jobs: list[_Job[T, R]] = []
         count = 0
+        urgent_call = not first_in_first_out and ordered[0].urgent
         for job in ordered:
-            if count >= self._max:
+            if count >= self._max or (urgent_call and not job.urgent):
                 break
             jobs.append(job)
             count += len(job.items)

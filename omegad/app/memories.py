@@ -110,10 +110,10 @@ async def update(svc: Service, p: UpdateParams) -> dict[str, Any]:
             text = p.text if p.text is not None else current.text
             tags = p.tags if p.tags is not None else current.tags
             if (text, list(tags)) != (current.text, current.tags):
-                (vector,) = await svc.embed([memory_text(text, tags)])
+                (vector,) = await svc.embed([memory_text(text, tags)], urgent=True)
         elif p.text is not None:  # (the writer answers not_found; a race may have created it)
             text = p.text
-            (vector,) = await svc.embed([memory_text(text, p.tags or [])])
+            (vector,) = await svc.embed([memory_text(text, p.tags or [])], urgent=True)
     (row,) = await svc.write([UpdateOp(p, vector, text)])
     public: dict[str, Any] = row.public()
     if p.redacted:

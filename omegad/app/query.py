@@ -82,7 +82,7 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     # another core (docs/storage.md, "At scale").
     async with task_group() as tg:
         tg.start_soon(text_recall)
-        (vector,) = await svc.embed([p.text])
+        (vector,) = await svc.embed([p.text], urgent=True)
         trace.mark("embed", 1)
         await vector_recall()
     if pending:

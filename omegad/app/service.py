@@ -291,9 +291,11 @@ class Service:
     def _embed_sync(self, texts: list[str]) -> list[npt.NDArray[np.float32]]:
         return list(self.embedder.embed(texts))
 
-    async def embed(self, texts: list[str]) -> list[npt.NDArray[np.float32]]:
+    async def embed(self, texts: list[str], urgent: bool = False) -> list[npt.NDArray[np.float32]]:
         """Embed through the shared batcher. Large inputs go in chunks, one after the other,
-        so a query arriving meanwhile waits for one chunk, not for a whole big batch."""
+        so a query arriving meanwhile waits for one chunk, not for a whole big batch.
+        *urgent*: a client waits for this one text (a question, an update), so it runs in the
+        next call, in a call of its own kind (`Batcher`), ahead of background embeddings."""
         if not self.embedder.loaded:
             raise self.faults.error("embedder")
         chunk = self.config.embed_batch_size
@@ -307,8 +309,9 @@ class Service:
         try:
             for start in range(0, len(texts), chunk):
                 part = order[start : start + chunk]
-                # one text (a question, a single store) goes ahead of a bulk load's chunks
-                vectors = await self.embedder_batcher.submit([texts[i] for i in part], urgent=len(texts) == 1)
+                vectors = await self.embedder_batcher.submit(
+                    [texts[i] for i in part], urgent=urgent and len(texts) == 1
+                )
                 for i, vector in zip(part, vectors, strict=True):
                     out[i] = vector
         except RuntimeError as exc:
@@ -332,7 +335,8 @@ class Service:
         out: list[bool | Merged] = [True] * len(rows)
         if not rest:
             return out
-        vectors = await self.embed([memory_text(rows[k].text, rows[k].tags) for k in rest])
+        # (the client waits for these: one text goes ahead of background embeddings)
+        vectors = await self.embed([memory_text(rows[k].text, rows[k].tags) for k in rest], urgent=True)
         for k, vector in zip(rest, vectors, strict=True):
             rows[k].vector = vector
         same = await self.same_texts([rows[k] for k in rest])

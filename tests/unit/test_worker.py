@@ -261,3 +261,34 @@ def test_inline_job_errors_reach_the_caller_and_a_closed_batcher_refuses() -> No
             await b.submit(["late"])
 
     anyio.run(main)
+
+
+def test_an_urgent_call_holds_urgent_jobs_only() -> None:
+    """A question's text runs in a call of its own kind: it waits for its own run, not for a
+    run filled up with queued bulk texts; the bulk jobs then batch together."""
+    calls: list[list[str]] = []
+    gate = threading.Event()
+
+    def fn(items: list[str]) -> list[str]:
+        gate.wait(5)
+        calls.append(list(items))
+        return items
+
+    async def main() -> None:
+        b: Batcher[str, str] = Batcher("t", fn, max_items=10, limiter=anyio.CapacityLimiter(1))
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            tg.start_soon(b.submit, ["running"])  # held at the gate
+            await anyio.sleep(0.05)
+            for i in range(3):
+                tg.start_soon(b.submit, [f"bulk{i}a", f"bulk{i}b"])
+                await anyio.sleep(0.01)
+            tg.start_soon(functools.partial(b.submit, ["q1"], urgent=True))
+            tg.start_soon(functools.partial(b.submit, ["q2"], urgent=True))
+            await anyio.sleep(0.05)
+            gate.set()
+            await wait_until(b.progress, 6, 10)
+            b.close()
+        assert calls == [["running"], ["q1", "q2"], ["bulk0a", "bulk0b", "bulk1a", "bulk1b", "bulk2a", "bulk2b"]]
+
+    anyio.run(main)
