@@ -59,11 +59,12 @@ class Progress:
 
 
 class _Job(Generic[T, R]):
-    __slots__ = ("abandoned", "done", "error", "items", "results", "urgent")
+    __slots__ = ("abandoned", "done", "error", "items", "results", "urgent", "wanted")
 
-    def __init__(self, items: Sequence[T], urgent: bool = False) -> None:
+    def __init__(self, items: Sequence[T], urgent: bool = False, wanted: Callable[[], bool] | None = None) -> None:
         self.items = items
         self.urgent = urgent
+        self.wanted = wanted
         self.abandoned = False
         self.done = anyio.Event()
         self.results: list[R] | None = None
@@ -81,7 +82,9 @@ class Batcher(Generic[T, R]):
     its own text, not for a run of 16), and the others wait; after `BULK_PASSED_OVER` calls that passed
     them over, the oldest queued job goes first again, so a stream of urgent jobs never
     starves the rest. Without urgent jobs the order is first in, first out (the writer's
-    `Progress` counts rely on it: the writer never submits urgent jobs).
+    `Progress` counts rely on it: the writer never submits urgent jobs). A job submitted with
+    *wanted* becomes urgent once that returns True when the next call is picked (a client has
+    come to wait for it).
 
     With *inline_when_idle*, a job submitted while nothing is queued or running runs in the
     submitter's own task, straight to the worker thread: a question's embedding then starts
@@ -124,7 +127,9 @@ class Batcher(Generic[T, R]):
     def depth(self) -> int:
         return self.progress.pending
 
-    async def submit(self, items: Sequence[T], urgent: bool = False) -> list[R]:
+    async def submit(
+        self, items: Sequence[T], urgent: bool = False, wanted: Callable[[], bool] | None = None
+    ) -> list[R]:
         """Queue *items* (*urgent*: ahead of queued jobs that are not); returns their results
         once the batch holding them has run.
 
@@ -135,7 +140,7 @@ class Batcher(Generic[T, R]):
         """
         if self._inline and not self.progress.pending and not self.closed and items:
             return await self._run_inline(list(items))
-        job: _Job[T, R] = _Job(items, urgent)
+        job: _Job[T, R] = _Job(items, urgent, wanted)
         with anyio.CancelScope(shield=True):
             self.progress.add()
             # a place among the queued jobs, given back when the job is picked to run
@@ -206,12 +211,13 @@ class Batcher(Generic[T, R]):
         passed over `BULK_PASSED_OVER` times), then the others in order, whole jobs while the
         total is under ``max_items`` (the last one may cross it)."""
         first_in_first_out = self._passed_over >= BULK_PASSED_OVER
-        ordered = list(held) if first_in_first_out else sorted(held, key=lambda j: not j.urgent)
+        urgent = {id(j) for j in held if j.urgent or (j.wanted is not None and j.wanted())}
+        ordered = list(held) if first_in_first_out else sorted(held, key=lambda j: id(j) not in urgent)
         jobs: list[_Job[T, R]] = []
         count = 0
-        urgent_call = not first_in_first_out and ordered[0].urgent
+        urgent_call = not first_in_first_out and id(ordered[0]) in urgent
         for job in ordered:
-            if count >= self._max or (urgent_call and not job.urgent):
+            if count >= self._max or (urgent_call and id(job) not in urgent):
                 break
             jobs.append(job)
             count += len(job.items)
@@ -221,7 +227,9 @@ class Batcher(Generic[T, R]):
         left = [j for j in held if id(j) not in taken]
         held.clear()
         held.extend(left)
-        overtook = not first_in_first_out and any(j.urgent for j in jobs) and any(not j.urgent for j in left)
+        overtook = (
+            not first_in_first_out and any(id(j) in urgent for j in jobs) and any(id(j) not in urgent for j in left)
+        )
         self._passed_over = self._passed_over + 1 if overtook else 0
         return jobs
 

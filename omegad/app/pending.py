@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable
 
 import anyio
@@ -52,6 +52,9 @@ class Pending:
         self.bytes = 0
         self._changed = anyio.Event()
         self._recent: OrderedDict[str, int] = OrderedDict()  # id -> `left` when it left
+        # what clients are waiting for now: their embeddings go ahead of the others (`wanted`)
+        self._wanted_ids: Counter[str] = Counter()
+        self._wanted_namespaces: Counter[str | None] = Counter()
         self.left = 0  # rows that have left (committed, or their log append failed)
         self.acknowledged = 0  # rows acknowledged at the log since start
         self.refused = 0  # stores refused for want of room
@@ -181,13 +184,34 @@ class Pending:
         """Wait until none of *ids* is pending (their commits are done)."""
         wanted = [i for i in ids if i in self.rows]
         if wanted:
-            await self._must(self._still_pending(wanted))
+            self._wanted_ids.update(wanted)
+            try:
+                await self._must(self._still_pending(wanted))
+            finally:
+                self._wanted_ids.subtract(wanted)
+                self._wanted_ids -= Counter()  # (drops the ids no one waits for any more)
 
     async def wait_namespace(self, namespace: str | None) -> None:
         """Wait until what *namespace* (None: any) has pending now is committed."""
         ids = list(self.rows) if namespace is None else list(self._namespaces.get(namespace, ()))
         if ids:
-            await self._must(self._still_pending(ids))
+            self._wanted_namespaces[namespace] += 1
+            try:
+                await self._must(self._still_pending(ids))
+            finally:
+                self._wanted_namespaces[namespace] -= 1
+                if not self._wanted_namespaces[namespace]:
+                    del self._wanted_namespaces[namespace]
+
+    def wanted(self, rows: list[Row]) -> bool:
+        """A client is waiting for one of *rows* (an update, a delete, a get of a version, a
+        read of its namespace): their embedding is then as urgent as a question's
+        (`Batcher`), so that client waits for these rows, not for every store before them."""
+        if not self._wanted_ids and not self._wanted_namespaces:
+            return False
+        if None in self._wanted_namespaces:
+            return True
+        return any(r.id in self._wanted_ids or r.namespace in self._wanted_namespaces for r in rows)
 
     async def _must(self, until_false: Callable[[], bool]) -> None:
         if not await self._wait(until_false, self.wait_s):

@@ -11,6 +11,7 @@ the write-ahead log, its commit following (`Service.accept`, `omegad.app.pending
 
 from __future__ import annotations
 
+import functools
 import time
 import uuid
 from collections.abc import Callable
@@ -291,11 +292,14 @@ class Service:
     def _embed_sync(self, texts: list[str]) -> list[npt.NDArray[np.float32]]:
         return list(self.embedder.embed(texts))
 
-    async def embed(self, texts: list[str], urgent: bool = False) -> list[npt.NDArray[np.float32]]:
+    async def embed(
+        self, texts: list[str], urgent: bool = False, wanted: Callable[[], bool] | None = None
+    ) -> list[npt.NDArray[np.float32]]:
         """Embed through the shared batcher. Large inputs go in chunks, one after the other,
         so a query arriving meanwhile waits for one chunk, not for a whole big batch.
         *urgent*: a client waits for this one text (a question, an update), so it runs in the
-        next call, in a call of its own kind (`Batcher`), ahead of background embeddings."""
+        next call, in a call of its own kind (`Batcher`), ahead of background embeddings;
+        *wanted*: these become urgent once it returns True (a client came to wait for them)."""
         if not self.embedder.loaded:
             raise self.faults.error("embedder")
         chunk = self.config.embed_batch_size
@@ -310,7 +314,7 @@ class Service:
             for start in range(0, len(texts), chunk):
                 part = order[start : start + chunk]
                 vectors = await self.embedder_batcher.submit(
-                    [texts[i] for i in part], urgent=urgent and len(texts) == 1
+                    [texts[i] for i in part], urgent=urgent and len(texts) == 1, wanted=wanted
                 )
                 for i, vector in zip(part, vectors, strict=True):
                     out[i] = vector
@@ -441,7 +445,9 @@ class Service:
             try:
                 todo = [r for r in rows if not len(r.vector)]
                 if todo:
-                    vectors = await self.embed([memory_text(r.text, r.tags) for r in todo])
+                    vectors = await self.embed(
+                        [memory_text(r.text, r.tags) for r in todo], wanted=functools.partial(self.pending.wanted, todo)
+                    )
                     for row, vector in zip(todo, vectors, strict=True):
                         row.vector = vector
                     self.pending.embedded()

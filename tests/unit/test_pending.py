@@ -112,3 +112,33 @@ def test_a_read_that_waits_too_long_gets_a_typed_error() -> None:
         assert await p.settle(0.01)
 
     anyio.run(main)
+
+
+def test_rows_a_client_waits_for_are_wanted_until_the_wait_ends() -> None:
+    """`wanted` says whether a client waits for one of the rows (by id, or by namespace for
+    a read of it): their background embedding then goes ahead of the rest."""
+
+    async def main() -> None:
+        p = Pending(100, 1 << 30, wait_s=5)
+        m1, m2, other = _row("m1"), _row("m2"), _row("o1", "b")
+        for r in (m1, m2, other):
+            p.add(r, dedup=True)
+        assert not p.wanted([m1]) and not p.wanted([other])
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(p.wait_ids, ["m1"])
+            tg.start_soon(p.wait_ids, ["m1"])  # two clients wait for one memory
+            await anyio.sleep(0.02)
+            assert p.wanted([m1]) and p.wanted([m2, m1]) and not p.wanted([m2]) and not p.wanted([other])
+            tg.start_soon(p.wait_namespace, "b")
+            await anyio.sleep(0.02)
+            assert p.wanted([other])
+            p.discard(["m1", "o1"])
+        assert not p.wanted([m1]) and not p.wanted([m2]) and not p.wanted([other])
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(p.wait_namespace, None)  # a read of everything wants every row
+            await anyio.sleep(0.02)
+            assert p.wanted([m2])
+            p.discard(["m2"])
+        assert not p.wanted([m2])
+
+    anyio.run(main)

@@ -292,3 +292,37 @@ def test_an_urgent_call_holds_urgent_jobs_only() -> None:
         assert calls == [["running"], ["q1", "q2"], ["bulk0a", "bulk0b", "bulk1a", "bulk1b", "bulk2a", "bulk2b"]]
 
     anyio.run(main)
+
+
+def test_a_job_becomes_urgent_once_it_is_wanted() -> None:
+    """A background job submitted with *wanted* is picked like an urgent one once a client
+    comes to wait for it (a delete of a memory whose embedding is queued)."""
+    calls: list[list[str]] = []
+    gate = threading.Event()
+    wanted = False
+
+    def fn(items: list[str]) -> list[str]:
+        gate.wait(5)
+        calls.append(list(items))
+        return items
+
+    async def main() -> None:
+        nonlocal wanted
+        b: Batcher[str, str] = Batcher("t", fn, max_items=2, limiter=anyio.CapacityLimiter(1))
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            tg.start_soon(b.submit, ["running"])  # held at the gate
+            await anyio.sleep(0.05)
+            tg.start_soon(b.submit, ["bulk0a", "bulk0b"])
+            await anyio.sleep(0.01)
+            tg.start_soon(functools.partial(b.submit, ["mine"], wanted=lambda: wanted))
+            await anyio.sleep(0.01)
+            tg.start_soon(b.submit, ["bulk1a", "bulk1b"])
+            await anyio.sleep(0.05)
+            wanted = True  # a client now waits for "mine"
+            gate.set()
+            await wait_until(b.progress, 4, 10)
+            b.close()
+        assert calls == [["running"], ["mine"], ["bulk0a", "bulk0b"], ["bulk1a", "bulk1b"]]
+
+    anyio.run(main)

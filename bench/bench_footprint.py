@@ -1,0 +1,180 @@
+"""Resident memory of the daemon and its children, idle and during a bulk load, and the bulk
+load's throughput counted until committed.
+
+1. **idle**: a fresh daemon (default configuration) gets ``--idle-memories`` memories (607:
+   the size of the independent set the issue measured on) by ``store_batch``, 30 queries, a
+   ``flush``; then it is left alone until the maintenance process has ended
+   (``maintenance.process_idle_s``) and the RSS of the daemon and every descendant is read.
+   The daemon's own ``stats.memory`` (malloc in use / freed and held, Lance caches) and which
+   models are loaded are reported beside it.
+2. **bulk load**: a fresh daemon gets ``--bulk`` memories (5,000) in ``store_batch`` calls of
+   500 from one client; the process tree's RSS is sampled every 20 ms throughout. Reported:
+   seconds until the last batch was answered (acknowledged), until ``stats`` answers with
+   nothing pending (every memory embedded and committed: ``stats`` waits for the stores
+   acknowledged before it), and until ``flush`` returns (contradiction checks done too); the
+   peak RSS of the tree and of the daemon alone.
+
+Run it for two commits in one session to get ratios (``PYTHONPATH`` pointing at the other
+checkout; the bench scripts are this commit's)::
+
+    python bench/bench_footprint.py --save new.json
+    PYTHONSAFEPATH=1 PYTHONPATH=OLD:OLD/client python bench/bench_footprint.py --save old.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _daemon import BenchDaemon
+from bench_store_query import NAMESPACES, fill_items, memory_texts, query_texts
+
+BATCH = 500
+
+
+def tree(pid: int) -> list[int]:
+    """*pid* and all its descendants."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo.extend(int(x) for x in f.read().split())
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return out
+
+
+def rss_mib(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return 0.0
+
+
+def tree_rss(pid: int) -> dict[str, float]:
+    pids = tree(pid)
+    own = rss_mib(pid)
+    return {"daemon": round(own, 1), "children": round(sum(rss_mib(p) for p in pids[1:]), 1), "processes": len(pids)}
+
+
+class Sampler(threading.Thread):
+    """The tree's RSS every *period* s; keeps the peaks."""
+
+    def __init__(self, pid: int, period: float = 0.02) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.period = pid, period
+        self.peak_total = self.peak_daemon = 0.0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            r = tree_rss(self.pid)
+            self.peak_daemon = max(self.peak_daemon, r["daemon"])
+            self.peak_total = max(self.peak_total, r["daemon"] + r["children"])
+            time.sleep(self.period)
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def idle(n: int, quiet_s: float) -> dict[str, Any]:
+    log(f"idle: {n} memories, 30 queries, then quiet")
+    with BenchDaemon(None) as d, d.client(timeout=600) as c:
+        texts = memory_texts(n, 3)
+        for start in range(0, n, BATCH):
+            c.store_batch(fill_items(texts[start : start + BATCH], start))
+        c.flush()
+        for i, q in enumerate(query_texts(30, 5)):
+            c.query(q, namespace=NAMESPACES[i % 3])
+        c.flush()
+        hello = c.hello()
+        deadline = time.monotonic() + quiet_s
+        while time.monotonic() < deadline:  # until the maintenance process has ended
+            time.sleep(1)
+            if tree_rss(d.pid())["processes"] == 1 and time.monotonic() > deadline - quiet_s + 5:
+                break
+        time.sleep(2)
+        r = tree_rss(d.pid())
+        stats = c.stats()
+        return {
+            "memories": n,
+            "rss_mib": r,
+            "total_mib": round(r["daemon"] + r["children"], 1),
+            "memory": stats.get("memory"),
+            "models": {k: v.get("state") for k, v in (stats.get("models") or {}).items()},
+            "reranker": hello.get("reranker", {}).get("state"),
+            "classifier": (stats.get("contradictions") or {}).get("classifier", {}).get("state"),
+        }
+
+
+def bulk(n: int) -> dict[str, Any]:
+    log(f"bulk load: {n} memories in store_batch of {BATCH}")
+    texts = memory_texts(n, 17)
+    with BenchDaemon(None) as d, d.client(timeout=900) as c:
+        c.store("warm up", namespace="warmup")
+        c.flush()
+        before = tree_rss(d.pid())
+        sampler = Sampler(d.pid())
+        sampler.start()
+        t0 = time.perf_counter()
+        for start in range(0, n, BATCH):
+            c.store_batch(fill_items(texts[start : start + BATCH], start))
+        acked = time.perf_counter() - t0
+        c.stats()  # waits for every store acknowledged before it to be committed
+        committed = time.perf_counter() - t0
+        c.flush()
+        flushed = time.perf_counter() - t0
+        sampler.stop.set()
+        sampler.join()
+        after = tree_rss(d.pid())
+        return {
+            "memories": n,
+            "acked_s": round(acked, 2),
+            "committed_s": round(committed, 2),
+            "flushed_s": round(flushed, 2),
+            "committed_per_s": round(n / committed, 1),
+            "flushed_per_s": round(n / flushed, 1),
+            "rss_before_mib": before,
+            "peak_total_mib": round(sampler.peak_total, 1),
+            "peak_daemon_mib": round(sampler.peak_daemon, 1),
+            "rss_after_mib": after,
+        }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--idle-memories", type=int, default=607)
+    ap.add_argument("--bulk", type=int, default=5000)
+    ap.add_argument("--quiet-s", type=float, default=30.0, help="most seconds to wait for quiet")
+    ap.add_argument("--save", type=Path)
+    args = ap.parse_args()
+    out = {"idle": idle(args.idle_memories, args.quiet_s), "bulk": bulk(args.bulk)}
+    i, b = out["idle"], out["bulk"]
+    print(f"idle at {i['memories']} memories: {i['total_mib']} MiB ({i['rss_mib']}), reranker {i['reranker']}")
+    print(
+        f"bulk load of {b['memories']}: acknowledged {b['acked_s']} s, committed {b['committed_s']} s "
+        f"({b['committed_per_s']}/s), checked {b['flushed_s']} s ({b['flushed_per_s']}/s); "
+        f"peak {b['peak_total_mib']} MiB (daemon {b['peak_daemon_mib']})"
+    )
+    if args.save:
+        args.save.write_text(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
