@@ -207,16 +207,17 @@ class _Namespace:
     ) -> list[tuple[Row, float]]:
         """The *k* best BM25 matches of the terms *query* among the rows *flt* lets through,
         best first, scored with the table-wide statistics given."""
-        scores = self.text.scores(query, docs, avg_length, df)
-        if not scores:
-            return []
         keep = self._kept(flt)
+        scores = self.text.dense_scores(query, docs, avg_length, df, len(keep))
+        found = np.flatnonzero((scores > 0) & keep)
+        if len(found) > k:  # the best k, and every row tied with the k-th (ordered below)
+            kth = np.partition(scores[found], len(found) - k)[len(found) - k]
+            found = found[scores[found] >= kth]
         hits: list[tuple[Row, float]] = []
-        for j, score in scores.items():
-            if keep[j]:
-                r = self.rows[j]
-                assert r is not None
-                hits.append((r, score))
+        for j in found:
+            r = self.rows[j]
+            assert r is not None
+            hits.append((r, float(scores[j])))
         # ties as LanceDB returns them: the row written last first (table order, reversed)
         hits.sort(key=lambda h: (-h[1], -h[0].updated_at, h[0].id))
         return [(replace(r, vector=self.matrix[self.slot[r.id]].copy()), score) for r, score in hits[:k]]

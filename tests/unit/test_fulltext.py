@@ -125,3 +125,42 @@ def test_a_namespace_not_held_sends_the_search_to_the_store(store: MemoryStore) 
     off = NeighbourCache(store, max_rows=1000, fulltext=False)
     assert off.text_search("a", "terraform", 5) is None
     assert small.stats().text_store_searches == 1
+
+
+def test_dense_scores_are_the_scores_bit_for_bit_through_adds_and_removes() -> None:
+    """`Postings.dense_scores` (arrays, what searches use) gives exactly `scores` (the
+    per-posting loop that states the formula), also after rows come and go and a term's
+    cached arrays are dropped."""
+    import random
+
+    rng = random.Random(11)
+    words = [
+        "lease",
+        "broker",
+        "queue",
+        "retry",
+        "index",
+        "vector",
+        "replay",
+        "commit",
+        "shard",
+        "token",
+        "cache",
+        "deploy",
+    ]
+    p = Postings()
+    texts: dict[int, str] = {}
+    for step in range(600):
+        slot = rng.randrange(300)
+        if slot in texts and rng.random() < 0.4:
+            p.remove(slot, texts.pop(slot))
+        elif slot not in texts:
+            texts[slot] = " ".join(rng.choice(words) for _ in range(rng.randint(1, 25)))
+            p.add(slot, texts[slot])
+        if step % 50 == 0:
+            query = terms(" ".join(rng.sample(words, 4)) + " lease lease")
+            df = {t: p.frequency(t) + rng.randint(0, 30) for t in query}  # table-wide: more than here
+            docs, avg = len(texts) + 1000, p.total_length / max(1, len(texts)) + 0.5
+            loop = p.scores(query, docs, avg, df)
+            dense = p.dense_scores(query, docs, avg, df, 300)
+            assert {int(j): float(dense[j]) for j in np.flatnonzero(dense)} == loop
