@@ -7,7 +7,9 @@ model is built on demand by ``bench/make_cross_encoder.py full`` (needs torch + 
 pass ``--builder-python`` of a venv that has them) into ``~/.cache/omegad/bench/ms-marco-shape``
 and quantized as ``omegad models fetch reranker --quantize`` would (needs ``onnx``).
 
-Parts, all measured in one run (medians; the machine is shared and noisy, so compare ratios):
+Parts, all measured in one run (medians; the machine is shared and noisy, so compare ratios;
+between 1 and 2, the float file as shipped against its fused form, ``reranker.fused``,
+alternating on the same pairs, with the largest logit difference between them):
 
 1. **stage vs raw ONNX Runtime**: the daemon's rerank stage (`Reranker.rerank`: cache lookup,
    tokenization, length-sorted batches, the shared batcher's thread hop, boost) against
@@ -168,6 +170,45 @@ def stage_vs_raw(model_dir: Path, onnx_name: str, reps: int, threads: int) -> di
     return result
 
 
+def fused_vs_shipped(model_dir: Path, reps: int, threads: int) -> dict[str, Any]:
+    """20 pairs scored by the float file as shipped and by its fused form (what
+    ``reranker.fused`` loads), alternating on the same questions; and the largest logit
+    difference between the two over every pair scored."""
+    import tempfile
+
+    from omegad.models.files import read_reranker_dir
+    from omegad.recall.crossencoder import CrossEncoder
+
+    files = read_reranker_dir(model_dir)
+    files = type(files)(files.directory, model_dir / "model.onnx", files.tokenizer, files.model_id, "model.onnx")
+    texts = memory_texts(20 * 4, seed=77)
+    queries = query_texts(reps + 5, seed=78)
+    with tempfile.TemporaryDirectory() as cache:
+        shipped = CrossEncoder(files, threads=threads, max_tokens=256)
+        fused = CrossEncoder(files, threads=threads, max_tokens=256, fused_dir=Path(cache))
+        times: dict[str, list[float]] = {"shipped": [], "fused": []}
+        worst = 0.0
+        for k, q in enumerate(queries):
+            pairs = [(q, t) for t in texts[(k % 4) * 20 : (k % 4) * 20 + 20]]
+            logits = {}
+            for name, enc in (
+                (("shipped", shipped), ("fused", fused)) if k % 2 else (("fused", fused), ("shipped", shipped))
+            ):
+                s = time.perf_counter()
+                logits[name] = enc.score(pairs)[0]
+                if k >= 5:
+                    times[name].append((time.perf_counter() - s) * 1000)
+            worst = max(worst, float(np.abs(logits["fused"] - logits["shipped"]).max()))
+        graph = fused.graph
+    return {
+        "graph": graph,
+        "shipped_ms": summary(times["shipped"]),
+        "fused_ms": summary(times["fused"]),
+        "ratio": round(statistics.median(times["fused"]) / statistics.median(times["shipped"]), 3),
+        "max_logit_diff": worst,
+    }
+
+
 # -- 2 and 3: through the daemon --------------------------------------------------------------
 
 
@@ -252,6 +293,12 @@ def render(r: dict[str, Any]) -> str:
             f"| same batch padded to 128 / one batch, {s['file']} | "
             f"{s['fixed_pad_128_ms']['median']:.1f} ms / {s['one_batch_ms']['median']:.1f} ms |"
         )
+    f = r.get("fused")
+    if f:
+        lines.append(
+            f"| 20 pairs, float file as shipped / fused ({f['graph']}) | {f['shipped_ms']['median']:.1f} ms / "
+            f"{f['fused_ms']['median']:.1f} ms → ratio {f['ratio']}, largest logit difference {f['max_logit_diff']:.2e} |"
+        )
     d = r.get("daemon")
     if d:
         lines.append(
@@ -294,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("model_int8.onnx", "model.onnx"):
         log(f"stage vs raw onnxruntime: {name}, {reps} reps")
         results["stage"].append(stage_vs_raw(args.model_dir, name, reps, threads=2))
+    log(f"fused vs shipped float file, {reps} reps")
+    results["fused"] = fused_vs_shipped(args.model_dir, reps, threads=2)
     if not args.skip_daemon:
         results["daemon"] = daemon_part(
             args.model_dir, memories, queries=30 if args.quick else 150, per_proc=5 if args.quick else 20

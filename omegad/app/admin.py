@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from omegad import __version__
-from omegad.app.faults import STORAGE
 from omegad.errors import ServiceError
 from omegad.requests import FlushParams
 from omegad.worker import wait_until
@@ -40,8 +39,7 @@ async def maintain(svc: Service, _: Any) -> dict[str, Any]:
     """Run a maintenance pass now (`omegad maintain`) and return its report; it covers the
     stores acknowledged before it (those still pending are committed first, unless writes
     are failing: a pass on a full disk is what frees the space they need)."""
-    if not any(svc.faults.active(code) for code in STORAGE):
-        await svc.pending.settle(svc.config.pending_wait_s)
+    await svc.pending.settle(svc.config.pending_wait_s, give_up=svc.writes_failing)
     report = await svc.scheduler.run_pass(True, "requested")
     if not report.get("cleanup_only"):
         svc.scheduler.pass_worked()

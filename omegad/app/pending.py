@@ -37,6 +37,10 @@ def row_bytes(row: Row) -> int:
     return len(row.text.encode()) + sum(len(t) for t in row.tags) + meta + 4 * len(row.vector) + 200
 
 
+#: How often a `Pending.settle` with a *give_up* looks at it.
+GIVE_UP_POLL_S = 0.1
+
+
 class Pending:
     def __init__(self, max_rows: int, max_bytes: int, wait_s: float) -> None:
         self.max_rows = max_rows
@@ -175,10 +179,21 @@ class Pending:
             return True
         return False
 
-    async def settle(self, timeout: float | None) -> bool:
+    async def settle(self, timeout: float | None, give_up: Callable[[], bool] | None = None) -> bool:
         """Wait until what is pending now is committed (``flush``, ``stats``, shutdown);
-        False after *timeout* s."""
-        return await self._wait(self._still_pending(list(self.rows)), math.inf if timeout is None else timeout)
+        False after *timeout* s, or as soon as *give_up* returns True (looked at every
+        `GIVE_UP_POLL_S`: e.g. writes are failing, so nothing will commit for now)."""
+        waiting = self._still_pending(list(self.rows))
+        if give_up is None:
+            return await self._wait(waiting, math.inf if timeout is None else timeout)
+        with anyio.move_on_after(math.inf if timeout is None else timeout):
+            while waiting():
+                if give_up():
+                    return False
+                with anyio.move_on_after(GIVE_UP_POLL_S):
+                    await self._changed.wait()
+            return True
+        return False
 
     async def wait_ids(self, ids: Iterable[str]) -> None:
         """Wait until none of *ids* is pending (their commits are done)."""

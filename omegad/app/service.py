@@ -25,7 +25,7 @@ import structlog
 
 from omegad.app.backup import ExportLease
 from omegad.app.events import EventHub
-from omegad.app.faults import Faults, classify
+from omegad.app.faults import STORAGE, Faults, classify
 from omegad.app.history import HistoryStore
 from omegad.app.maintenance import Scheduler
 from omegad.app.ops import DeleteOp, ImportOp, ImportResult, InsertOp, MaintainOp, Merged, UpdateOp, WriteOp
@@ -651,6 +651,10 @@ class Service:
             return {**self.writer.history.namespaces_of(missing), **found} if missing else found
 
         return await anyio.to_thread.run_sync(find, limiter=self.read_limiter)
+
+    def writes_failing(self) -> bool:
+        """A storage problem (full disk, read-only, I/O error) is active: commits fail for now."""
+        return any(self.faults.active(code) for code in STORAGE)
 
     async def health(self) -> dict[str, Any]:
         """``status`` ok/degraded and the active problems (see `omegad.app.faults`)."""

@@ -43,8 +43,9 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
         }
 
     health = await svc.health()
-    # the counts include stores acknowledged at the log (their commits are one group away)
-    await svc.pending.settle(svc.config.pending_wait_s)
+    # the counts include stores acknowledged at the log (their commits are one group away),
+    # unless writes are failing: those wait in the log then, and `store.pending` counts them
+    await svc.pending.settle(svc.config.pending_wait_s, give_up=svc.writes_failing)
     try:
         data = await anyio.to_thread.run_sync(collect, limiter=svc.read_limiter)
     except Exception as exc:  # degraded: say what is known

@@ -8,9 +8,11 @@ those tests skip)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -59,6 +61,32 @@ def _stored(c: Any, namespace: str) -> dict[str, str]:
     return out
 
 
+@contextlib.contextmanager
+def _kept_full(ballast: Path) -> Iterator[None]:
+    """Append to *ballast* whenever its file system has room, until the block ends: space the
+    daemon frees is taken again within milliseconds."""
+    stop = threading.Event()
+
+    def fill() -> None:
+        fd = os.open(ballast, os.O_WRONLY | os.O_APPEND)
+        try:
+            while not stop.is_set():
+                try:
+                    os.write(fd, b"\0" * 4096)
+                except OSError:
+                    time.sleep(0.002)
+        finally:
+            os.close(fd)
+
+    t = threading.Thread(target=fill, daemon=True)
+    t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        t.join()
+
+
 def _problem(hello: dict[str, Any], code: str) -> dict[str, Any]:
     assert hello["status"] == "degraded", hello
     (p,) = [p for p in hello["problems"] if p["code"] == code]
@@ -94,15 +122,22 @@ def test_full_disk_refuses_writes_keeps_reads_and_recovers(daemon_factory, tmpfs
             if refused >= 5:
                 break
         assert refused >= 5, "the file system never filled up"
-        p = _problem(c.hello(), "disk_full")
-        assert str(tmpfs / "data") in p["message"]
-        assert c.stats()["status"] == "degraded"
-        # reads go on
-        assert c.get("m3")["text"] == sent["m3"]
-        assert any(r["id"] == "m3" for r in c.query("memory 3 build cache", namespace="n", limit=20))
-        code, checks, err = _doctor(d.base, "--socket", str(d.socket), "--data-dir", str(d.data_dir))
-        assert code == 1 and checks["daemon disk_full"]["level"] == "error", (checks, err)
-        assert checks["data directory"]["level"] in ("warning", "error"), checks
+        # The daemon frees space itself (the pass a full disk queues drops old versions), and
+        # a background commit that then succeeds clears the problem: keep the disk full while
+        # degraded mode is looked at, and make sure it is reported now.
+        with _kept_full(tmpfs / "ballast"):
+            with pytest.raises(Unavailable) as refusal:
+                c.store("refused while the disk is kept full", namespace="n")
+            assert refusal.value.data["reason"] == "disk_full", refusal.value
+            p = _problem(c.hello(), "disk_full")
+            assert str(tmpfs / "data") in p["message"]
+            assert c.stats()["status"] == "degraded"
+            # reads go on
+            assert c.get("m3")["text"] == sent["m3"]
+            assert any(r["id"] == "m3" for r in c.query("memory 3 build cache", namespace="n", limit=20))
+            code, checks, err = _doctor(d.base, "--socket", str(d.socket), "--data-dir", str(d.data_dir))
+            assert code == 1 and checks["daemon disk_full"]["level"] == "error", (checks, err)
+            assert checks["data directory"]["level"] in ("warning", "error"), checks
         # free space: the next write succeeds and the problem clears by itself
         (tmpfs / "ballast").unlink()
         c.store("after the disk was freed", id="after", namespace="n")

@@ -142,3 +142,28 @@ def test_rows_a_client_waits_for_are_wanted_until_the_wait_ends() -> None:
         assert not p.wanted([m2])
 
     anyio.run(main)
+
+
+def test_settle_gives_up_once_writes_are_failing() -> None:
+    """`stats` and `maintain` wait for what is pending unless writes are failing (a full disk:
+    the rows wait in the log and cannot commit for now): then they answer at once."""
+
+    async def main() -> None:
+        p = Pending(100, 1 << 30, wait_s=30)
+        p.add(_row("stuck"), dedup=True)
+        failing = False
+        with anyio.fail_after(5):
+            async with anyio.create_task_group() as tg:
+
+                async def fail_soon() -> None:
+                    nonlocal failing
+                    await anyio.sleep(0.2)
+                    failing = True
+
+                tg.start_soon(fail_soon)
+                assert await p.settle(30, give_up=lambda: failing) is False
+            assert p.holds("stuck")
+            p.discard(["stuck"])
+            assert await p.settle(30, give_up=lambda: True) is True  # nothing left to wait for
+
+    anyio.run(main)
