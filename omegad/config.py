@@ -112,7 +112,7 @@ class Config:
     reranker_threads: int = 2
     reranker_batch_size: int = 8
     reranker_spinning: bool = False
-    reranker_fused: bool = True
+    reranker_fused: bool = False  # fused, 20 pairs took 1.08-1.10x as long (docs/models.md)
     reranker_cache_size: int = 10_000
     reranker_timeout_s: float = 5.0
     reranker_max_failures: int = 3

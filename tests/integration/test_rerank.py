@@ -68,7 +68,7 @@ def test_ready_state_in_hello_stats_and_status(tiny_daemon: Daemon) -> None:
         assert r["state"] == "ready"
         assert r["model"] == "omegad/tiny-test-cross-encoder"
         assert r["quantization"] == "none (fp32)" and r["threads"] == 2 and r["top_k"] == 20 and r["weight"] == 0.3
-        assert r["graph"].startswith("fused ("), r["graph"]  # a float file runs fused
+        assert r["graph"] == "as shipped (fusing is off)", r["graph"]  # reranker.fused is off by default
         s = c.stats()["models"]["reranker"]
         assert s["state"] == "ready" and s["errors"] == 0 and s["load_ms"] > 0
     out = subprocess.run(
@@ -357,3 +357,21 @@ def test_stopping_during_a_download_does_not_wait_for_it(tmp_path: Path) -> None
             assert "stopped" in d.log()
         finally:
             d.cleanup()
+
+
+def test_a_float_reranker_runs_fused_when_configured(tmp_path: Path) -> None:
+    """reranker.fused = true: the daemon loads the fused form of a float file (built and
+    checked against the original when first loaded) and reranks with it."""
+    d = Daemon(tmp_path, config="[reranker]\nfused = true\n", env={"OMEGAD_RERANKER_MODEL_DIR": str(TINY)}).start()
+    try:
+        wait_state(d, "ready")
+        with d.client() as c:
+            assert c.hello()["reranker"]["graph"].startswith("fused ("), c.hello()["reranker"]
+            c.store("the staging database runs Postgres 16", namespace="fz")
+            reply = c.query("which database does staging use", namespace="fz", explain=True)
+            (stage,) = [t for t in reply["trace"] if t["stage"] == "rerank"]
+            assert stage.get("scored") == 1, stage
+    finally:
+        code = d.stop()
+        d.cleanup()
+    assert code == 0, d.log()
