@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
+from collections.abc import Callable, Iterator
 
 import anyio
 import pytest
@@ -10,21 +12,46 @@ import pytest
 from omegad.worker import Batcher, JobQueue, wait_until
 
 
+class _Concurrency:
+    """How many calls of a batch function ran at once, at most (`peak`)."""
+
+    def __init__(self) -> None:
+        self.active = self.peak = 0
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        with self._lock:
+            self.active += 1
+            self.peak = max(self.peak, self.active)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.active -= 1
+
+
+def _gated_recorder() -> tuple[list[list[str]], threading.Event, Callable[[list[str]], list[str]]]:
+    """A batch function that waits for *gate* (5 s at most), then records its call's items."""
+    calls: list[list[str]] = []
+    gate = threading.Event()
+
+    def fn(items: list[str]) -> list[str]:
+        gate.wait(5)
+        calls.append(list(items))
+        return items
+
+    return calls, gate, fn
+
+
 def test_batcher_groups_concurrent_submissions_and_bounds_threads() -> None:
     calls: list[list[int]] = []
-    active = 0
-    peak = 0
-    lock = threading.Lock()
+    threads = _Concurrency()
 
     def fn(items: list[int]) -> list[int]:
-        nonlocal active, peak
-        with lock:
-            active += 1
-            peak = max(peak, active)
-        time.sleep(0.05)  # hold the thread so later submissions pile up
-        calls.append(list(items))
-        with lock:
-            active -= 1
+        with threads.running():
+            time.sleep(0.05)  # hold the thread so later submissions pile up
+            calls.append(list(items))
         return [i * 10 for i in items]
 
     async def main() -> None:
@@ -44,7 +71,7 @@ def test_batcher_groups_concurrent_submissions_and_bounds_threads() -> None:
         assert b.progress.finished == 20 and b.depth == 0
 
     anyio.run(main)
-    assert peak == 1  # one worker thread at a time
+    assert threads.peak == 1  # one worker thread at a time
     assert len(calls) < 20  # grouped: far fewer runs than submissions
     assert sum(len(c) for c in calls) == 40
 
@@ -149,13 +176,7 @@ def test_urgent_jobs_overtake_queued_bulk_jobs_without_starving_them() -> None:
     `BULK_PASSED_OVER` calls."""
     from omegad.worker import BULK_PASSED_OVER
 
-    calls: list[list[str]] = []
-    gate = threading.Event()
-
-    def fn(items: list[str]) -> list[str]:
-        gate.wait(5)
-        calls.append(list(items))
-        return items
+    calls, gate, fn = _gated_recorder()
 
     async def main() -> None:
         b: Batcher[str, str] = Batcher("t", fn, max_items=2, limiter=anyio.CapacityLimiter(1))
@@ -200,20 +221,13 @@ def test_idle_batcher_runs_a_job_in_the_submitters_task_and_queues_the_rest_behi
     together and run after it, one thread at a time."""
     calls: list[list[str]] = []
     gate = threading.Event()
-    active = 0
-    peak = 0
-    lock = threading.Lock()
+    threads = _Concurrency()
 
     def fn(items: list[str]) -> list[str]:
-        nonlocal active, peak
-        with lock:
-            active += 1
-            peak = max(peak, active)
-        if items[0] == "first":
-            gate.wait(5)
-        calls.append(list(items))
-        with lock:
-            active -= 1
+        with threads.running():
+            if items[0] == "first":
+                gate.wait(5)
+            calls.append(list(items))
         return [i.upper() for i in items]
 
     async def main() -> None:
@@ -242,7 +256,7 @@ def test_idle_batcher_runs_a_job_in_the_submitters_task_and_queues_the_rest_behi
         assert calls[1] == ["first"] and calls[2] == ["a", "b", "c"]  # the queued three in one call
 
     anyio.run(main)
-    assert peak == 1
+    assert threads.peak == 1
 
 
 def test_inline_job_errors_reach_the_caller_and_a_closed_batcher_refuses() -> None:
@@ -266,13 +280,7 @@ def test_inline_job_errors_reach_the_caller_and_a_closed_batcher_refuses() -> No
 def test_an_urgent_call_holds_urgent_jobs_only() -> None:
     """A question's text runs in a call of its own kind: it waits for its own run, not for a
     run filled up with queued bulk texts; the bulk jobs then batch together."""
-    calls: list[list[str]] = []
-    gate = threading.Event()
-
-    def fn(items: list[str]) -> list[str]:
-        gate.wait(5)
-        calls.append(list(items))
-        return items
+    calls, gate, fn = _gated_recorder()
 
     async def main() -> None:
         b: Batcher[str, str] = Batcher("t", fn, max_items=10, limiter=anyio.CapacityLimiter(1))
