@@ -138,9 +138,20 @@ class Batcher(Generic[T, R]):
         still waits for its batch: a write is never left half-acknowledged. Without it (the
         embedder) a cancelled caller leaves at once and its job is skipped if not yet run.
         """
-        if self._inline and not self.progress.pending and not self.closed and items:
-            return await self._run_inline(list(items))
         job: _Job[T, R] = _Job(items, urgent, wanted)
+        if self._inline and not self.progress.pending and not self.closed and items:
+            # idle: run it as one call from this task; it counts as queued until it returns,
+            # so later submitters queue behind it, and the limiter keeps calls one at a time
+            self.progress.add()
+            await self._run_batch([job])
+        else:
+            await self._queue_and_wait(job)
+        if job.error is not None:
+            raise job.error
+        assert job.results is not None
+        return job.results
+
+    async def _queue_and_wait(self, job: _Job[T, R]) -> None:
         with anyio.CancelScope(shield=True):
             self.progress.add()
             # a place among the queued jobs, given back when the job is picked to run
@@ -160,28 +171,6 @@ class Batcher(Generic[T, R]):
             except BaseException:
                 job.abandoned = True
                 raise
-        if job.error is not None:
-            raise job.error
-        assert job.results is not None
-        return job.results
-
-    async def _run_inline(self, items: list[T]) -> list[R]:
-        """Run *items* as one call from the submitter's task (the batcher is idle). The job
-        counts as queued until it returns, so later submitters queue behind it; the limiter
-        keeps the calls one at a time."""
-        self.progress.add()
-        try:
-            results = await anyio.to_thread.run_sync(self._fn, items, limiter=self._limiter)
-            if len(results) != len(items):
-                raise RuntimeError(f"{self.name}: {len(results)} results for {len(items)} items")
-            if self._after is not None:
-                await self._after(items, results)
-            return results
-        finally:
-            self.batches += 1
-            self.items += len(items)
-            self.last_done = time.monotonic()
-            self.progress.done()
 
     def close(self) -> None:
         """Stop accepting work; `run` returns once the queue is drained."""

@@ -12,11 +12,13 @@ rows again in the new segment, since the old ones that held them are deleted).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 import anyio
 
@@ -37,8 +39,23 @@ def row_bytes(row: Row) -> int:
     return len(row.text.encode()) + sum(len(t) for t in row.tags) + meta + 4 * len(row.vector) + 200
 
 
+K = TypeVar("K")
+
 #: How often a `Pending.settle` with a *give_up* looks at it.
 GIVE_UP_POLL_S = 0.1
+
+
+@contextlib.contextmanager
+def _waiting(counts: Counter[K], keys: list[K]) -> Iterator[None]:
+    """Count a client waiting for *keys* while the block runs (keys no one waits for leave)."""
+    counts.update(keys)
+    try:
+        yield
+    finally:
+        for key in keys:
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
 
 
 class Pending:
@@ -172,10 +189,18 @@ class Pending:
 
         return waiting
 
-    async def _wait(self, until_false: Callable[[], bool], timeout: float) -> bool:
+    async def _wait(
+        self, until_false: Callable[[], bool], timeout: float, give_up: Callable[[], bool] | None = None
+    ) -> bool:
+        """Wait until *until_false* says False (True), else False after *timeout* s or once
+        *give_up* says True (looked at every `GIVE_UP_POLL_S`)."""
+        poll = math.inf if give_up is None else GIVE_UP_POLL_S
         with anyio.move_on_after(timeout):
             while until_false():
-                await self._changed.wait()
+                if give_up is not None and give_up():
+                    return False
+                with anyio.move_on_after(poll):
+                    await self._changed.wait()
             return True
         return False
 
@@ -183,40 +208,21 @@ class Pending:
         """Wait until what is pending now is committed (``flush``, ``stats``, shutdown);
         False after *timeout* s, or as soon as *give_up* returns True (looked at every
         `GIVE_UP_POLL_S`: e.g. writes are failing, so nothing will commit for now)."""
-        waiting = self._still_pending(list(self.rows))
-        if give_up is None:
-            return await self._wait(waiting, math.inf if timeout is None else timeout)
-        with anyio.move_on_after(math.inf if timeout is None else timeout):
-            while waiting():
-                if give_up():
-                    return False
-                with anyio.move_on_after(GIVE_UP_POLL_S):
-                    await self._changed.wait()
-            return True
-        return False
+        return await self._wait(self._still_pending(list(self.rows)), math.inf if timeout is None else timeout, give_up)
 
     async def wait_ids(self, ids: Iterable[str]) -> None:
         """Wait until none of *ids* is pending (their commits are done)."""
         wanted = [i for i in ids if i in self.rows]
         if wanted:
-            self._wanted_ids.update(wanted)
-            try:
+            with _waiting(self._wanted_ids, wanted):
                 await self._must(self._still_pending(wanted))
-            finally:
-                self._wanted_ids.subtract(wanted)
-                self._wanted_ids -= Counter()  # (drops the ids no one waits for any more)
 
     async def wait_namespace(self, namespace: str | None) -> None:
         """Wait until what *namespace* (None: any) has pending now is committed."""
         ids = list(self.rows) if namespace is None else list(self._namespaces.get(namespace, ()))
         if ids:
-            self._wanted_namespaces[namespace] += 1
-            try:
+            with _waiting(self._wanted_namespaces, [namespace]):
                 await self._must(self._still_pending(ids))
-            finally:
-                self._wanted_namespaces[namespace] -= 1
-                if not self._wanted_namespaces[namespace]:
-                    del self._wanted_namespaces[namespace]
 
     def wanted(self, rows: list[Row]) -> bool:
         """A client is waiting for one of *rows* (an update, a delete, a get of a version, a
