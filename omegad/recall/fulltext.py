@@ -263,26 +263,14 @@ class Postings:
         """Documents of this namespace holding *term*."""
         return len(self.postings.get(term, ()))
 
-    def scores(self, query: Iterable[str], docs: int, avg_length: float, df: dict[str, int]) -> dict[int, float]:
-        """BM25 of each slot holding a query term, with the table-wide *docs*, *avg_length*
-        and document frequencies *df*."""
-        out: dict[int, float] = {}
-        for term in query:
-            holders = self.postings.get(term)
-            if not holders:
-                continue
-            weight = idf(docs, df[term])
-            for slot, tf in holders.items():
-                out[slot] = out.get(slot, 0.0) + bm25(tf, self.lengths[slot], avg_length, weight)
-        return out
-
     def dense_scores(
         self, query: Iterable[str], docs: int, avg_length: float, df: dict[str, int], size: int
     ) -> npt.NDArray[np.float64]:
-        """`scores` as an array over slots ``0..size-1`` (0 where no query term is held; a
-        match always scores above 0): the same operations in the same order, on arrays, so
-        the same numbers — ~20x faster than `scores` over thousands of postings, which held
-        the GIL beside the question's embedding (docs/storage.md, "Full-text search")."""
+        """The BM25 score of each slot ``0..size-1`` for the terms *query* (0 where none is
+        held; a match always scores above 0), with the table-wide *docs*, *avg_length* and
+        document frequencies *df*: `bm25` summed over the query's terms, computed on arrays
+        (a loop over thousands of postings held the GIL beside the question's embedding,
+        docs/storage.md, "Full-text search")."""
         out = np.zeros(size, dtype=np.float64)
         for term in query:
             arrays = self._arrays.get(term)
