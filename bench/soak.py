@@ -347,6 +347,14 @@ class Worker:
         ms = (time.perf_counter() - started) * 1000
         self.lat.setdefault(key, []).append(ms)
 
+    def trace_stages(self, trace: list[dict[str, Any]]) -> None:
+        """Keep an explained query's stage times (daemon side), to say where a query waits."""
+        for st in trace:
+            for key in ("ms", "vector_ms", "fts_ms"):
+                if isinstance(st.get(key), (int, float)):
+                    name = st["stage"] if key == "ms" else key.removesuffix("_ms")
+                    self.lat.setdefault(f"query stage {name}", []).append(float(st[key]))
+
     def pick_namespace(self) -> str | None:
         r = self.rng.random()
         return self.own_ns if r < 0.4 else self.team_ns if r < 0.6 else SHARED_NS if r < 0.85 else None
@@ -489,6 +497,7 @@ class Worker:
             stages = [st.get("stage") for st in reply["trace"]]
             if stages[:1] != ["embed"]:
                 raise Mismatch(f"explain trace stages {stages}")
+            self.trace_stages(reply["trace"])
             results = reply.get("results")
         else:
             results = reply
@@ -872,6 +881,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for r in ordered:
             counts.update(r["counts"])
         res["methods"] = {m: summary(lat.get(m, [])) for m in METHODS}
+        res["query_stages"] = {
+            k.removeprefix("query stage "): summary(v) for k, v in lat.items() if k.startswith("query stage ")
+        }
         res["counts"] = dict(counts)
         res["total_ops"] = sum(counts[m] for m in METHODS)
         if ordered:
@@ -1002,6 +1014,13 @@ def render(r: dict[str, Any]) -> str:
     v = r["verify_get"]
     add(f"| (final get, not in the mix) | {v['n']} | {v['p50']:.2f} | {v['p99']:.2f} | {v['max']:.2f} |")
     add("")
+    if r.get("query_stages"):
+        add("a query's stages (daemon side, the explained queries; recall's vector and fts run in threads):\n")
+        add("| stage | n | p50 ms | p99 ms | max ms |")
+        add("|---|---:|---:|---:|---:|")
+        for name, s in r["query_stages"].items():
+            add(f"| {name} | {s['n']} | {s['p50']:.2f} | {s['p99']:.2f} | {s['max']:.2f} |")
+        add("")
     fin = r.get("final", {})
     stats = fin.get("stats", {})
     contra = stats.get("contradictions", {})

@@ -134,6 +134,7 @@ class Config:
     contradiction_classifier_weight: float = 0.42
     contradiction_classifier_min_cosine: float = 0.6
     contradiction_classifier_threads: int = 1
+    contradiction_classifier_idle_s: float = 60.0  # unloaded after this long unused (0: kept)
     # lifecycle signals (see omegad.storage.signals)
     feedback_weight: float = 0.1
     feedback_bound: float = 5.0
@@ -378,6 +379,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("contradiction.classifier_weight", None, "contradiction_classifier_weight", _share),
     ("contradiction.classifier_min_cosine", None, "contradiction_classifier_min_cosine", _share),
     ("contradiction.classifier_threads", None, "contradiction_classifier_threads", _int_between(1, 16)),
+    ("contradiction.classifier_idle_s", None, "contradiction_classifier_idle_s", _float),
     ("secrets.on_detect", "OMEGAD_SECRETS", "secrets_on_detect", _choice("redact", "reject", "allow")),
     ("dedup.on_store", "OMEGAD_DEDUP", "dedup_on_store", _choice("link", "merge-exact", "off")),
     ("dedup.link_cosine", None, "dedup_link_cosine", _share),

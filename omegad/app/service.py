@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import structlog
 
+from omegad.app import heap
 from omegad.app.backup import ExportLease
 from omegad.app.events import EventHub
 from omegad.app.faults import STORAGE, Faults, classify
@@ -164,6 +165,7 @@ class Service:
             cross_scores=self.reranker.scores,
             busy=self._busy,
             cache=self.neighbours,
+            trim=heap.trim,
         )
 
     def _busy(self) -> bool:

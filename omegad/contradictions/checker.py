@@ -136,6 +136,7 @@ class Checker:
         cross_scores: Callable[[list[tuple[str, str]]], Awaitable[list[float] | None]] | None = None,
         busy: Callable[[], bool] | None = None,
         cache: NeighbourCache | None = None,
+        trim: Callable[[], object] | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -145,6 +146,7 @@ class Checker:
         self._read_limiter = read_limiter
         self._cross_scores = cross_scores
         self._busy = busy
+        self._trim = trim  # hands freed heap back to the system (after the model is unloaded)
         self.cache = cache if cache is not None else NeighbourCache(store, 0)
         self.classifier = Classifier(
             config.contradiction_classifier,
@@ -152,6 +154,7 @@ class Checker:
             config.contradiction_classifier_weight,
             config.contradiction_classifier_threads,
             config.contradiction_classifier_min_cosine,
+            config.contradiction_classifier_idle_s,
         )
         self._queue: deque[tuple[str, int]] = deque()  # (id, commit stamp), in stamp order
         # rows handed over by the writer (saves re-reading them); absent after a restart
@@ -264,9 +267,12 @@ class Checker:
                     await self._save_cursor()
                     if self._queue or self._rescan:  # arrived while saving
                         continue
+                    if self.classifier.release_due_in() == 0:  # (the loop's thread rule holds here)
+                        if await anyio.to_thread.run_sync(self.classifier.release) and self._trim:
+                            await anyio.to_thread.run_sync(self._trim)
                     self._wake = anyio.Event()
-                    # idle: sleep until woken, or until the unsaved cursor is due
-                    with anyio.move_on_after(self._save_due_in()):
+                    # idle: sleep until woken, the unsaved cursor is due or the model unused
+                    with anyio.move_on_after(min(self._save_due_in(), self.classifier.release_due_in())):
                         await self._wake.wait()
                     continue
                 self._advance()

@@ -17,6 +17,7 @@ gate, and when it cannot be loaded the detectors decide alone and ``stats`` says
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -97,6 +98,7 @@ class ClassifierStats(NamedTuple):
     ms_per_pair: float | None
     flagged_alone: int  # pairs flagged that the detectors alone would not have flagged
     error: str | None  # why the last load failed
+    loads: int  # times the model was loaded (again after `Classifier.release`)
 
 
 class Classifier:
@@ -104,13 +106,24 @@ class Classifier:
     counted, and skipped (the detectors decide alone) while it is off or cannot be loaded.
     Used from one worker thread at a time."""
 
-    def __init__(self, mode: str, directory: Path | None, weight: float, threads: int, min_cosine: float = 0.0) -> None:
+    def __init__(
+        self,
+        mode: str,
+        directory: Path | None,
+        weight: float,
+        threads: int,
+        min_cosine: float = 0.0,
+        idle_s: float = 0.0,
+    ) -> None:
         self.mode = mode  # "auto" (the model when it loads) or "off"
         self.directory = directory or PACKAGED_MODEL
         self.weight = weight
         self.min_cosine = min_cosine
         self.threads = threads
+        self.idle_s = idle_s  # unloaded after this long unused (0: kept)
         self.model: PairModel | None = None
+        self.loads = 0
+        self._used_at = 0.0
         self.error: str | None = None
         self._failed_at: float | None = None
         self.pairs = 0
@@ -136,7 +149,25 @@ class Classifier:
             self.error, self._failed_at = error_text(exc), time.monotonic()
             return None
         self.error = self._failed_at = None
+        self.loads += 1
         return self.model
+
+    def release_due_in(self) -> float:
+        """Seconds until the loaded model has been unused for ``idle_s`` (infinite when it is
+        not loaded or is kept)."""
+        if self.model is None or self.idle_s <= 0:
+            return math.inf
+        return max(0.0, self._used_at + self.idle_s - time.monotonic())
+
+    def release(self) -> bool:
+        """Unload the model once unused for ``idle_s``: it is asked only about pairs past the
+        checks, in bursts after writes, and holds ~35 MB of a quiet daemon's memory; loading
+        it again takes ~0.4 s in the checker's thread. Not while `apply` runs (same thread
+        rule). Returns whether it was unloaded."""
+        if self.release_due_in() > 0:
+            return False
+        self.model = None
+        return True
 
     def apply(
         self,
@@ -157,6 +188,7 @@ class Classifier:
         model = self._ensure() if todo else None
         if model is None:
             return detections
+        self._used_at = time.monotonic()
         t0 = time.perf_counter()
         try:
             probs = model.probabilities([pairs[i] for i in todo])
@@ -190,4 +222,5 @@ class Classifier:
             ms_per_pair=round(self.model_ms / self.pairs, 3) if self.pairs else None,
             flagged_alone=self.flagged_alone,
             error=self.error,
+            loads=self.loads,
         )

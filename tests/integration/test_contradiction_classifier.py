@@ -5,6 +5,7 @@ detectors working."""
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 from omegad.contradictions.classifier import PACKAGED_MODEL
@@ -71,6 +72,27 @@ def test_a_broken_model_leaves_the_detectors_working(tmp_path: Path) -> None:
             assert [e["new"]["text"] for e in edges] == [LIGHT]
             stats = c.stats()["contradictions"]["classifier"]
             assert stats["state"] == "failed" and "model_int8.onnx" in stats["error"]
+    finally:
+        assert d.stop() == 0, d.log()
+        d.cleanup()
+
+
+def test_an_unused_model_is_unloaded_and_loaded_again_when_a_pair_needs_it(tmp_path: Path) -> None:
+    d = Daemon(tmp_path, config="[contradiction]\nclassifier_idle_s = 0.3\n").start()
+    try:
+        _store_pair(d, "first")
+        with d.client() as c:
+            assert len(c.contradictions(namespace="first")) == 1
+            deadline = time.monotonic() + 30
+            while (stats := c.stats()["contradictions"]["classifier"])["state"] != "not loaded":
+                assert time.monotonic() < deadline, f"the unused model stayed loaded: {stats}"
+                time.sleep(0.1)
+            assert stats["loads"] == 1 and stats["error"] is None
+        _store_pair(d, "second")
+        with d.client() as c:
+            (edge,) = c.contradictions(namespace="second")
+            assert edge["signals"][0]["kind"] == "classifier"
+            assert c.stats()["contradictions"]["classifier"]["loads"] == 2
     finally:
         assert d.stop() == 0, d.log()
         d.cleanup()
