@@ -1,6 +1,6 @@
 """Soak test: many client processes hammer one real daemon with mixed operations.
 
-    python bench/soak.py [--ops 10000] [--procs 8] [--seed 1] [--save FILE] [--keep]
+    python bench/soak.py [--ops 10000] [--procs 8] [--seed 1] [--rate OPS_PER_S] [--save FILE] [--keep]
 
 One fresh daemon (`_daemon.BenchDaemon`, default configuration) on a temporary socket and data
 dir; ``--procs`` client *processes* (``spawn``: each its own `Client` connection) start together
@@ -40,6 +40,14 @@ id it still holds (get); the parent then checks the daemon answers ``ping``, tha
 ``export`` holds every live id exactly once and nothing else (and only edges between live
 memories of one namespace), that ``stats`` counts exactly the live memories per namespace,
 and that the daemon exits 0 on SIGTERM with no error in its log.
+
+By default each process sends its next operation as soon as the last is answered (a closed
+loop): a daemon that answers faster is sent more, so its medians are measured under a heavier
+load, and a slow ``flush`` (which waits for the contradiction checks) lightens the load of the
+other calls. ``--rate`` offers a fixed load instead (operations/s of all processes together;
+each process waits ``procs / rate`` seconds between the starts of two operations), so two
+daemons can be compared at the same load as long as both keep up with it (the report says the
+operations/s reached).
 
 Reported: per method the calls, p50 / p99 / max latency in ms measured in the client around
 the call; total operations, wall time of the operation phase and throughput; errors (must be
@@ -350,10 +358,10 @@ class Worker:
     def trace_stages(self, trace: list[dict[str, Any]]) -> None:
         """Keep an explained query's stage times (daemon side), to say where a query waits."""
         for st in trace:
-            for key in ("ms", "vector_ms", "fts_ms"):
-                if isinstance(st.get(key), (int, float)):
-                    name = st["stage"] if key == "ms" else key.removesuffix("_ms")
-                    self.lat.setdefault(f"query stage {name}", []).append(float(st[key]))
+            for key, value in st.items():
+                if (key == "ms" or key.endswith("_ms")) and isinstance(value, (int, float)):
+                    name = st["stage"] if key == "ms" else f"{st['stage']}: {key.removesuffix('_ms')}"
+                    self.lat.setdefault(f"query stage {name}", []).append(float(value))
 
     def pick_namespace(self) -> str | None:
         r = self.rng.random()
@@ -648,9 +656,20 @@ class Worker:
 
 
 def client_process(
-    k: int, procs: int, socket: str, ops: int, seed: int, start: Any, verify: Any, out: Any, timeout: float
+    k: int,
+    procs: int,
+    socket: str,
+    ops: int,
+    seed: int,
+    start: Any,
+    verify: Any,
+    out: Any,
+    timeout: float,
+    rate: float | None = None,
 ) -> None:
-    """One client process: run *ops* operations, report, wait for the others, re-read everything."""
+    """One client process: run *ops* operations, report, wait for the others, re-read everything.
+    With *rate* (operations/s of all processes together) each operation starts at least
+    ``procs / rate`` seconds after the previous one began (no catching up after a slow one)."""
     w: Worker | None = None
     try:
         with Client(socket, timeout=timeout) as c:
@@ -659,7 +678,12 @@ def client_process(
             start.wait(300)
             t0 = time.monotonic()
             step = max(ops // 10, 1)
+            gap = procs / rate if rate else 0.0
+            began = time.monotonic()
             for i in range(ops):
+                if gap:
+                    time.sleep(max(0.0, began + gap - time.monotonic()))
+                    began = time.monotonic()
                 w.run_one()
                 if (i + 1) % step == 0 and procs * ops >= 2000:
                     log(f"p{k}: {i + 1}/{ops} ops, {w.errors} errors, {len(w.live)} live")
@@ -803,7 +827,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     ctx = mp.get_context("spawn")  # fork would copy the parent's threads (RSS sampler)
     config = args.config.read_text(encoding="utf-8") if args.config else None
     d = SoakDaemon(keep=args.keep, log_level=args.log_level, config_text=config)
-    res: dict[str, Any] = {"procs": args.procs, "ops_per_proc": args.ops, "seed": args.seed}
+    res: dict[str, Any] = {"procs": args.procs, "ops_per_proc": args.ops, "seed": args.seed, "rate": args.rate}
     errors: list[str] = []
     n_errors = 0
     with d:
@@ -824,7 +848,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         procs = [
             ctx.Process(
                 target=client_process,
-                args=(k, args.procs, str(d.socket), args.ops, args.seed, start, verify, out, args.timeout),
+                args=(k, args.procs, str(d.socket), args.ops, args.seed, start, verify, out, args.timeout, args.rate),
                 daemon=True,
             )
             for k in range(args.procs)
@@ -1002,7 +1026,9 @@ def render(r: dict[str, Any]) -> str:
     add = lines.append
     daemon = r["daemon"]
     add(
-        f"## omegad soak: {r['procs']} processes x {r['ops_per_proc']} operations (seed {r['seed']})\n\n"
+        f"## omegad soak: {r['procs']} processes x {r['ops_per_proc']} operations (seed {r['seed']})"
+        + (f", offered {r['rate']:g} operations/s" if r.get("rate") else ", closed loop")
+        + "\n\n"
         f"daemon {daemon['version']}, model {daemon['embedding']['model']}, reranker {daemon['reranker']}; "
         f"{os.cpu_count()} cores\n"
     )
@@ -1015,7 +1041,9 @@ def render(r: dict[str, Any]) -> str:
     add(f"| (final get, not in the mix) | {v['n']} | {v['p50']:.2f} | {v['p99']:.2f} | {v['max']:.2f} |")
     add("")
     if r.get("query_stages"):
-        add("a query's stages (daemon side, the explained queries; recall's vector and fts run in threads):\n")
+        add(
+            "a query's stages (daemon side, the explained queries; 'embed: wait' is the time until its run began, 'recall: vector' and 'fts' run in threads):\n"
+        )
         add("| stage | n | p50 ms | p99 ms | max ms |")
         add("|---|---:|---:|---:|---:|")
         for name, s in r["query_stages"].items():
@@ -1107,6 +1135,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs", type=int, default=8, help="client processes")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600.0, help="client call timeout (s)")
+    ap.add_argument(
+        "--rate",
+        type=float,
+        help="offered load, operations/s of all processes together (default: each process as fast as it is answered)",
+    )
     ap.add_argument("--save", type=Path, help="also write the results as JSON to this file")
     ap.add_argument("--keep", action="store_true", help="keep the daemon's data dir and log")
     ap.add_argument(

@@ -59,7 +59,7 @@ class Progress:
 
 
 class _Job(Generic[T, R]):
-    __slots__ = ("abandoned", "done", "error", "items", "results", "urgent", "wanted")
+    __slots__ = ("abandoned", "done", "error", "items", "ran", "results", "urgent", "wanted")
 
     def __init__(self, items: Sequence[T], urgent: bool = False, wanted: Callable[[], bool] | None = None) -> None:
         self.items = items
@@ -69,6 +69,7 @@ class _Job(Generic[T, R]):
         self.done = anyio.Event()
         self.results: list[R] | None = None
         self.error: BaseException | None = None
+        self.ran: tuple[float, float] | None = None  # its call's start and end in the thread
 
 
 class Batcher(Generic[T, R]):
@@ -89,7 +90,12 @@ class Batcher(Generic[T, R]):
     With *inline_when_idle*, a job submitted while nothing is queued or running runs in the
     submitter's own task, straight to the worker thread: a question's embedding then starts
     before the work its query starts beside it (docs/architecture.md, "A query's first
-    milliseconds"). Jobs submitted meanwhile queue and batch as usual, behind it."""
+    milliseconds"). Jobs submitted meanwhile queue and batch as usual, behind it.
+
+    With *urgent_beside*, an urgent job submitted while only other jobs' calls run does not
+    wait for them: it runs at once in a call of its own, in another thread, beside them (one
+    such call at a time; *fn* must allow two calls at once). A question then shares the CPU
+    with a background run instead of queueing behind it (docs/architecture.md, "Under load")."""
 
     def __init__(
         self,
@@ -102,8 +108,13 @@ class Batcher(Generic[T, R]):
         after: Callable[[list[T], list[R]], Awaitable[None]] | None = None,
         shield_wait: bool = True,
         inline_when_idle: bool = False,
+        urgent_beside: bool = False,
     ) -> None:
         self.name = name
+        self._beside = urgent_beside
+        self._beside_limiter = anyio.CapacityLimiter(1)
+        self._urgent_running = 0  # calls holding an urgent job, running now
+        self.ran_beside = 0  # urgent calls run beside another call
         self._inline = inline_when_idle
         self._shield_wait = shield_wait
         self._fn = fn
@@ -128,7 +139,11 @@ class Batcher(Generic[T, R]):
         return self.progress.pending
 
     async def submit(
-        self, items: Sequence[T], urgent: bool = False, wanted: Callable[[], bool] | None = None
+        self,
+        items: Sequence[T],
+        urgent: bool = False,
+        wanted: Callable[[], bool] | None = None,
+        timing: dict[str, float] | None = None,
     ) -> list[R]:
         """Queue *items* (*urgent*: ahead of queued jobs that are not); returns their results
         once the batch holding them has run.
@@ -137,19 +152,37 @@ class Batcher(Generic[T, R]):
         match what is really queued. With ``shield_wait`` (the writer) a cancelled caller
         still waits for its batch: a write is never left half-acknowledged. Without it (the
         embedder) a cancelled caller leaves at once and its job is skipped if not yet run.
+
+        *timing*, if given, receives where the job's time went, in ms: ``wait_ms`` until its
+        call began in the thread (the queue, the limiter, the thread's start), ``run_ms`` in
+        the call, ``resume_ms`` from its end until this task ran again.
         """
         job: _Job[T, R] = _Job(items, urgent, wanted)
-        if self._inline and not self.progress.pending and not self.closed and items:
-            # idle: run it as one call from this task; it counts as queued until it returns,
-            # so later submitters queue behind it, and the limiter keeps calls one at a time
-            self.progress.add()
-            await self._run_batch([job])
-        else:
-            await self._queue_and_wait(job)
+        submitted = time.perf_counter()
+        await self._submit(job)
+        if timing is not None and job.ran is not None:
+            began, ended = job.ran
+            timing["wait_ms"] = round((began - submitted) * 1000, 3)
+            timing["run_ms"] = round((ended - began) * 1000, 3)
+            timing["resume_ms"] = round((time.perf_counter() - ended) * 1000, 3)
         if job.error is not None:
             raise job.error
         assert job.results is not None
         return job.results
+
+    async def _submit(self, job: _Job[T, R]) -> None:
+        if self._inline and not self.progress.pending and not self.closed and job.items:
+            # idle: run it as one call from this task; it counts as queued until it returns,
+            # so later submitters queue behind it, and the limiter keeps calls one at a time
+            self.progress.add()
+            await self._run_batch([job])
+        elif self._beside and job.urgent and not self._urgent_running and not self.closed and job.items:
+            # only other jobs' calls run: this one runs now, beside them, in a thread of its own
+            self.progress.add()
+            self.ran_beside += 1
+            await self._run_batch([job], self._beside_limiter)
+        else:
+            await self._queue_and_wait(job)
 
     async def _queue_and_wait(self, job: _Job[T, R]) -> None:
         with anyio.CancelScope(shield=True):
@@ -222,14 +255,27 @@ class Batcher(Generic[T, R]):
         self._passed_over = self._passed_over + 1 if overtook else 0
         return jobs
 
-    async def _run_batch(self, all_jobs: list[_Job[T, R]]) -> None:
+    async def _run_batch(self, all_jobs: list[_Job[T, R]], limiter: anyio.CapacityLimiter | None = None) -> None:
         jobs = [job for job in all_jobs if not job.abandoned]
         flat: list[T] = [item for job in jobs for item in job.items]
+        urgent = any(job.urgent for job in jobs)
+        self._urgent_running += urgent
         try:
             if not flat:
                 return
+            stamps: list[float] = []
+
+            def call(items: list[T]) -> list[R]:
+                stamps.append(time.perf_counter())
+                try:
+                    return self._fn(items)
+                finally:
+                    stamps.append(time.perf_counter())
+                    for job in jobs:
+                        job.ran = (stamps[0], stamps[1])
+
             with anyio.CancelScope(shield=True):
-                results = await anyio.to_thread.run_sync(self._fn, flat, limiter=self._limiter)
+                results = await anyio.to_thread.run_sync(call, flat, limiter=limiter or self._limiter)
             if len(results) != len(flat):
                 raise RuntimeError(f"{self.name}: {len(results)} results for {len(flat)} items")
         except Exception as exc:
@@ -243,6 +289,7 @@ class Batcher(Generic[T, R]):
             if self._after is not None:
                 await self._after(flat, results)
         finally:
+            self._urgent_running -= urgent
             if flat:
                 self.batches += 1
                 self.items += len(flat)

@@ -82,8 +82,9 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     # another core (docs/storage.md, "At scale").
     async with task_group() as tg:
         tg.start_soon(text_recall)
-        (vector,) = await svc.embed([p.text], urgent=True)
-        trace.mark("embed", 1)
+        waited: dict[str, float] = {}
+        (vector,) = await svc.embed([p.text], urgent=True, timing=waited)
+        trace.mark("embed", 1, **waited)
         await vector_recall()
     if pending:
         added = await _pending_hits(svc, p.text, vector, flt, pending, vector_hits, text_hits)

@@ -110,6 +110,7 @@ class Service:
             limiter=self.embed_limiter,
             shield_wait=False,
             inline_when_idle=True,
+            urgent_beside=True,
         )
         self.faults = Faults(config.data_dir, int(config.disk_reserve_mb * 2**20))
         self.signals = Signals(config)
@@ -295,13 +296,18 @@ class Service:
         return list(self.embedder.embed(texts))
 
     async def embed(
-        self, texts: list[str], urgent: bool = False, wanted: Callable[[], bool] | None = None
+        self,
+        texts: list[str],
+        urgent: bool = False,
+        wanted: Callable[[], bool] | None = None,
+        timing: dict[str, float] | None = None,
     ) -> list[npt.NDArray[np.float32]]:
         """Embed through the shared batcher. Large inputs go in chunks, one after the other,
         so a query arriving meanwhile waits for one chunk, not for a whole big batch.
         *urgent*: a client waits for this one text (a question, an update), so it runs in the
         next call, in a call of its own kind (`Batcher`), ahead of background embeddings;
-        *wanted*: these become urgent once it returns True (a client came to wait for them)."""
+        *wanted*: these become urgent once it returns True (a client came to wait for them);
+        *timing*: where the last chunk's time went (`Batcher.submit`)."""
         if not self.embedder.loaded:
             raise self.faults.error("embedder")
         chunk = self.config.embed_batch_size
@@ -316,7 +322,7 @@ class Service:
             for start in range(0, len(texts), chunk):
                 part = order[start : start + chunk]
                 vectors = await self.embedder_batcher.submit(
-                    [texts[i] for i in part], urgent=urgent and len(texts) == 1, wanted=wanted
+                    [texts[i] for i in part], urgent=urgent and len(texts) == 1, wanted=wanted, timing=timing
                 )
                 for i, vector in zip(part, vectors, strict=True):
                     out[i] = vector

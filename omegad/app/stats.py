@@ -62,7 +62,11 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
         "disk_bytes": data["disk_bytes"],
         "index": data["index"],
         "queues": {
-            "embedder": {"depth": svc.embedder_batcher.depth, "batches": svc.embedder_batcher.batches},
+            "embedder": {
+                "depth": svc.embedder_batcher.depth,
+                "batches": svc.embedder_batcher.batches,
+                "ran_beside": svc.embedder_batcher.ran_beside,
+            },
             "writer": {
                 "depth": svc.write_queue.depth,
                 "commits": svc.write_queue.batches,

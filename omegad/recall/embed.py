@@ -109,7 +109,9 @@ def load_tokenizer(path: Path, max_tokens: int) -> Any:
 
 
 class Embedder:
-    """One ONNX Runtime session and one tokenizer. Thread-safe (calls are serialised)."""
+    """One ONNX Runtime session and one tokenizer. Thread-safe: calls may overlap (ONNX
+    Runtime's runs are, and the tokenizer's settings never change after loading), so a
+    question can run beside a background batch (`omegad.worker.Batcher`)."""
 
     loaded = True
 
@@ -144,7 +146,6 @@ class Embedder:
         self._counter = load_tokenizer(files.tokenizer, MAX_TOKENS)
         self._counter.no_truncation()
         self._count_lock = threading.Lock()
-        self._lock = threading.Lock()
         self.dim = int(self.embed(["probe"]).shape[1])
 
     def count_tokens(self, texts: list[str]) -> list[int]:
@@ -160,21 +161,20 @@ class Embedder:
         """Embed *texts*; returns an (n, dim) float32 array of unit vectors."""
         if not texts:
             return np.zeros((0, getattr(self, "dim", 0)), dtype=np.float32)
-        with self._lock:
-            encodings = self._tokenizer.encode_batch(texts)
-            order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-            out: list[Any] = [None] * len(texts)
-            for chunk in inference_runs(order, [len(e.ids) for e in encodings], self.batch_size):
-                width = max(len(encodings[i].ids) for i in chunk)
-                ids = np.zeros((len(chunk), width), dtype=np.int64)
-                mask = np.zeros((len(chunk), width), dtype=np.int64)
-                for row, i in enumerate(chunk):
-                    e = encodings[i].ids
-                    ids[row, : len(e)] = e
-                    mask[row, : len(e)] = 1
-                pooled = sentence_vectors(self._session, self._inputs, ids, mask)
-                for row, i in enumerate(chunk):
-                    out[i] = pooled[row]
+        encodings = self._tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out: list[Any] = [None] * len(texts)
+        for chunk in inference_runs(order, [len(e.ids) for e in encodings], self.batch_size):
+            width = max(len(encodings[i].ids) for i in chunk)
+            ids = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.int64)
+            for row, i in enumerate(chunk):
+                e = encodings[i].ids
+                ids[row, : len(e)] = e
+                mask[row, : len(e)] = 1
+            pooled = sentence_vectors(self._session, self._inputs, ids, mask)
+            for row, i in enumerate(chunk):
+                out[i] = pooled[row]
         return np.asarray(np.stack(out), dtype=np.float32)
 
 

@@ -334,3 +334,43 @@ def test_a_job_becomes_urgent_once_it_is_wanted() -> None:
         assert calls == [["running"], ["mine"], ["bulk0a", "bulk0b"], ["bulk1a", "bulk1b"]]
 
     anyio.run(main)
+
+
+def test_an_urgent_job_runs_beside_a_running_background_call() -> None:
+    """With *urgent_beside*, a question does not wait for the background call that is running:
+    it runs at once in another thread (one such call at a time: a second question queues)."""
+    calls: list[list[str]] = []
+    gate = threading.Event()
+    q1_running = threading.Event()
+    concurrency = _Concurrency()
+
+    def fn(items: list[str]) -> list[str]:
+        with concurrency.running():
+            if items == ["q1"]:
+                q1_running.set()
+                gate.wait(5)  # (held, so that q2 finds an urgent call running)
+            elif items[0].startswith("bg"):
+                gate.wait(5)
+            calls.append(list(items))
+        return items
+
+    async def main() -> None:
+        b: Batcher[str, str] = Batcher(
+            "t", fn, max_items=10, limiter=anyio.CapacityLimiter(1), inline_when_idle=True, urgent_beside=True
+        )
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            tg.start_soon(b.submit, ["bg0"])  # idle: inline, held at the gate
+            await anyio.sleep(0.05)
+            tg.start_soon(functools.partial(b.submit, ["q1"], urgent=True))
+            await anyio.to_thread.run_sync(q1_running.wait, 5)
+            assert b.ran_beside == 1 and concurrency.peak == 2
+            tg.start_soon(functools.partial(b.submit, ["q2"], urgent=True))
+            await anyio.sleep(0.05)
+            assert b.ran_beside == 1 and calls == []  # q2 queued: an urgent call was running
+            gate.set()
+            await wait_until(b.progress, 3, 10)
+            b.close()
+        assert sorted(map(tuple, calls)) == [("bg0",), ("q1",), ("q2",)]
+
+    anyio.run(main)
