@@ -4,7 +4,8 @@ load's throughput counted until committed.
 1. **idle**: a fresh daemon (default configuration) gets ``--idle-memories`` memories (607:
    the size of the independent set the issue measured on) by ``store_batch``, 30 queries, a
    ``flush``; then it is left alone until the maintenance process has ended
-   (``maintenance.process_idle_s``) and the RSS of the daemon and every descendant is read.
+   (``maintenance.process_idle_s``) and the contradiction classifier, unused, was unloaded
+   (``contradiction.classifier_idle_s``), and the RSS of the daemon and every descendant is read.
    The daemon's own ``stats.memory`` (malloc in use / freed and held, Lance caches) and which
    models are loaded are reported beside it.
 2. **bulk load**: a fresh daemon gets ``--bulk`` memories (5,000) in ``store_batch`` calls of
@@ -92,6 +93,14 @@ def log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
+def classifier_idle_s() -> float:
+    """The daemon's default for unloading an unused classifier (0: it is kept, or an older
+    daemon that keeps it)."""
+    from omegad.config import Config
+
+    return float(getattr(Config(), "contradiction_classifier_idle_s", 0.0))
+
+
 def idle(n: int, quiet_s: float) -> dict[str, Any]:
     log(f"idle: {n} memories, 30 queries, then quiet")
     with BenchDaemon(None) as d, d.client(timeout=600) as c:
@@ -103,10 +112,13 @@ def idle(n: int, quiet_s: float) -> dict[str, Any]:
             c.query(q, namespace=NAMESPACES[i % 3])
         c.flush()
         hello = c.hello()
-        deadline = time.monotonic() + quiet_s
-        while time.monotonic() < deadline:  # until the maintenance process has ended
+        # until the maintenance process has ended and an unused classifier is unloaded
+        # (`contradiction.classifier_idle_s`: 60 s by default; stats says whether it was)
+        settled = 5 + classifier_idle_s()
+        began = time.monotonic()
+        while time.monotonic() - began < quiet_s:
             time.sleep(1)
-            if tree_rss(d.pid())["processes"] == 1 and time.monotonic() > deadline - quiet_s + 5:
+            if tree_rss(d.pid())["processes"] == 1 and time.monotonic() - began > settled:
                 break
         time.sleep(2)
         r = tree_rss(d.pid())
@@ -160,7 +172,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--idle-memories", type=int, default=607)
     ap.add_argument("--bulk", type=int, default=5000)
-    ap.add_argument("--quiet-s", type=float, default=30.0, help="most seconds to wait for quiet")
+    ap.add_argument("--quiet-s", type=float, default=90.0, help="most seconds to wait for quiet")
     ap.add_argument("--save", type=Path)
     args = ap.parse_args()
     out = {"idle": idle(args.idle_memories, args.quiet_s), "bulk": bulk(args.bulk)}

@@ -236,6 +236,7 @@ class CacheStats(NamedTuple):
     refused: int  # namespaces that fit the bound but not beside those in more demand
     text_searches: int  # full-text searches answered here
     text_store_searches: int  # full-text searches that went to the store (not every namespace held)
+    gets: int  # gets answered from the cache
 
 
 class NeighbourCache:
@@ -266,6 +267,7 @@ class NeighbourCache:
         self.refused = 0  # namespaces that fit the budget but not beside those in more demand
         self.text_searches = 0
         self.text_fallbacks = 0
+        self.gets = 0
 
     # -- reports from the service (event loop; never blocks) --------------------------------
 
@@ -278,6 +280,21 @@ class NeighbourCache:
             self._pending.extend(("delete", i) for i in ids)
 
     # -- the checker's search (worker thread) ------------------------------------------------
+
+    def row(self, memory_id: str) -> Row | None:
+        """The committed row of *memory_id* if a kept namespace holds it (its vector left out),
+        else None: not kept here, or no such memory — the caller asks the store. Every change
+        reported before the call is applied first (worker thread)."""
+        if self.max_rows <= 0:
+            return None
+        with self._lock:
+            self._apply_pending()
+            for space in self._spaces.values():
+                k = space.slot.get(memory_id)
+                if k is not None:
+                    self.gets += 1
+                    return space.rows[k]
+        return None
 
     def search(
         self, namespace: str, vectors: Sequence[npt.NDArray[np.float32]], k: int, flt: Filter | None = None
@@ -469,4 +486,5 @@ class NeighbourCache:
             refused=self.refused,
             text_searches=self.text_searches,
             text_store_searches=self.text_fallbacks,
+            gets=self.gets,
         )

@@ -89,6 +89,31 @@ def test_get_update_delete(shared_daemon: Daemon, ns: str) -> None:
         assert c.query("deploy weekday", namespace=ns) == []
 
 
+def test_a_get_from_the_cached_namespace_sees_every_acknowledged_change(shared_daemon: Daemon, ns: str) -> None:
+    """A small namespace's rows are kept in memory once it is searched, and gets are answered
+    from them: each get after an update, a store with the same text (tags merged) or a delete
+    sees it."""
+    with shared_daemon.client() as c:
+        mid = c.store("The staging database is Postgres 15.", tags=["db"], namespace=ns)
+        other = c.store("Staging runs in eu-west-1.", namespace=ns)
+        c.flush()
+        c.query("staging database", namespace=ns)  # (the namespace is now kept in memory)
+        before = c.stats()["store"]["cache"]["gets"]
+        assert c.get(mid)["text"] == "The staging database is Postgres 15."
+        assert c.stats()["store"]["cache"]["gets"] == before + 1  # (answered from the cache)
+        c.update(mid, text="The staging database is Postgres 16.", type="fact")
+        got = c.get(mid)
+        assert (got["text"], got["type"], got["version"]) == ("The staging database is Postgres 16.", "fact", 2)
+        again = c.store_result("the staging database is postgres 16", tags=["pg"], namespace=ns)
+        assert again["duplicate_of"] == mid
+        assert sorted(c.get(mid)["tags"]) == ["db", "pg"]
+        assert c.delete(mid) is True
+        with pytest.raises(NotFound):
+            c.get(mid)
+        assert c.get(other)["text"] == "Staging runs in eu-west-1."
+        assert c.stats()["store"]["cache"]["gets"] >= before + 4
+
+
 def test_idempotent_ids(shared_daemon: Daemon, ns: str) -> None:
     with shared_daemon.client() as c:
         first = c.store_result("Use ruff for linting.", id=f"{ns}-lint", namespace=ns)
