@@ -206,3 +206,25 @@ def test_namespaces_beyond_the_budget_do_not_thrash_it(tmp_path: Path) -> None:
             assert [h[0].id for h in hits[0]] == [e[0] for e in _exact(model, ns, q, 5)]
     assert all(cache.search(ns, [_vec(rng)], 1) is not None for ns in cold)
     assert cache.stats().evictions >= 2 and cache.stats().rows <= 70
+
+
+def test_a_cached_row_is_read_with_the_reported_changes_applied(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    store = MemoryStore.open(tmp_path / "data", "test-model", DIM)
+    rows = [_row(i, "small", 1_000 + i, rng) for i in range(3)]
+    store.insert(rows)
+    store.insert([_row(100 + i, "big", 2_000 + i, rng) for i in range(30)])
+    cache = NeighbourCache(store, max_rows=10)
+    assert cache.row("m0") is None  # (nothing kept before a search)
+    cache.search("small", [_vec(rng)], 3)
+    got = cache.row("m0")
+    assert got is not None and got.public() == rows[0].public()
+    newer = replace(rows[0], text="memory 0, changed", version=2, updated_at=5_000)
+    cache.upserted([newer])
+    got = cache.row("m0")
+    assert got is not None and (got.text, got.version) == ("memory 0, changed", 2)
+    cache.upserted([replace(rows[1], namespace="other", updated_at=5_001)])  # moved out
+    cache.deleted(["m2"])
+    assert cache.row("m1") is None and cache.row("m2") is None
+    assert cache.row("m100") is None  # (too big to keep: the store answers)
+    assert cache.stats().gets == 2
