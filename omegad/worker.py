@@ -215,18 +215,38 @@ class Batcher(Generic[T, R]):
         # jobs taken off the stream but not run yet (they keep their `room`)
         held: deque[_Job[T, R]] = deque()
         async with self._receive:
-            while True:
-                if not held:
-                    try:
-                        held.append(await self._receive.receive())
-                    except anyio.EndOfStream:
-                        return
+            try:
                 while True:
-                    try:
-                        held.append(self._receive.receive_nowait())
-                    except (anyio.WouldBlock, anyio.EndOfStream):
-                        break
-                await self._run_batch(self._pick(held))
+                    if not held:
+                        try:
+                            held.append(await self._receive.receive())
+                        except anyio.EndOfStream:
+                            return
+                    while True:
+                        try:
+                            held.append(self._receive.receive_nowait())
+                        except (anyio.WouldBlock, anyio.EndOfStream):
+                            break
+                    await self._run_batch(self._pick(held))
+            finally:
+                self._abandon(held)
+
+    def _abandon(self, held: deque[_Job[T, R]]) -> None:
+        """The calls stopped (cancelled at shutdown): every job still queued is answered with
+        an error, so that no submitter waits, shielded, for a call that will never run."""
+        self.closed = True
+        left = list(held)
+        held.clear()
+        while True:
+            try:
+                left.append(self._receive.receive_nowait())
+            except (anyio.WouldBlock, anyio.EndOfStream, anyio.ClosedResourceError):
+                break
+        for job in left:
+            job.error = RuntimeError(f"{self.name} is shut down")
+            job.done.set()
+        if left:
+            self.progress.done(len(left))
 
     def _pick(self, held: deque[_Job[T, R]]) -> list[_Job[T, R]]:
         """Take the next call's jobs out of *held*: urgent ones first (unless the others were

@@ -374,3 +374,31 @@ def test_an_urgent_job_runs_beside_a_running_background_call() -> None:
         assert sorted(map(tuple, calls)) == [("bg0",), ("q1",), ("q2",)]
 
     anyio.run(main)
+
+
+def test_jobs_still_queued_when_the_calls_stop_are_answered_with_an_error() -> None:
+    """At shutdown the batcher's task is cancelled: a job queued behind the running call must
+    not leave its submitter waiting (shielded, as the writer's are) for a call that never runs."""
+    calls, gate, fn = _gated_recorder()
+    errors: list[str] = []
+
+    async def main() -> None:
+        b: Batcher[str, str] = Batcher("t", fn, max_items=1, limiter=anyio.CapacityLimiter(1))
+
+        async def submit(x: str) -> None:
+            try:
+                await b.submit([x])
+            except RuntimeError as exc:
+                errors.append(str(exc))
+
+        async with anyio.create_task_group() as outer, anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            outer.start_soon(submit, "a")  # running, held at the gate
+            await anyio.sleep(0.05)
+            outer.start_soon(submit, "b")  # queued behind it
+            await anyio.sleep(0.05)
+            tg.cancel_scope.cancel()
+            gate.set()
+
+    anyio.run(main)
+    assert calls == [["a"]] and errors == ["t is shut down"]
