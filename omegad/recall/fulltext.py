@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -211,7 +212,11 @@ def terms(text: str) -> list[str]:
     return [t for t in map(_term, _TOKEN.findall(text)) if t is not None]
 
 
-def bm25(tf: int, length: int, avg_length: float, idf: float) -> float:
+#: A number, or an array of them (`Postings.dense_scores` scores a term's postings at once).
+Num = TypeVar("Num", float, npt.NDArray[np.float64])
+
+
+def bm25(tf: Num, length: Num, avg_length: float, idf: float) -> Num:
     return idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg_length))
 
 
@@ -284,5 +289,5 @@ class Postings:
             slots, tf = arrays
             weight = idf(docs, df[term])
             lengths = self._length_array[slots]
-            out[slots] += weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / avg_length))
+            out[slots] += bm25(tf, lengths, avg_length, weight)
         return out
