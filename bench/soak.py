@@ -1036,9 +1036,8 @@ def render(r: dict[str, Any]) -> str:
     add("|---|---:|---:|---:|---:|")
     for m in METHODS:
         s = r["methods"][m]
-        add(f"| {m} | {s['n']} | {s['p50']:.2f} | {s['p99']:.2f} | {s['max']:.2f} |")
-    v = r["verify_get"]
-    add(f"| (final get, not in the mix) | {v['n']} | {v['p50']:.2f} | {v['p99']:.2f} | {v['max']:.2f} |")
+        add(_latency_row(m, s))
+    add(_latency_row("(final get, not in the mix)", r["verify_get"]))
     add("")
     if r.get("query_stages"):
         add(
@@ -1047,7 +1046,7 @@ def render(r: dict[str, Any]) -> str:
         add("| stage | n | p50 ms | p99 ms | max ms |")
         add("|---|---:|---:|---:|---:|")
         for name, s in r["query_stages"].items():
-            add(f"| {name} | {s['n']} | {s['p50']:.2f} | {s['p99']:.2f} | {s['max']:.2f} |")
+            add(_latency_row(name, s))
         add("")
     fin = r.get("final", {})
     stats = fin.get("stats", {})
@@ -1105,6 +1104,11 @@ def render(r: dict[str, Any]) -> str:
         for e in r["error_samples"]:
             add(f"- {e}")
     return "\n".join(lines)
+
+
+def _latency_row(label: str, s: dict[str, float]) -> str:
+    """One row of a latency table: calls, p50, p99 and max in ms (`summary`)."""
+    return f"| {label} | {s['n']} | {s['p50']:.2f} | {s['p99']:.2f} | {s['max']:.2f} |"
 
 
 def render_slowest(slowest: list[dict[str, Any]]) -> str:

@@ -283,16 +283,15 @@ class Batcher(Generic[T, R]):
         try:
             if not flat:
                 return
-            stamps: list[float] = []
 
             def call(items: list[T]) -> list[R]:
-                stamps.append(time.perf_counter())
+                began = time.perf_counter()
                 try:
                     return self._fn(items)
                 finally:
-                    stamps.append(time.perf_counter())
+                    ran = (began, time.perf_counter())
                     for job in jobs:
-                        job.ran = (stamps[0], stamps[1])
+                        job.ran = ran
 
             with anyio.CancelScope(shield=True):
                 results = await anyio.to_thread.run_sync(call, flat, limiter=limiter or self._limiter)
