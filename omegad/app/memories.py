@@ -59,9 +59,9 @@ async def get(svc: Service, p: GetParams) -> dict[str, Any]:
     await svc.pending.wait_ids([p.id])
     if p.as_of is not None:
         return await _get_as_of(svc, p.id, to_micros(p.as_of))
-    # a small namespace's rows are in memory (`NeighbourCache`): no storage query (~20 ms
-    # under load, docs/architecture.md "Under load"); not under the read limiter, whose
-    # threads may all be in storage queries
+    # a small namespace's rows are in memory (`NeighbourCache`): no storage query, the slow
+    # part of a get under load (docs/architecture.md, "Under load"); not under the read
+    # limiter, whose threads may all be in storage queries
     cached = await anyio.to_thread.run_sync(svc.neighbours.row, p.id)
     if cached is not None:
         return svc.annotated(cached.public())

@@ -161,9 +161,9 @@ class Classifier:
 
     def release(self) -> bool:
         """Unload the model once unused for ``idle_s``: it is asked only about pairs past the
-        checks, in bursts after writes, and holds ~35 MB of a quiet daemon's memory; loading
-        it again takes ~0.4 s in the checker's thread. Not while `apply` runs (same thread
-        rule). Returns whether it was unloaded."""
+        checks, in bursts after writes, so a quiet daemon need not hold it; loading it again
+        is cheap beside that wait (docs/contradictions.md). Not while `apply` runs (same
+        thread rule). Returns whether it was unloaded."""
         if self.release_due_in() > 0:
             return False
         self.model = None
