@@ -32,6 +32,7 @@ from omegad.app.maintenance import Scheduler
 from omegad.app.ops import DeleteOp, ImportOp, ImportResult, InsertOp, MaintainOp, Merged, UpdateOp, WriteOp
 from omegad.app.pending import Pending, row_bytes
 from omegad.app.recovery import replay, row_record
+from omegad.app.textkeys import TextKeys
 from omegad.app.watch import trim_heap_when_quiet, watch_data_dir, watch_embedder
 from omegad.app.writer import Writer
 from omegad.config import Config
@@ -53,6 +54,10 @@ from omegad.worker import Batcher, JobQueue, wait_until
 
 #: How long after the last store or query the daemon counts as quiet (background checks wait).
 QUIET_S = 0.05
+
+#: a pause after each batch of `TextKeys`' start-up scan: its hashing is Python holding the
+#: GIL, and requests arriving meanwhile go first
+TEXT_KEYS_PAUSE_S = 0.01
 
 __all__ = ["Service", "memory_ref"]
 
@@ -156,6 +161,8 @@ class Service:
             assert isinstance(embedder, UnloadedEmbedder)
             self.faults.report("embedder", embedder.error)
         self.neighbours = NeighbourCache(store, config.cache_rows, fulltext=config.cache_fulltext, text_key=text_key)
+        self.text_keys = TextKeys()
+        self.writer.text_keys = self.text_keys
         self.checker = Checker(
             config,
             store,
@@ -204,6 +211,8 @@ class Service:
                 if edge.source in alive and edge.target in alive:
                     self.graph.add(edge)
             await tg.start(self.checker.run)
+            if self.config.store_ack == "log" and self.config.dedup_on_store != "off":
+                tg.start_soon(self._build_text_keys)
             # commit stamps continue above every stored row (the checker's recovery scan has
             # found the newest; without the checker, ask the store)
             newest = self.checker.newest
@@ -430,18 +439,41 @@ class Service:
 
     def _cached_twins(self, rows: list[Row]) -> list[Any]:
         """Per row, the id of a memory of its namespace with the same normalised text, None,
-        or `_UNKNOWN` where the neighbour cache does not hold the namespace (worker thread)."""
+        or `_UNKNOWN` where that is not known without a search: the neighbour cache does not
+        hold the namespace and `TextKeys` cannot rule a twin out (worker thread)."""
         out: list[Any] = [_UNKNOWN] * len(rows)
         groups: dict[str, list[int]] = {}
         for k, row in enumerate(rows):
             groups.setdefault(row.namespace, []).append(k)
         for namespace, idx in groups.items():
             keys = [text_key(rows[k].text) for k in idx]
-            found = self.neighbours.same_texts(namespace, keys, self.signals.hidden_in(namespace))
+            found: list[Any] | None = self.neighbours.same_texts(namespace, keys, self.signals.hidden_in(namespace))
+            if found is None:
+                absent = self.text_keys.absent(namespace, keys)
+                found = [None if a else _UNKNOWN for a in absent] if absent is not None else None
             if found is not None:
                 for k, twin in zip(idx, found, strict=True):
                     out[k] = twin
         return out
+
+    async def _build_text_keys(self) -> None:
+        """Scan the table's texts into `TextKeys` (start, in the background: until it is done,
+        stores into namespaces the neighbour cache does not hold are searched as before)."""
+        try:
+            rows = await anyio.to_thread.run_sync(
+                functools.partial(self.text_keys.build, self.store.scan_texts, pause_s=TEXT_KEYS_PAUSE_S),
+                limiter=anyio.CapacityLimiter(1),
+            )
+        except Exception as exc:  # (then every such store is searched, as before)
+            self.text_keys.failed = error_text(exc)
+            log.warning("text_keys_failed", error=error_text(exc))
+            return
+        log.info(
+            "text_keys_ready",
+            rows=rows,
+            digests=self.text_keys.figures()["digests"],
+            seconds=round(self.text_keys.build_s, 2),
+        )
 
     async def _commit_logged(self, rows: list[Row], client_ids: list[bool]) -> None:
         """Embed (where not yet) and commit rows acknowledged at the log; a failed embedding

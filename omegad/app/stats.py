@@ -88,6 +88,7 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
             "wal": plain(svc.writer.wal.stats()),
             "pending": svc.pending.figures(),
             "cache": plain(svc.neighbours.stats()),
+            "text_keys": svc.text_keys.figures(),
             "lance_cache_bytes": svc.store.cache_bytes(),
             "index_cache": {
                 "bound_mb": svc.store.cache_mb[0],

@@ -39,6 +39,7 @@ from omegad.app.recovery import (
     row_record,
     signal_record,
 )
+from omegad.app.textkeys import TextKeys
 from omegad.config import Config
 from omegad.contradictions.duplicates import text_key
 from omegad.contradictions.edges import EDGES_TABLE, Edge, EdgeOp, EdgeStore, edge_id
@@ -90,6 +91,19 @@ class RecentTexts:
         key = self._by_id.pop(memory_id, None)
         if key is not None and self._by_key.get(key) == memory_id:
             del self._by_key[key]
+
+
+def committed_texts(ops: list[WriteOp], results: list[Any]) -> list[Row]:
+    """The rows whose text a batch committed: new memories, updates, imports."""
+    out: list[Row] = []
+    for op, result in zip(ops, results, strict=True):
+        if isinstance(op, InsertOp) and result is True:
+            out.append(op.row)
+        elif isinstance(op, UpdateOp) and isinstance(result, Row):
+            out.append(result)
+        elif isinstance(op, ImportOp) and isinstance(result, ImportResult):
+            out.extend(result.written)
+    return out
 
 
 @dataclass
@@ -150,6 +164,8 @@ class Writer:
         self.commits_since_maintenance = 0
         self._forgot = False  # a forget in this batch: checkpoint the log away after it
         self.texts = RecentTexts()
+        #: the texts of every commit, noted before it is answered (`TextKeys`); set by the service
+        self.text_keys: TextKeys | None = None
 
     @property
     def signals_table(self) -> SignalStore:
@@ -194,6 +210,8 @@ class Writer:
         results = [None] * len(ops)
         batch = WriteBatch()
         self._apply_ops(ops, results, batch)
+        if self.text_keys is not None:
+            self.text_keys.add(committed_texts(ops, results))
         if batch.records:
             try:
                 self.append_durably(batch.records)

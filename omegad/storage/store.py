@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +271,17 @@ class MemoryStore:
                 strict=True,
             )
         }
+
+    @reader
+    def scan_texts(self, each: Callable[[list[str], list[str]], None], batch_rows: int = 8192) -> int:
+        """Call *each* with the namespaces and texts of every row, *batch_rows* at a time (a
+        streamed scan of the current version: memory stays at one batch). Deleted rows may be
+        among them. Returns the rows scanned."""
+        scanned = 0
+        for batch in self.table.search().select(["namespace", "text"]).limit(None).to_batches(batch_rows):
+            each(batch.column("namespace").to_pylist(), batch.column("text").to_pylist())
+            scanned += batch.num_rows
+        return scanned
 
     @reader
     def existing_ids(self, ids: Iterable[str]) -> set[str]:

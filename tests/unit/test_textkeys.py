@@ -1,0 +1,58 @@
+"""`TextKeys`: digests of committed texts, from a real store's scan and from commits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from omegad.app import textkeys
+from omegad.app.textkeys import TextKeys
+from omegad.contradictions.duplicates import text_key
+from omegad.storage.rows import Row
+from omegad.storage.store import MemoryStore
+
+
+def row(i: int, text: str, namespace: str = "a") -> Row:
+    vector = np.zeros(8, dtype=np.float32)
+    vector[i % 8] = 1.0
+    return Row(f"m{i}", text, "fact", [], namespace, {}, i, i, 1, vector)
+
+
+def test_scan_of_a_store_then_commits(tmp_path: Path) -> None:
+    store = MemoryStore.open(tmp_path / "data", "m", 8)
+    store.insert([row(i, f"Fact number {i} about the build", "a" if i % 2 else "b") for i in range(40)])
+    keys = TextKeys()
+    assert keys.absent("a", [text_key("anything")]) is None  # not ready before the scan
+    keys.add([row(100, "Committed while the scan ran")])
+    batches: list[int] = []
+
+    def scan(each):  # type: ignore[no-untyped-def]
+        return store.scan_texts(lambda ns, texts: (batches.append(len(texts)), each(ns, texts)), batch_rows=16)
+
+    assert keys.build(scan) == 40
+    assert sum(batches) == 40 and max(batches) <= 16
+    assert keys.figures()["digests"] == 41
+    # the namespace is part of the key; normalisation makes case and punctuation alike
+    assert keys.absent(
+        "a", [text_key("fact NUMBER 1 about the build!"), text_key("Fact number 2 about the build")]
+    ) == [
+        False,
+        True,
+    ]
+    assert keys.absent("b", [text_key("Fact number 2 about the build")]) == [False]
+    assert keys.absent("a", [text_key("Committed while the scan ran")]) == [False]
+    assert keys.figures()["answered"] == 1
+
+
+def test_commits_merge_into_the_sorted_digests(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(textkeys, "MERGE_AT", 10)
+    keys = TextKeys()
+    keys.build(lambda each: 0)  # an empty store
+    assert keys.absent("a", [text_key("x")]) == [True]
+    keys.add([row(i, f"text {i}") for i in range(25)])  # (merged at 25 ≥ 10)
+    keys.add([row(99, "the last one")])  # (kept in the set)
+    assert keys.figures()["digests"] == 26
+    found = keys.absent("a", [text_key(f"text {i}") for i in range(25)] + [text_key("the last one")])
+    assert found == [False] * 26
+    assert keys.absent("a", [text_key(f"text {i}") for i in range(25, 40)]) == [True] * 15
