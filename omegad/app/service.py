@@ -449,7 +449,7 @@ class Service:
             keys = [text_key(rows[k].text) for k in idx]
             found: list[Any] | None = self.neighbours.same_texts(namespace, keys, self.signals.hidden_in(namespace))
             if found is None:
-                absent = self.text_keys.absent(namespace, keys)
+                absent = self.text_keys.absent(namespace, [rows[k].text for k in idx])
                 found = [None if a else _UNKNOWN for a in absent] if absent is not None else None
             if found is not None:
                 for k, twin in zip(idx, found, strict=True):

@@ -6,8 +6,9 @@ A store is acknowledged before its embedding only when it is plainly new, and th
 neighbour cache answers that for the namespaces it keeps; for a bigger one the store had to
 be embedded and its nearest neighbours searched first. `TextKeys` keeps a 64-bit digest of
 (namespace, normalised text) for every committed memory: a sorted array built by scanning the
-table once at start, in the background, plus the commits since. A digest that is absent
-proves there is no such memory; a present one (a duplicate, a deleted memory's text, or a
+table once at start, in the background, plus the commits since. (The digest is of the text's letters and
+digits, a coarser key than the normalised text that is ~10 times cheaper to compute.) A
+digest that is absent proves there is no such memory; a present one (a duplicate, a deleted memory's text, or a
 collision) only sends the store the way it went before, which searches. So a stale or
 missing-deletes filter costs speed, never correctness, and deletes need not be tracked.
 """
@@ -22,18 +23,31 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from omegad.contradictions.duplicates import text_key
+from omegad.contradictions.duplicates import normalise
 from omegad.storage.rows import Row
 
-__all__ = ["TextKeys", "digest"]
+__all__ = ["TextKeys", "digest", "letters"]
 
 #: digests added since the last merge are kept in a set until there are this many
 MERGE_AT = 16_384
 
 
-def digest(namespace: str, key: bytes) -> int:
-    """The 64-bit digest of a namespace and a normalised-text key (`text_key`)."""
-    return int.from_bytes(hashlib.blake2b(namespace.encode() + b"\0" + key, digest_size=8).digest(), "little")
+#: the ASCII characters that are not letters or digits
+_NOT_ALNUM = bytes(c for c in range(128) if not chr(c).isalnum())
+
+
+def letters(text: str) -> bytes:
+    """The letters and digits of `normalise` (*text*), in order: two texts alike after
+    normalisation are alike here. For an ASCII text they are its own, lower-cased (what
+    `normalise` keeps of it), found without its regular expressions: ~1 µs instead of ~10."""
+    if text.isascii():
+        return text.encode().lower().translate(None, _NOT_ALNUM)
+    return "".join(normalise(text).split()).encode()
+
+
+def digest(namespace: str, text: str) -> int:
+    """The 64-bit digest of a namespace and a text's `letters`."""
+    return int.from_bytes(hashlib.blake2b(namespace.encode() + b"\0" + letters(text), digest_size=8).digest(), "little")
 
 
 class TextKeys:
@@ -53,7 +67,7 @@ class TextKeys:
 
     def add(self, rows: Iterable[Row]) -> None:
         """Note the texts of committed rows (new memories and updated texts)."""
-        found = [digest(r.namespace, text_key(r.text)) for r in rows]
+        found = [digest(r.namespace, r.text) for r in rows]
         with self._lock:
             self._recent.update(found)
             if len(self._recent) >= MERGE_AT:
@@ -61,15 +75,15 @@ class TextKeys:
 
     def build(self, scan: Callable[[Callable[[list[str], list[str]], None]], int], pause_s: float = 0.0) -> int:
         """Add the digests of every row *scan* reports (`MemoryStore.scan_texts`), then be
-        ready. *pause_s* after each batch leaves the GIL to requests (the scan of a store of a
-        million memories is ~10 s of Python). Returns the rows scanned. Blocking."""
+        ready. *pause_s* after each batch leaves the GIL to requests. Returns the rows scanned.
+        Blocking."""
         began = time.perf_counter()
         parts: list[npt.NDArray[np.uint64]] = []
 
         def each(namespaces: list[str], texts: list[str]) -> None:
             parts.append(
                 np.fromiter(
-                    (digest(ns, text_key(t)) for ns, t in zip(namespaces, texts, strict=True)),
+                    (digest(ns, t) for ns, t in zip(namespaces, texts, strict=True)),
                     dtype=np.uint64,
                     count=len(texts),
                 )
@@ -86,10 +100,10 @@ class TextKeys:
         self.build_s = time.perf_counter() - began
         return scanned
 
-    def absent(self, namespace: str, keys: Sequence[bytes]) -> list[bool] | None:
-        """Per normalised-text key, whether no committed memory of *namespace* has it (True:
-        proven; False: maybe one has); None until `build` has finished."""
-        wanted = np.fromiter((digest(namespace, k) for k in keys), dtype=np.uint64, count=len(keys))
+    def absent(self, namespace: str, texts: Sequence[str]) -> list[bool] | None:
+        """Per text, whether no committed memory of *namespace* has the same normalised text
+        (True: proven; False: maybe one has); None until `build` has finished."""
+        wanted = np.fromiter((digest(namespace, t) for t in texts), dtype=np.uint64, count=len(texts))
         with self._lock:
             if not self.ready:
                 return None
