@@ -16,8 +16,12 @@ Notes are prose as much as source files, so the rest reads context rather than s
 - the password flags of common programs as their manuals document them (``security -p``,
   ``zip -P``, ``ldapsearch -w``, ``smbclient -U user%pass``, ``net use``, ``sudo -S``), a flag
   named a secret (``--password VALUE``, ``-storepass VALUE``), Go DSNs, ``curl -u KEY:``;
-- a key passed to an API (``Client("…")``, ``require("sdk")(sid, token)``, ``hmac.new(b"…")``)
-  and a chat reply to a question that names a secret.
+- a key passed to an API (``Client("…")``, ``require("sdk")(sid, token)``, ``hmac.new(b"…")``,
+  a database connection's password: ``new PDO(dsn, user, "…")``), and a chat reply to a
+  question that names a secret or a login;
+- one-time-password secrets: an ``otpauth://`` URI's seed, a base32 seed on a line that names
+  one, lists of backup codes; a Wi-Fi QR string's ``P:``, a network's "key"; a Sentry DSN's key;
+- the word for a password in other languages ("Passwort", "mot de passe", "пароль", …).
 Values are judged by shape: random (entropy for its length and alphabet), or chosen by a person
 (letters, digits and a symbol; a passphrase of words; an app password) when a password name says so.
 Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images, public keys,
@@ -123,7 +127,11 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "age_secret_key": re.compile(r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b"),
     "databricks_token": re.compile(r"(?:\b|(?<=\\[nt]))dapi[a-f0-9]{32}(?:-\d)?\b"),
     "heroku_key": re.compile(r"\bHRKU-[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])"),
-    "vault_token": re.compile(r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"),
+    # (Vault's legacy service tokens: "s." and 24 base62 characters, mixed as issued)
+    "vault_token": re.compile(
+        r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}"
+        r"|(?<![\w.-])s\.(?=[A-Za-z0-9]{0,23}[A-Z])(?=[A-Za-z0-9]{0,23}[a-z])(?=[A-Za-z0-9]{0,23}\d)[A-Za-z0-9]{24}(?![\w.-])"
+    ),
     "grafana_token": re.compile(r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}={0,2}"),
     "linear_key": re.compile(r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b"),
     "notion_token": re.compile(r"\bntn_[A-Za-z0-9]{40,50}\b|\bsecret_[A-Za-z0-9]{43}\b"),
@@ -188,7 +196,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "age_secret_key": ("AGE-SECRET-KEY-1",),
     "databricks_token": ("dapi",),
     "heroku_key": ("HRKU-",),
-    "vault_token": ("hvs.", "hvb.", "hvr."),
+    "vault_token": ("hvs.", "hvb.", "hvr.", "s."),
     "grafana_token": ("glsa_", "glc_"),
     "linear_key": ("lin_",),
     "notion_token": ("ntn_", "secret_"),
@@ -227,6 +235,9 @@ KINDS = (
     "password",
     "high_entropy",
     "k8s_secret",
+    "otp_secret",
+    "sentry_dsn",
+    "kubernetes_token",
 )
 
 _PRIVATE_KEY = re.compile(
@@ -241,7 +252,21 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 
 #: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
-_NAME_HINT = re.compile(r"(?i)(?=[pstcaks])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key|cookie|sess)")
+_NAME_HINT = re.compile(
+    r"(?i)(?=[pstcakswmhljşпパ密비])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key|cookie|sess"
+    r"|kennwort|contrase[ñn]a|mot de passe|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|adgangskode|heslo"
+    r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|비밀번호|schl[üu]ssel)"
+)
+#: Notes are not all in English: the word for a password in other languages, and for a key
+#: (a key is a password only where a network's is meant: "WLAN-Schlüssel").
+_FOREIGN_NAMES = {
+    **dict.fromkeys(["contraseña", "mot de passe", "hasło", "lösenord", "jelszó", "şifre"], "password"),
+    **dict.fromkeys(["пароль", "пароля", "паролю", "пароле", "パスワード", "密码", "密碼", "비밀번호"], "password"),
+    **dict.fromkeys(["schlüssel", "schlussel"], "key"),
+}
+#: Words for a wireless network: its "key" is the network's password.
+_WIFI_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:wi-?fi|wlan|ssid|wpa\d?|wireless|hotspot)(?![A-Za-z])")
+_WIFI_NEEDS = ("wifi", "wi-fi", "wlan", "ssid", "wpa", "wireless", "hotspot")
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
 #: A name of words: "checkout.cloudflareApiToken" is a name however random it looks.
 _BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
@@ -249,7 +274,10 @@ _BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
 _WORDY = re.compile(r"^[A-Za-z]+\d{0,2}(?:[_.-]+[A-Za-z]+\d{0,2})*$")
 _CAMEL = re.compile(r"OAuth|[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: Name parts that make a value a password (any value that is not a placeholder counts).
-_PASSWORD_PART = re.compile(r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk|passphrase|requirepass|\w+pass)$")
+_PASSWORD_PART = re.compile(
+    r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk|passphrase|requirepass|\w+pass"
+    r"|passwort|kennwort|wachtwoord|senha|contrasena|heslo|haslo|losenord|salasana|passord|adgangskode|jelszo|sifre)$"
+)
 #: Name parts that make a random value a secret.
 _SECRET_PART = re.compile(
     r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|authkey|apikey|appkey|privatekey|pat|cookies?"
@@ -404,8 +432,26 @@ _NAME_NOT_VALUE = frozenset(
         "cache",
         "mechanism",
         "stdin",
+        # a file's extension: "secrets.csv" names a file
+        *("csv", "json", "yaml", "yml", "txt", "xml", "toml", "ini", "log", "md", "bak", "gz", "zip"),
     ]
 )
+#: A noun after a name that the name qualifies: "token refresh failed", "password policy requires".
+_NAME_MODIFIES = frozenset(
+    [
+        *("refresh", "rotation", "expiry", "exchange", "validation", "verification", "endpoint", "request"),
+        *("requests", "response", "usage", "limit", "limits", "count", "length", "policy", "policies"),
+        *("manager", "scanning", "scanner", "field", "column", "prompt", "form", "strength", "lifetime"),
+        *("revocation", "generation", "format", "introspection", "budget", "handling", "negotiation"),
+        *("agreement", "derivation", "management"),
+    ]
+)
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b(?![:=])")
+#: A log line's level, then its logger's name.
+_LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "CRITICAL")
+_LOG_LEVEL = re.compile(rf"\b(?:{'|'.join(_LOG_LEVELS)}|WARNING)[ \t]+$")
+#: `docker run -e NAME` (no "="): the value is taken from the caller's environment.
+_ENV_FLAG = re.compile(r"(?:^|\s)(?:-e|--env|--build-arg|--secret)[ \t]+$")
 
 # -- values ------------------------------------------------------------------------------
 
@@ -423,6 +469,12 @@ _WORD_COUNT = 12
 _LETTERS = re.compile(r"^\d*[A-Za-z]+$")
 _VALUE_FIELD = re.compile(r"(?i)val(?:ue)?[:=]")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]*=")
+#: Another name's assignment among the words after a name ("C=j@…" is a value, not a name).
+_WORD_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]+=")
+#: A word that names the next one an identifier or a digest: "correlation id 7f…", "request 7f…".
+_ID_WORDS = frozenset(
+    [*("id", "ids", "request", "correlation", "trace", "span", "commit", "sha", "md5", "sha1", "sha256"), "uuid"]
+)
 #: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
 _OPTION = re.compile(r"--?([A-Za-z][A-Za-z-]{0,30})$")
 _VALUE_OPTIONS = frozenset(["body", "value", "data", "literal", "string", "text", "input"])
@@ -449,9 +501,15 @@ _REFERENCE = re.compile(
 #: A path rather than a value ("/run/secrets/db", "~/.pgpass", "prod/gateway/db-x").
 _PATH = re.compile(r"^(?:~?/|\.\.?/)[\w.-]*(?:/[\w.-]*)*$|^(?:[a-z][a-z0-9_.-]*/){2,}[\w.-]*$")
 _QUERY_NEXT = re.compile(r"&\w+=")
+_QUERY_REST = re.compile(r"(?:&\w+=[^&\s]*)+$")
 #: A mail address or user@host ("root@10.0.0.7", "ci@corp.example.com").
 _ADDRESS = re.compile(r"^[\w.+-]+@(?:(?:[\w-]+\.)+[A-Za-z]{2,}|\d{1,3}(?:\.\d{1,3}){3})$")
-_QUERY = re.compile(r"&\w+=|\.(?:com|net|org|io|dev|app|cloud)(?:$|[/:])")
+_QUERY = re.compile(r"(?:^|[?&])\w+=[^&\s]*&\w+=|\.(?:com|net|org|io|dev|app|cloud)(?:$|[/:])")
+#: A date or a time stamp (ISO 8601), a MAC address: when something happened, which device.
+_DATETIME = re.compile(
+    r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$"
+    r"|^[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}$"
+)
 #: A call ("os.getenv(…)"), unless what looks like one is random ("sa(qrk…").
 _CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
 #: A method called on an object ("Rails.application.credentials.dig(…"): code however random.
@@ -497,7 +555,7 @@ _AUTH_HEADER = re.compile(
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
 _USER_PASS = re.compile(
-    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,64}):(?P<value>[^\s\"'@]{1,200})"
+    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128}):(?P<value>[^\s\"'@]{1,200})"
 )
 #: The password flag of a command line. mysql's `-p` takes its value glued on (`-pSECRET`):
 #: `-p dbname` prompts for the password and names the database. sshpass and twine take it apart.
@@ -505,6 +563,7 @@ _MYSQL = re.compile(
     r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,120}?[ \t]-p|(?:sshpass|twine)\b[^\n]{0,120}?[ \t]-p[ \t]*)"
     r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
 )
+_MYSQL_COMMAND = re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b")
 _NETRC = re.compile(r"\bmachine[ \t]+\S{1,200}\s+login[ \t]+\S{1,200}\s+password[ \t]+(?P<value>\S{1,200})")
 _PGPASS = re.compile(r"(?m)^[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:(?P<value>\S{1,200})$")
 _HTPASSWD = re.compile(
@@ -529,9 +588,9 @@ _XML_PROPERTY = re.compile(
 _TF_VARIABLE = re.compile(
     r"\bvariable[ \t]+\"(?P<name>[\w-]{1,80})\"[ \t]*\{[^{}]{0,300}?\bdefault[ \t]*=[ \t]*\"(?P<value>[^\"\s]{1,400})\""
 )
-#: "the admin login is app / s3cret", "credentials: deploy / s3cret".
+#: "the admin login is app / s3cret", "credentials: deploy / s3cret", "guest wifi: SSID / s3cret".
 _LOGIN_PAIR = re.compile(
-    r"(?i)\b(?:login|credentials?|creds)\b[^\n/]{0,60}?[ \t:][\w.@+-]{1,64}[ \t]+/[ \t]+(?P<value>[^\s/]{4,200})"
+    r"(?i)\b(?:login|credentials?|creds|wi-?fi|wlan)\b[^\n/]{0,60}?[ \t:][\w.@+-]{1,64}[ \t]+/[ \t]+(?P<value>[^\s/]{4,200})"
 )
 #: The URL's password ("postgres://app:…@db"), percent-encoded or not.
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
@@ -619,9 +678,27 @@ _CLI_PASSWORDS = (
         ("mc ",),
     ),
 )
+#: SQL's `CREATE|ALTER USER … IDENTIFIED [WITH plugin] BY 'password'` (MySQL, Oracle, Snowflake).
+_SQL_IDENTIFIED = re.compile(
+    r"(?i)\bIDENTIFIED[ \t]+(?:WITH[ \t]+[\"'`]?\w{1,64}[\"'`]?[ \t]+)?BY[ \t]+"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200}?)(?P=q)(?=[\s;,)]|$)"
+)
+#: An expect script (Tcl's `expect`/`send`, Python's pexpect) answering a password prompt.
+_EXPECT_SEND = re.compile(
+    r"\bexpect\b[^\n]{0,80}?(?i:assw|passphrase)[^\n]{0,80}\n(?:[^\n]{0,200}\n){0,2}?[ \t]*(?:[\w.]{1,40}\.)?"
+    r"send(?:line)?\b[ \t]*\(?[ \t]*(?:--[ \t]+)?(?P<q>[\"'])(?P<value>[^\"'\n]{1,200}?)(?:\\r|\\n)?(?P=q)"
+)
+#: A Wi-Fi network in a QR code (ZXing's `WIFI:T:WPA;S:ssid;P:password;;`, fields in any order,
+#: `\;` escaped): its `P:` field.
+_WIFI_QR = re.compile(
+    r"\bWIFI:(?:[A-Za-z]{1,10}:(?:\\.|[^;\\\n]){0,200};){0,8}?P:(?P<q>\"?)(?P<value>(?:\\.|[^;\\\n\"]){1,200})(?P=q)(?=;|$)"
+)
 #: The patterns above whose match is a password, each with substrings it needs (lower case).
 _COMMAND_PASSWORDS = (
     *_CLI_PASSWORDS,
+    (_SQL_IDENTIFIED, ("identified",)),
+    (_EXPECT_SEND, ("expect",)),
+    (_WIFI_QR, ("wifi:",)),
     (_USER_PASS, ("-u", "-a")),
     (_MYSQL, (" -p",)),
     (_NETRC, ("machine",)),
@@ -661,6 +738,14 @@ _URL_KEY = re.compile(
     r"(?i)[?&](?:key|api[_-]?key|access[_-]?token|token|auth[_-]?token|secret|client[_-]?secret|appid)"
     r"=(?P<value>[^&\s\"'#<>]{16,600})"
 )
+#: A Kubernetes bootstrap token (`kubeadm join --token`, documented as `[a-z0-9]{6}.[a-z0-9]{16}`).
+_BOOTSTRAP_TOKEN = re.compile(r"(?<![\w.-])(?P<value>[a-z0-9]{6}\.[a-z0-9]{16})(?![\w.-])")
+#: A command line's user (`-u`, `-U`) and then `-p VALUE`: the user's password (cqlsh, mongo,
+#: influx…; a number is a port: `docker run -u 1000 -p 8080:80`). mysql's `-p VALUE` prompts.
+_USER_THEN_P = re.compile(
+    r"(?<=\s)-[uU](?:[ \t]+|=)?[\"']?[^\s\"'-][^\s\"']{0,100}[\"']?[ \t][^\n]{0,160}?(?<=\s)-p(?:[ \t]+|=)"
+    r"(?P<q>[\"']?)(?![\d:.]+(?:[\s\"']|$))(?P<value>[^\s\"'-][^\s\"']{0,199})(?P=q)"
+)
 #: Registry and cloud logins: `docker login -p …`, `az login --service-principal -p …`.
 _LOGIN_PASSWORD = re.compile(
     r"\b(?:az|docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc)\b[^\n]{0,40}?\blogin\b[^\n]{0,200}?"
@@ -695,11 +780,14 @@ _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
 #: `Fernet(b"…")`; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
 _KEY_CALL = re.compile(
-    r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API)|\bcreate_?[cC]lient|\bSearchClient\.create|\bFernet"
+    r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API)(?:\.[Ii]nit|::new|\.new)?|\bcreate_?[cC]lient"
+    r"|\bSearchClient\.create|\balgoliasearch|\bFernet"
     r"|\brequire\([ \t]*[\"'][\w@/.-]{1,80}[\"'][ \t]*\)"  # a package's factory: require('twilio')(SID, TOKEN)
-    r"|(?P<auth>\b(?:[A-Za-z_][\w.]{0,60})?(?:Auth|Credentials?|Signer)"
-    r"|\bhmac\.new|\bhmac\.HMAC|\bjwt\.(?:encode|decode|sign|verify)))"
-    r"\((?P<args>(?:[^()\n]|\([^()\n]{0,200}\)){1,400})\)"
+    r"|(?P<auth>\b(?:[A-Za-z_][\w.]{0,60})?(?:Auth|Credentials?|Signer)(?:::new|\.new)?"
+    r"|\bhmac\.new|\bhmac\.HMAC|\bjwt\.(?:encode|decode|sign|verify))"
+    # a database connection's (dsn or host, user, password): PHP's PDO and mysqli, JDBC
+    r"|(?P<login>\bPDO|\bmysqli(?:_connect)?|\bmysql_connect|\bDriverManager\.getConnection))"
+    r"[ \t]*\((?P<args>(?:[^()\n]|\([^()\n]{0,200}\)){1,400})\)"
 )
 _LITERAL = re.compile(r"(?:[bB](?=[\"'`]))?(?P<q>[\"'`])(?P<value>[^\"'`\n]{1,400})(?P=q)")
 _KEY_LITERAL = re.compile(
@@ -712,6 +800,32 @@ _CHAT_REPLY = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
     r"[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
 )
+#: An `otpauth://` URI (the Key Uri Format authenticator apps scan): its `secret=` is the seed;
+#: Google Authenticator's export (`otpauth-migration://offline?data=…`) holds every seed.
+_OTPAUTH = re.compile(
+    r"(?i)\botpauth://[ht]otp/[^\s?]{0,300}\?(?:[^\s&#]{0,300}&){0,10}?secret=(?P<value>[A-Z2-7]{8,256}=*)"
+    r"|\botpauth-migration://offline\?data=(?P<data>[A-Za-z0-9%+/_-]{16,4000}=*)"
+)
+#: Words that say a value is a one-time-password seed.
+_OTP_WORD = re.compile(r"(?i)\b(?:[th]?otp|2fa|mfa|two[- ]factor|authenticator|setup[ \t]+key|seed)\b")
+_OTP_NEEDS = ("otp", "2fa", "mfa", "factor", "authenticator", "setup", "seed")
+#: A base32 seed (RFC 4648's alphabet), whole or in groups of four, in one case.
+_BASE32 = re.compile(
+    r"(?<![\w/+.-])(?P<value>[A-Z2-7]{16,128}|[a-z2-7]{16,128}|[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,31}"
+    r"|[a-z2-7]{4}(?: [a-z2-7]{4}){3,31})=*(?![\w/+.-])"
+)
+#: A list of backup codes: its heading, and one code (after a bullet or a number, if any).
+_CODES_INTRO = re.compile(r"(?i)\b(?:backup|recovery|scratch|emergency|one[- ]time|2fa|mfa|otp)[ \t-]+codes?\b")
+_CODE_ITEM = re.compile(r"[ \t\n,;]*(?:(?:[-*•]|\d{1,2}[.)])[ \t]+)?(?P<code>[^\s,;]{1,40})")
+_CODE = re.compile(r"[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
+#: A chat reply that is a user and a password ("yes, app_rw and …", "deploy / …"), and words
+#: of a question about logging in.
+_CHAT_PAIR = re.compile(
+    r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:yes|yeah|yep|sure|ok|here|try)[,:!.]?[ \t]+){0,2}"
+    r"[\"'`]?[\w.@+-]{1,64}[\"'`]?(?:[ \t]+(?:and|&)[ \t]+|[ \t]*/[ \t]*|,[ \t]*)[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?"
+    r"[ \t]*(?=\n|$)"
+)
+_LOGIN_WORDS = re.compile(r"(?i)\b(?:log(?:ged)?[ \t-]?in(?:to)?|sign[ \t-]?in(?:to)?|login|creds|credentials)\b")
 #: Google's app passwords: 16 lower-case letters, shown as four groups of four.
 _APP_PASSWORD = re.compile(r"[\"'`]?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
 #: Sixteen random letters carry about 3.5 bits each or more; sixteen letters of words less.
@@ -843,8 +957,27 @@ def _placeholder(value: str) -> bool:
     follows a placeholder-like word is random ("secret-N0CN…" is a Statsig key)."""
     if not _PLACEHOLDER.match(value):
         return len(value) >= 6 and _sequential(value)
+    if value.startswith(("@", "!")) and _looks_random(value[1:]):
+        return False  # a random value, not a reference or a tag ("@vault_password", "!vault")
     prefixed = _PREFIXED.match(value)
     return prefixed is None or not _looks_random(prefixed.group("body")) or "example" in value.lower()
+
+
+def _bootstrap_token(value: str) -> bool:
+    """*value* is a bootstrap token as kubeadm makes them: random letters and digits (not the
+    documentation's "abcdef.0123456789abcdef")."""
+    secret = value[7:]
+    return (
+        any(c.isdigit() for c in secret)
+        and any(c.isalpha() for c in secret)
+        and not _sequential(value)
+        and _entropy(secret) >= 3.0
+    )
+
+
+def _regex_source(value: str) -> bool:
+    """*value* is a pattern's source (a scanner's own rule quoted: "[A-Za-z0-9_\\-]{24,}")."""
+    return any(r in value for r in ("A-Z", "a-z", "0-9")) and any(c in value for c in "[]{}\\")
 
 
 def _sequential(value: str) -> bool:
@@ -944,6 +1077,9 @@ def _usable(value: str) -> bool:
         or _RUN.search(value)
         or _QUERY.search(value)
         or _ADDRESS.match(value)
+        or _DATETIME.match(value)
+        or value.startswith(("arn:", "data:"))  # a resource's name; an inline file
+        or _regex_source(value)
     ):
         return False
     if _METHOD_CALL.match(value) or (_CALL.match(value) and not _looks_random(value)):
@@ -951,7 +1087,13 @@ def _usable(value: str) -> bool:
     if _NAME_LIKE.match(value) and _NAME_LIKE_WORD.search(value):
         return False
     # a path, unless a random piece of it is long (base64 has "/" in it)
-    return not _PATH.match(value) or (max(len(p) for p in value.split("/")) >= 12 and _looks_random(value))
+    if not _PATH.match(value):
+        return True
+    # (a path whose pieces are words is one however random its hash piece: "/nix/store/…/bin")
+    pieces = value.split("/")
+    return sum(bool(_LETTERS.match(p)) and len(p) <= 12 for p in pieces) < 2 and (
+        max(len(p) for p in pieces) >= 12 and _looks_random(value)
+    )
 
 
 def _default_login(text: str, start: int, end: int) -> bool:
@@ -988,6 +1130,19 @@ def _template(text: str, start: int, end: int) -> bool:
         return False
     close = text.find("</" + text[start:end] + ">", end, end + 420)
     return close < 0 or "\n" in text[end:close]
+
+
+_URL_REST = re.compile(r"[^\s/]{1,200}")
+
+
+def _in_url_authority(text: str, pos: int) -> bool:
+    """*pos* is in a URL's user and host part ("postgres://user:password@…"): the URL's password
+    is read apart (`_URL_PASSWORD`)."""
+    at = text.rfind("://", max(0, pos - 100), pos)
+    if at < 0 or any(c.isspace() or c in "/;?&#" for c in text[at + 3 : pos]):
+        return False
+    rest = _URL_REST.match(text, pos)
+    return rest is not None and "@" in rest.group()
 
 
 def _in_arn(text: str, pos: int) -> bool:
@@ -1041,6 +1196,7 @@ class SecretScanner:
         yield from self._value_first(text)
         yield from self._code(text)
         yield from self._replies(text)
+        yield from self._otp(text)
 
     def _formats(self, text: str) -> Iterator[Finding]:
         for m in _PRIVATE_KEY.finditer(text):
@@ -1054,9 +1210,11 @@ class SecretScanner:
             for index, pattern in enumerate(plugin.denylist):
                 for m in pattern.finditer(text):
                     if kind == "basic_auth" and (
-                        _placeholder(m.group(1)) or _default_login(text, m.start(1), m.end(1))
+                        _placeholder(m.group(1))
+                        or _default_login(text, m.start(1), m.end(1))
+                        or "[redacted:" in m.group(0)
                     ):
-                        continue  # "mongodb+srv://<username>:<password>@…"
+                        continue  # "mongodb+srv://<username>:<password>@…"; our own marker
                     if kind == "twilio_key" and _NAMED_ID.search(text, max(0, m.start() - 24), m.start()):
                         continue  # "Account SID AC…": an account's identifier
                     if kind == "jwt" and not JwtTokenDetector.is_formally_valid(m.group(0)):
@@ -1093,20 +1251,32 @@ class SecretScanner:
                 if (
                     not _placeholder(value)
                     and value.upper() != "PASSWORD"
+                    and "[redacted:" not in m.group()  # (a token redacted in the URL's user part)
                     and not _default_login(text, m.start("value"), m.end("value"))
                 ):
                     yield Finding("basic_auth", m.start("value"), m.end("value"))
             for m in _URL_TOKEN.finditer(text):
-                # a Sentry DSN's user part is its public key, shipped in every browser bundle
-                host = _URL_HOST.match(text, m.end("value") - 0)
+                host = _URL_HOST.match(text, m.end("value"))
                 line = text.rfind("\n", 0, m.start()) + 1
                 if "sentry" in (host.group("host") if host else "") or "dsn" in text[line : m.start()].lower():
+                    # a Sentry DSN's key (32 hex digits) lets anyone post events to the project; it
+                    # passes where the note calls it public (Sentry ships it to browsers)
+                    line_end = text.find("\n", m.end())
+                    line_end = len(text) if line_end < 0 else line_end
+                    value = m.group("value")
+                    if len(value) == 32 and _HEX.match(value) and "public" not in text[line:line_end].lower():
+                        yield Finding("sentry_dsn", m.start("value"), m.end("value"))
                     continue
                 if _looks_random(m.group("value")):
                     yield Finding("high_entropy", m.start("value"), m.end("value"))
-            for m in _URL_SIGNATURE.finditer(text):
-                if _looks_random(_unquoted(m.group("value"))):
-                    yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _URL_SIGNATURE.finditer(text) if "sig" in low else ():
+            if _looks_random(_unquoted(m.group("value"))):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _BOOTSTRAP_TOKEN.finditer(text) if "token" in low else ():
+            value = m.group("value")
+            before = text[max(0, text.rfind("\n", 0, m.start()) + 1, m.start() - 200) : m.start()].lower()
+            if ("token" in before or "kubeadm" in before) and _bootstrap_token(value):
+                yield Finding("kubernetes_token", m.start("value"), m.end("value"))
         for m in _URL_KEY.finditer(text) if "=" in text else ():
             value = _unquoted(m.group("value"))
             if _usable(value) and _looks_random(value):
@@ -1126,6 +1296,11 @@ class SecretScanner:
                 value = m.group("value")
                 if _usable(value) and "$" not in value[:2]:
                     yield Finding("password", m.start("value"), m.end("value"))
+        for m in _USER_THEN_P.finditer(text) if " -p" in text else ():
+            command = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+            value = m.group("value")
+            if not _MYSQL_COMMAND.search(command) and _usable(value) and "$" not in value[:2]:
+                yield Finding("password", m.start("value"), m.end("value"))
         for m in _TF_VARIABLE.finditer(text) if "variable" in text else ():
             kind = _name_kind(m.group("name"), "")
             value = m.group("value")
@@ -1211,6 +1386,12 @@ class SecretScanner:
         # how far the words after a name of each kind were read in vain: read each once, so
         # text made of names ("pw pw pw …") stays linear
         scanned = {"password": 0, "secret": 0, "session": 0, "key": 0, "value": 0}
+        # (what most texts lack is looked for once, not at every name)
+        urls = "://" in text
+        env_flags = any(f in text for f in (" -e ", "--env", "--build-arg", "--secret"))
+        lowered = text.lower()
+        wifi = any(w in lowered for w in _WIFI_NEEDS) and _WIFI_WORD.search(text) is not None
+        logs = any(level in text for level in _LOG_LEVELS)
         for m in _NAME_HINT.finditer(text):
             start, end = m.start(), m.end()
             if start < covered:
@@ -1236,22 +1417,46 @@ class SecretScanner:
                 or _template(text, start, end)
                 or _blob(name)
                 or text.startswith(("+", "/"), end)  # (inside base64: "…IPw+wF…", "…VPw/Ef…")
+                or (urls and _in_url_authority(text, start))  # ("postgres://user:password@host")
+                or (logs and _LOG_LEVEL.search(text, max(0, start - 12), start))  # a logger ("DEBUG auth: …")
+                or (env_flags and _ENV_FLAG.search(text, max(0, start - 16), start) and not text.startswith("=", end))
             ):
-                continue  # part of a value or a path, not a name
-            parts = _name_parts(name)
+                continue  # part of a value or a path, not a name; `docker run -e NAME` passes it on
+            foreign = _FOREIGN_NAMES.get(m.group().lower())
             before = ""  # the word before a bare "key" or "token": "admin key", "API token"
-            if parts and parts[0] in ("key", "keys", "token"):
-                word = _BEFORE.search(text, max(0, start - 30), start)
-                before = word.group(1).lower() if word else ""
-            kind = _name_kind(name, before)
-            if kind is None and _BARE_KEY.match(name) and before not in _ID_QUALIFIER | _NOT_KEY_QUALIFIER:
+            if foreign is not None:
+                parts = (*_name_parts(text[start : m.start()]), foreign)
+                kind = "password" if foreign == "password" else None
+            else:
+                parts = _name_parts(name)
+                if parts and parts[0] in ("key", "keys", "token"):
+                    word = _BEFORE.search(text, max(0, start - 30), start)
+                    before = word.group(1).lower() if word else ""
+                kind = _name_kind(name, before)
+            if (
+                kind is None
+                and (_BARE_KEY.match(name) or foreign == "key")
+                and before not in _ID_QUALIFIER | _NOT_KEY_QUALIFIER
+            ):
                 kind = "key"  # a bare "key: …", taken when its value is plainly random
+            if (
+                kind == "key"
+                and wifi
+                and (
+                    any(_WIFI_WORD.fullmatch(p) for p in (before, *parts))
+                    or _WIFI_WORD.search(text, max(0, start - 120, text.rfind("\n", 0, start) + 1), start)
+                )
+            ):
+                kind = "password"  # a network's key is its password ("WLAN key", "wifi …, key …")
             if kind is None:
                 continue
             if before:
                 parts = (before, *parts)
             if _COMMAND_OPTION.match(text, end) and _COMMAND_START.search(text, max(0, start - 8), start):
                 continue  # a program ("sshpass -f …", "htpasswd -b …"), not a name
+            modifier = _NEXT_WORD.match(text, end)
+            if not flag and modifier and modifier.group(1).lower() in _NAME_MODIFIES:
+                continue  # the name qualifies a noun ("token refresh", "password policy")
             found = self._value_after(text, end, kind, parts, scanned, flag)
             if found is not None:
                 yield found
@@ -1272,13 +1477,15 @@ class SecretScanner:
                 return Finding(label, am.start("value"), am.end("value"))
         if sep is not None and sep.end() >= scanned["value"]:
             vm = _VALUE.match(text, sep.end())
-            if vm is not None:
+            if vm is not None and not (sep.group("sep").isspace() and vm.group().endswith(":")):
+                # (a label is not the value: "account key (prod): …")
                 # a value is judged once: names inside a rejected one ("session=session=…") are
                 # part of it, so text made of names stays linear
                 scanned["value"] = vm.end()
                 value = vm.group()
-                if _QUERY_NEXT.search(value):  # "?user=app&password=…&ssl=true": up to the next field
-                    value = value[: value.index("&")]
+                query = _QUERY_NEXT.search(value)
+                if query and _QUERY_REST.match(value, query.start()):
+                    value = value[: query.start()]  # "?user=app&password=…&ssl=true": up to the next field
                 value = value.rstrip(".,;:)]}")
                 # a separator, a command's flag or a quote says the value is the name's
                 explicit = (
@@ -1299,6 +1506,7 @@ class SecretScanner:
         stop = min(pos + _WORD_WINDOW + 400, len(text) if line_end < 0 else line_end)
         minimum = 6 if kind == "password" else 8
         argument = False  # the next word is an option's argument ("--project NAME")
+        previous = ""
         for count, wm in enumerate(_WORDS.finditer(text, max(pos, scanned[kind]), stop)):
             if count >= _WORD_COUNT or wm.start() >= pos + _WORD_WINDOW:
                 break  # (a value starts within the window and may run past it)
@@ -1309,17 +1517,21 @@ class SecretScanner:
             if field:  # "Got the API key from dana. Value=…"
                 word = word[field.end() :]
                 offset += field.end()
-            if argument or text[offset - 1 : offset] == "<":
+            named_id = previous in _ID_WORDS
+            previous = word.strip(_TRIM).lower()
+            if argument or text[offset - 1 : offset] == "<" or named_id:
                 argument = False
-                continue  # an option's argument; a template's slot ("<ask-the-team>")
+                continue  # an option's argument; a template's slot ("<ask-the-team>"); "request 7f…"
             option = _OPTION.match(word)
             if option:
                 # its argument is its own, unless the option says it is a value ("--body …")
                 argument = not any(p in _VALUE_OPTIONS or _name_kind(p, "") for p in _name_parts(option.group(1)))
                 continue
             value = word.strip(_TRIM)
+            if word.endswith(":") and value:
+                continue  # a label: the value follows it ("password for db1: …")
             if (
-                _ASSIGNMENT.match(word)
+                _WORD_ASSIGNMENT.match(word)
                 or _SSH_KEY_TYPE.match(word)
                 or (count < 3 and value.lower() in _NOT_SECRET_WORDS)
             ):
@@ -1382,8 +1594,18 @@ class SecretScanner:
         if "(" not in text:
             return
         for m in _KEY_CALL.finditer(text):
-            for i, lm in enumerate(_LITERAL.finditer(m.group("args"))):
+            args = m.group("args")
+            arg, after = 0, 0  # the argument a literal is (by the commas before it)
+            for i, lm in enumerate(_LITERAL.finditer(args)):
+                arg += args.count(",", after, lm.start())
+                after = lm.end()
                 value = lm.group("value")
+                if m.group("login") is not None:
+                    if arg == 2 and _usable(value) and "$" not in value[:2]:
+                        yield Finding(
+                            "password", m.start("args") + lm.start("value"), m.start("args") + lm.end("value")
+                        )
+                    continue
                 # a MAC's, a JWT's or a credential's key may be a password a person chose (not
                 # the first literal of a credential: its user)
                 chosen = m.group("auth") is not None and (i or m.group("auth").startswith(("hmac", "jwt")))
@@ -1396,6 +1618,40 @@ class SecretScanner:
         for m in _KEY_LITERAL.finditer(text) if "key" in text.lower() else ():
             if _looks_random(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
+
+    def _otp(self, text: str) -> Iterator[Finding]:
+        """One-time-password secrets: an `otpauth://` URI's seed, a base32 seed on a line that
+        names one (as authenticator apps show it: whole, or in groups of four), and a list of
+        backup or recovery codes."""
+        low = text.lower()
+        if "otpauth" in low:
+            for m in _OTPAUTH.finditer(text):
+                name = "value" if m.group("value") else "data"
+                yield Finding("otp_secret", m.start(name), m.end(name))
+        if any(w in low for w in _OTP_NEEDS) and _OTP_WORD.search(text):
+            for m in _BASE32.finditer(text):
+                value = m.group("value")
+                seed = value.replace(" ", "")
+                line = text.rfind("\n", 0, m.start()) + 1
+                line_end = text.find("\n", m.end(), m.end() + 120)
+                if (
+                    any(c in "234567" for c in seed)
+                    and any(c.isalpha() for c in seed)
+                    and not _HEX.match(seed)
+                    and not _sequential(seed)
+                    and not _RUN.search(seed)
+                    and _entropy(seed) >= 3.0
+                    and (
+                        _OTP_WORD.search(text, max(line, m.start() - 200), m.start())
+                        or _OTP_WORD.search(text, m.end(), m.end() + 120 if line_end < 0 else line_end)
+                    )
+                ):
+                    yield Finding("otp_secret", m.start("value"), m.end("value"))
+        if "code" in low:
+            for m in _CODES_INTRO.finditer(text):
+                span = _code_list(text, m.end())
+                if span is not None:
+                    yield Finding("otp_secret", *span)
 
     def _replies(self, text: str) -> Iterator[Finding]:
         """A chat line asking for a secret, then a reply that is only a value: "[12:01] a: what's
@@ -1418,6 +1674,45 @@ class SecretScanner:
                     m.start("value"),
                     m.start("value") + len(value),
                 )
+        # a reply giving a user and a password to a question about logging in or a password
+        for m in _CHAT_PAIR.finditer(text):
+            line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
+            line = text[line_start : m.start()]
+            value = m.group("value").rstrip(".,;:!?")
+            if (
+                (_LOGIN_WORDS.search(line) or _line_kind(line) == "password")
+                and _usable(value)
+                and _credential_like(value)
+                and len(value) >= 8
+            ):
+                yield Finding("password", m.start("value"), m.start("value") + len(value))
+
+
+def _code_list(text: str, pos: int) -> tuple[int, int] | None:
+    """Where a list of backup codes starts and ends after *pos* (past a label up to its colon):
+    three or more codes of one shape ("0916 2338", "4qw5o-h5nbk"), mostly with digits in them."""
+    line_end = text.find("\n", pos)
+    colon = text.find(":", pos, pos + 100)
+    if colon >= 0 and (line_end < 0 or colon < line_end):
+        pos = colon + 1
+    codes: list[tuple[int, int]] = []
+    shape: tuple[int, ...] = ()
+    digits = 0
+    while len(codes) < 40:
+        m = _CODE_ITEM.match(text, pos)
+        if m is None:
+            break
+        code = m.group("code")
+        form = tuple(len(p) for p in code.split("-"))
+        if _CODE.fullmatch(code) is None or (shape and form != shape):
+            break
+        shape = form
+        digits += any(c.isdigit() for c in code)
+        codes.append(m.span("code"))
+        pos = m.end()
+    if len(codes) < 3 or digits * 2 < len(codes) or len({text[a:b] for a, b in codes}) < len(codes):
+        return None
+    return codes[0][0], codes[-1][1]
 
 
 def _line_kind(line: str) -> str | None:
@@ -1429,6 +1724,8 @@ def _line_kind(line: str) -> str | None:
         if _blob(word):
             continue
         kind = _name_kind(word, words[i - 1] if i else "")
+        if kind == "session":
+            continue  # ("context for next session:" is no question about a session)
         if kind is None and word.lower() in ("key", "keys", "pw", "pwd"):
             kind = "password" if word.lower() in ("pw", "pwd") else "secret"
         if kind == "password":

@@ -383,7 +383,7 @@ def test_chat_password_replies_and_app_passwords() -> None:
             + base64.b64encode(_RNG.randbytes(300)).decode()
         ),
         lambda: f"Twilio Account SID AC{_r(_HEXD, 32)} - the auth token lives in SSM",
-        lambda: f"SENTRY_DSN=https://{_r(_HEXD, 32)}@o123456.ingest.sentry.io/765432",
+        lambda: f"SENTRY_DSN=https://{_r(_HEXD, 32)}@o123456.ingest.sentry.io/765432  (DSNs are public)",
         lambda: f"SecretId: arn:aws:secretsmanager:us-west-2:123456789012:secret:dev/app/stripe_key-{_r(_AN, 6)}",
         lambda: "amqp://guest:guest@localhost:5672/",
         lambda: (
@@ -502,6 +502,119 @@ def test_look_alikes_of_context_pass() -> None:
         "I reset the admin password; ask ravi for the new one (it's in 1Password).",
         "password: <ask-the-team>",
         "Cookie: _gid=GA1.2.109585434.1737243916; consent=analytics:false",
+    ]
+    for text in texts:
+        assert SecretScanner().scan(text) == [], text
+
+
+# -- one-time passwords, networks, databases and chat (values made at run time) -------------
+
+_B32 = string.ascii_uppercase + "234567"
+
+
+def _seed(n: int = 32) -> str:
+    while True:
+        seed = _r(_B32, n)
+        if any(c.isdigit() for c in seed):
+            return seed
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: "otp" + f"auth://totp/ACME:ana@example.org?secret={s}&issuer=ACME&digits=6",
+        lambda s: f'totp = pyotp.TOTP("{s}")',
+        lambda s: f"authenticator seed for the shared root account -> {s}",
+        lambda s: f"{' '.join(s.lower()[i : i + 4] for i in range(0, len(s), 4))}  <- the 2FA setup key for ops",
+    ],
+)
+def test_otp_seeds(make) -> None:  # type: ignore[no-untyped-def]
+    seed = _seed()
+    text = make(seed)
+    secret = next(
+        v for v in (seed, seed.lower(), " ".join(seed.lower()[i : i + 4] for i in range(0, 32, 4))) if v in text
+    )
+    assert _found(text, secret), text
+
+
+def test_backup_and_recovery_code_lists() -> None:
+    dashed = [f"{_r(string.ascii_lowercase + string.digits, 5)}-{_r(_HEXD, 5)}" for _ in range(8)]
+    text = "recovery codes for ana@example.org:\n" + "\n".join(dashed) + "\nkeep these safe"
+    assert _found(text, "\n".join(dashed)), text
+    digits = " ".join(_r(string.digits, 8) for _ in range(6))
+    assert _found(f"backup codes (shared admin): {digits}", digits)
+    for prose in (
+        "enable TOTP in settings; backup codes go in the team vault, never in notes",
+        "recovery codes: regenerated last week, stored in the password manager",
+        "the random seed is 1234 for reproducibility",
+    ):
+        assert SecretScanner().scan(prose) == [], prose
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"WIFI:T:WPA;S:Lab-5G;P:{s};;",
+        lambda s: f"WIFI:S:Office;T:WPA2;P:{s};H:false;;",
+        lambda s: f"guest wifi: Lab-5G / {s}",
+        lambda s: f"wifi in the lab is Lab-5G, key {s}",
+        lambda s: f"WLAN-Schl\u00fcssel f\u00fcr Lab-5G: {s}",
+        lambda s: f"Passwort f\u00fcr den Testserver qa.example.org: {s}",
+        lambda s: f"mot de passe du compte deploy : {s}",
+        lambda s: f"\u043f\u0430\u0440\u043e\u043b\u044c \u043e\u0442 \u0441\u0442\u0435\u043d\u0434\u0430: {s}",
+        lambda s: f"keycloak \u306e\u30d1\u30b9\u30ef\u30fc\u30c9\u306f {s} \u3067\u3059",
+        lambda s: f"CREATE USER 'app'@'%' IDENTIFIED BY '{s}';",
+        lambda s: f"$pdo = new PDO('mysql:host=db;dbname=shop', 'app', \"{s}\");",
+        lambda s: f'expect "password:"\nsend "{s}\\r"',
+        lambda s: f"cqlsh db.internal -u cassandra -p '{s}'",
+        lambda s: f"ana: can you log into grafana?\nbo: yes, app_rw and {s}",
+        lambda s: f"root password on the jump box is now C={s}",
+    ],
+)
+def test_passwords_of_networks_databases_scripts_and_chats(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _pw()
+    text = make(secret)
+    assert _found(text, secret), text
+
+
+def test_sentry_dsns_bootstrap_and_legacy_vault_tokens() -> None:
+    key = _r(_HEXD, 32)
+    dsn = f"https://{key}@o{_r(string.digits, 6)}.ingest.sentry.io/{_r(string.digits, 7)}"
+    assert _found(f'sentry_sdk.init(dsn="{dsn}")', key)
+    alnum = string.ascii_lowercase + string.digits
+    token = _r(alnum, 5) + "7." + _r(string.digits, 2) + _r(alnum, 14)
+    assert _found(f"kubeadm join 10.0.0.1:6443 --token {token} --discovery-token-ca-cert-hash sha256:x", token)
+    vault = "s." + _r(string.ascii_uppercase, 8) + _r(string.ascii_lowercase, 8) + _r(string.digits, 8)
+    assert _found(f"vault login {vault}", vault)
+    sig = urllib.parse.quote(base64.b64encode(_RNG.randbytes(32)).decode(), safe="")
+    assert _found(f'AZURE_SAS_TOKEN="?sv=2022-11-02&ss=b&sp=r&sig={sig}"', sig)
+    assert SecretScanner().scan("kubeadm config prints token: abcdef.0123456789abcdef") == []
+
+
+def test_clients_constructed_with_their_keys() -> None:
+    account = "A" + "C" + _r(_HEXD, 32)
+    token = _r(_HEXD, 32)
+    assert _found(f'TwilioClient.Init("{account}", "{token}");', token)
+    assert _found(f"const client = algoliasearch('{_r(string.ascii_uppercase, 10)}', '{token}');", token)
+    secret = _r(_AN, 40)
+    assert _found(f'let creds = Credentials::new("{_r(_AN, 20)}", "{secret}", None, None, "static");', secret)
+
+
+def test_look_alikes_of_the_new_context_rules_pass() -> None:
+    hexes = _r(_HEXD, 32)
+    texts = [
+        f"user {_r(_HEXD, 24)} reset their password at 2024-03-23T08:26:13Z",
+        f"token refresh failed, correlation id {_uuid()} - retrying",
+        f"reverted {_r(_HEXD, 8)} which broke token refresh; the real fix landed in {_r(_HEXD, 40)}",
+        f"md5 of the exported secrets.csv (to compare two exports): {hexes}",
+        f"secret arn: arn:aws:secretsmanager:eu-west-1:{_r(string.digits, 12)}:secret:prod/api-key-{_r(_AN, 6)}",
+        "secret pattern in our hook: (?i)(api[_-]?key|token|secret)\\s*[:=]\\s*[A-Za-z0-9_\\-]{24,}",
+        "docker run -e OPENAI_API_KEY -e AWS_SECRET_ACCESS_KEY acme/ledger:6.28.37",
+        "postgres://user:password@localhost:5432/dbname  (template from the README)",
+        f"2024-01-01T00:00:00Z DEBUG auth: /nix/store/{_r(string.ascii_lowercase + string.digits, 32)}-gnupg-2.4.4/bin",
+        f"wlan0: WPA: Key negotiation completed with {':'.join(_r(_HEXD, 2) for _ in range(6))}",
+        "docker run -u 1000 -p 8080:80 nginx",
+        "mysql -u root -p shop",
     ]
     for text in texts:
         assert SecretScanner().scan(text) == [], text
