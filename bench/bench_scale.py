@@ -216,6 +216,20 @@ def _lance_cache_mb(c: Any) -> float:
     return round((c.stats()["store"].get("lance_cache_bytes") or 0) / 2**20, 0)
 
 
+def _text_keys_built(c: Any, timeout: float = 300.0) -> float | None:
+    """Wait for the daemon's start-up scan of the texts (`TextKeys`), which competes with
+    the first queries for the CPU; its seconds, or None for a daemon without it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        keys = c.stats()["store"].get("text_keys")
+        if keys is None or keys.get("failed"):
+            return None
+        if keys["ready"]:
+            return float(keys["build_s"])
+        time.sleep(0.2)
+    raise RuntimeError("the text keys were not built")
+
+
 def run(n: int, queries: int, vector_index: str = "hnsw", real_share: float = 0.0) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="omegad-scale-", dir="/work" if Path("/work").is_dir() else None))
     data = tmp / "data"
@@ -229,12 +243,14 @@ def run(n: int, queries: int, vector_index: str = "hnsw", real_share: float = 0.
     out: dict[str, Any] = {"n": n, "vector_index": vector_index, "real_share": real_share, **info}
     config = f'[index]\nvector_index = "{vector_index}"\n'
     with BenchDaemon(data_dir=data, config_text=config) as d, d.client() as c:
+        out["text_keys_build_s"] = _text_keys_built(c)
         for _ in range(5):
             c.query("deploy cache setting", namespace="main", rerank=False)
         out.update(_queries(c, queries, "_no_deletes"))
     out["deleted"] = deleted = delete_some(data, model_id)
     out["raw_bytes"] = info["raw_bytes"] - sum(_raw_bytes(i) for i in range(deleted))
     with BenchDaemon(data_dir=data, config_text=config) as d, d.client() as c:
+        _text_keys_built(c)
         for _ in range(5):
             c.query("deploy cache setting", namespace="main", rerank=False)
         out.update(_queries(c, queries, ""))
@@ -266,6 +282,10 @@ def run(n: int, queries: int, vector_index: str = "hnsw", real_share: float = 0.
         out["process_rss_mb_after_pass"] = _process_rss_mb(c)  # (ends 10 s after its last call)
         out["lance_cache_mb_after_pass"] = _lance_cache_mb(c)
         # the same queries once more: does the pass leave search slower or the daemon bigger?
+        # (after the stores' contradiction checks: how many stores got in differs by commit)
+        t0 = time.perf_counter()
+        c.flush()
+        out["flush_after_pass_s"] = round(time.perf_counter() - t0, 2)
         out.update(_queries(c, queries, "_after_pass"))
         out["rss_mb"], out["rss_mb_quiet"] = _rss_busy_and_quiet(d.pid())
         out["rss_mb_peak"] = round(rss_mb(d.pid(), "VmHWM"), 0)  # over the whole run, the pass included
