@@ -21,12 +21,17 @@ Notes are prose as much as source files, so the rest reads context rather than s
   question that names a secret or a login;
 - one-time-password secrets: an ``otpauth://`` URI's seed, a base32 seed on a line that names
   one, lists of backup codes; a Wi-Fi QR string's ``P:``, a network's "key"; a Sentry DSN's key;
-- the word for a password in other languages ("Passwort", "mot de passe", "пароль", …).
+- the word for a password in other languages ("Passwort", "mot de passe", "пароль", …);
+- a value alone on its line, named by the line after it ("…\nDB password, verified …") or before
+  it (a label ending in ":", a cookie's name, a command that creates a key);
+- keys by documented shape near a word that names them: wallet mnemonics and keypairs,
+  recovery keys, VPN static keys, keys in URL paths (self-hosted chat webhooks, node RPC URLs).
 Values are judged by shape: random (entropy for its length and alphabet), or chosen by a person
 (letters, digits and a symbol; a passphrase of words; an app password) when a password name says so.
 Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images, public keys,
 publishable tokens, device and page tokens, placeholders and templates, documentation examples
-such as "123456789:ABCdef…", code references) pass: `bench/eval_secrets.py` measures both sides on generated samples.
+such as "123456789:ABCdef…", code references, masked keys, ciphertext, base64 JSON that holds
+nothing random, EC public points) pass: `bench/eval_secrets.py` measures both sides on generated samples.
 """
 
 from __future__ import annotations
@@ -172,6 +177,26 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "azure_client_secret": re.compile(
         r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])"
     ),
+    "crates_token": re.compile(r"\bcio[A-Za-z0-9]{32}\b"),
+    "supabase_token": re.compile(r"\bsbp_[a-f0-9]{40}\b"),
+    "trello_token": re.compile(r"\bATTA[a-f0-9]{64}[A-F0-9]{8}\b"),
+    "brevo_key": re.compile(r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
+    "resend_key": re.compile(r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"),
+    # HubSpot's private-app tokens (a region, then a UUID), Asana's personal access tokens
+    "hubspot_token": re.compile(r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+    "asana_token": re.compile(r"(?<![\w/])[12]/\d{13,19}(?:/\d{13,19})?:[a-f0-9]{32}\b"),
+    "perplexity_key": re.compile(r"\bpplx-[A-Za-z0-9]{48}\b"),
+    "render_key": re.compile(r"\brnd_[A-Za-z0-9]{32}\b"),
+    "sonarqube_token": re.compile(r"\bsq[pua]_[a-f0-9]{40}\b"),
+    # Twitch's chat (IRC) password: "oauth:" and the 30-character access token
+    "twitch_token": re.compile(r"(?<![\w-])oauth:[a-z0-9]{30}\b"),
+    "paddle_key": re.compile(r"\bpdl_(?:live|sdbx)_apikey_[a-z0-9]{26}_[A-Za-z0-9]{22}_[A-Za-z0-9]{3}\b"),
+    # Google's OAuth refresh tokens ("1//0…", as `firebase login:ci` prints them)
+    "google_refresh_token": re.compile(r"(?<![\w/])1//0[A-Za-z0-9_-]{40,}"),
+    # a Bitcoin private key in wallet import format: base58, "5" then 50 more, or "K"/"L" then 51
+    "wif_private_key": re.compile(
+        r"(?<![A-Za-z0-9])(?:5[HJK][1-9A-HJ-NP-Za-km-z]{49}|[KL][1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])"
+    ),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin)
     "webhook_url": re.compile(
         r"\bhttps://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,100}"
@@ -226,6 +251,20 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "airtable_token": ("pat",),
     "figma_token": ("fig",),
     "azure_client_secret": ("Q~",),
+    "crates_token": ("cio",),
+    "supabase_token": ("sbp_",),
+    "trello_token": ("ATTA",),
+    "brevo_key": ("xkeysib-",),
+    "resend_key": ("re_",),
+    "hubspot_token": ("pat-",),
+    "asana_token": (":",),
+    "perplexity_key": ("pplx-",),
+    "render_key": ("rnd_",),
+    "sonarqube_token": ("sq",),
+    "twitch_token": ("oauth:",),
+    "paddle_key": ("pdl_",),
+    "google_refresh_token": ("1//0",),
+    "wif_private_key": ("5", "K", "L"),
     "webhook_url": ("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com"),
 }
 KINDS = (
@@ -238,6 +277,9 @@ KINDS = (
     "otp_secret",
     "sentry_dsn",
     "kubernetes_token",
+    "crypto_key",
+    "recovery_key",
+    "vpn_account",
 )
 
 _PRIVATE_KEY = re.compile(
@@ -253,16 +295,19 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 #: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
 _NAME_HINT = re.compile(
-    r"(?i)(?=[pstcakswmhljşпパ密비])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key|cookie|sess"
+    r"(?i)(?=[pstcakswmhljşпパ密비uw])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key|cookie|sess"
     r"|kennwort|contrase[ñn]a|mot de passe|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|adgangskode|heslo"
-    r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|비밀번호|schl[üu]ssel)"
+    r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|비밀번호|schl[üu]ssel"
+    r"|m[ậa]t[ \t]+kh[ẩa]u|kata[ \t]+sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
+    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal)"
 )
 #: Notes are not all in English: the word for a password in other languages, and for a key
 #: (a key is a password only where a network's is meant: "WLAN-Schlüssel").
 _FOREIGN_NAMES = {
     **dict.fromkeys(["contraseña", "mot de passe", "hasło", "lösenord", "jelszó", "şifre"], "password"),
     **dict.fromkeys(["пароль", "пароля", "паролю", "пароле", "パスワード", "密码", "密碼", "비밀번호"], "password"),
-    **dict.fromkeys(["schlüssel", "schlussel"], "key"),
+    **dict.fromkeys(["mật khẩu", "mat khau", "kata sandi", "code d'accès", "code d'acces", "clave"], "password"),
+    **dict.fromkeys(["schlüssel", "schlussel", "clé", "cle"], "key"),
 }
 #: Words for a wireless network: its "key" is the network's password.
 _WIFI_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:wi-?fi|wlan|ssid|wpa\d?|wireless|hotspot)(?![A-Za-z])")
@@ -276,11 +321,12 @@ _CAMEL = re.compile(r"OAuth|[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: Name parts that make a value a password (any value that is not a placeholder counts).
 _PASSWORD_PART = re.compile(
     r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk|passphrase|requirepass|\w+pass"
-    r"|passwort|kennwort|wachtwoord|senha|contrasena|heslo|haslo|losenord|salasana|passord|adgangskode|jelszo|sifre)$"
+    r"|passwort|kennwort|wachtwoord|senha|contrasena|heslo|haslo|losenord\w*|salasana|passord|adgangskode|jelszo|sifre\w*|clave)$"
 )
 #: Name parts that make a random value a secret.
 _SECRET_PART = re.compile(
-    r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|authkey|apikey|appkey|privatekey|pat|cookies?"
+    r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|\w*authkeys?|apikey|appkey|privatekey|\w*privkey|skey|pat|cookies?"
+    r"|mnemonic|wif|keypair|unseal"
     r"|sessionid|sessid|phpsessid|jsessionid)$"
 )
 #: A session's name: its value is a bearer credential, but "session" is also a common word, so
@@ -334,7 +380,8 @@ _KEY_QUALIFIER = frozenset(
         "application",
         "routing",
         "sdk",
-        "integration",
+        # a recovery key (BitLocker, Apple), a VPN's pre-shared key, a wallet's, Vault's unseal key
+        *("recovery", "preshared", "psk", "vpn", "wireguard", "unseal", "wallet", "exchange", "bridge"),
     ]
 )
 #: Before "token" or "key", a word that makes it an identifier or a position, not a credential
@@ -512,8 +559,9 @@ _DATETIME = re.compile(
 )
 #: A call ("os.getenv(…)"), unless what looks like one is random ("sa(qrk…").
 _CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
+_CALL_OPEN = re.compile(r"^[A-Za-z_][\w.]*\($")
 #: A method called on an object ("Rails.application.credentials.dig(…"): code however random.
-_METHOD_CALL = re.compile(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+\(")
+_METHOD_CALL = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(")
 #: Words after a name that say the value is not its secret.
 _NOT_SECRET_WORDS = frozenset(["public", "id", "ids", "hash", "sha", "digest", "checksum", "commit", "fingerprint"])
 #: A run of one character: "XXXXXXXX", "00000000" (a documentation placeholder's body).
@@ -532,6 +580,7 @@ _PUBLIC_TOKEN = re.compile(r"^(?:pk\.eyJ|pk_(?:live|test)_|phc_)")
 #: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
+_GROUPED = re.compile(r"^[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){3,}$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _B64 = re.compile(r"^[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9_-]{8,}={0,2}$")
 #: Value, then a secret-sounding name after it: "… is the prod API key", "… <- uat token".
@@ -542,6 +591,16 @@ _VALUE_FIRST = re.compile(
 )
 
 _VALUE_FIRST_NEEDS = ("<-", "\n^", " is ", " was ", " as ", "that", "it's")
+#: A line that is one value and nothing else: a note may name it on the line after ("…\nDB
+#: password, verified …") or before ("JSESSIONID\n…", "recovery key for LAPTOP-1:\n…").
+_LONE_VALUE = re.compile(r"(?m)^[ \t]*[\"'`]?(?P<value>[^\s\"'`]{6,400}?)[\"'`]?[ \t]*$")
+#: How a line that describes the value above it may start ("^ VPN key for …", "that's the …").
+_DESCRIPTION_START = re.compile(
+    r"[ \t]*(?:\^|<-|->|=|—|--)?[ \t]*(?:(?:that's|that[ \t]+is|this[ \t]+is|it's|it[ \t]+is|is|was)[ \t]+)?"
+    r"(?:(?:the|our|my|a|an|new)[ \t]+){0,2}"
+)
+#: A command that prints a new secret ("headscale preauthkeys create …", "vault token create").
+_CREATES = re.compile(r"(?i)\b(?:create|generate|new|issue|mint|rotate|print|show)\b")
 
 # -- credentials whose syntax names them ------------------------------------------------
 
@@ -555,7 +614,8 @@ _AUTH_HEADER = re.compile(
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
 _USER_PASS = re.compile(
-    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128}):(?P<value>[^\s\"'@]{1,200})"
+    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth|--(?:src-|dest-)?creds)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128}):"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"'@]{1,200})(?P=q)"
 )
 #: The password flag of a command line. mysql's `-p` takes its value glued on (`-pSECRET`):
 #: `-p dbname` prompts for the password and names the database. sshpass and twine take it apart.
@@ -575,7 +635,7 @@ _AUTH_TUPLE = re.compile(
 )
 #: name/value pairs: `- name: DB_PASSWORD` + `value: …`, `<add key="DbPassword" value="…"/>`.
 _NAME_VALUE = re.compile(
-    r"(?i)\b(?:name|key|type)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w./-]{1,80})[\"']?[ \t]*(?:,|\n)?[ \t]*-?[ \t]*"
+    r"(?i)\b(?:name|key|type)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w./-]{1,80})[\"']?[ \t]*,?[ \t]*\n?[ \t]*-?[ \t]*"
     r"[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"'<>]{1,400})"
 )
 #: XML properties: `<name>fs.s3a.secret.key</name><value>…</value>` and
@@ -594,6 +654,15 @@ _LOGIN_PAIR = re.compile(
 )
 #: The URL's password ("postgres://app:…@db"), percent-encoded or not.
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
+#: Keys that providers document as a URL's path: a self-hosted chat's incoming webhook
+#: (Mattermost's and Rocket.Chat's `/hooks/ID[/TOKEN]`), a blockchain node's key (Alchemy's
+#: `/v2/KEY`, Infura's `/v3/KEY`, QuickNode's), a Philips Hue bridge's user (`/api/USER/lights`).
+_PATH_KEY = re.compile(
+    r"://[^\s/?#]{1,253}(?:/[\w.~-]{1,80}){0,4}?/hooks/(?P<hook>[A-Za-z0-9_-]{20,80}(?:/[A-Za-z0-9_-]{20,80})?)"
+    r"|\.(?:alchemy\.com|alchemyapi\.io)/v2/(?P<alchemy>[A-Za-z0-9_-]{24,64})"
+    r"|\.infura\.io/v3/(?P<infura>[a-f0-9]{32})\b|\.quiknode\.pro/(?P<quicknode>[a-f0-9]{32,64})\b"
+    r"|/api/(?P<hue>[A-Za-z0-9-]{30,48})/(?:lights|groups|config|sensors|scenes|schedules|rules|resourcelinks)\b"
+)
 #: A token as a URL's user ("https://TOKEN@github.com").
 _URL_TOKEN = re.compile(r"\bhttps?://(?P<value>[A-Za-z0-9_.~-]{20,200})@")
 
@@ -678,6 +747,34 @@ _CLI_PASSWORDS = (
         ("mc ",),
     ),
 )
+#: Password lines of other programs' syntax: `lftp -u user,password`, Windows' `net user NAME
+#: PASSWORD /add`, Cisco's `crypto isakmp key KEY address PEER`, a PgBouncer `userlist.txt`
+#: line (`"user" "password"`).
+_OTHER_PASSWORDS = (
+    (_cli(r"lftp", r"-u[ \t]+[^\s,\"']{1,100},", glued=True), ("lftp",)),
+    (
+        re.compile(
+            r"\bnet[ \t]+user[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"'*/][^\s\"']{0,199})(?P=q)[ \t]+/(?:add|domain)\b"
+        ),
+        ("net user",),
+    ),
+    (
+        re.compile(
+            r"\bcrypto[ \t]+(?:isakmp|ikev2)[ \t]+key[ \t]+(?:\d[ \t]+)?(?P<q>)(?P<value>\S{1,200})[ \t]+(?:address|hostname)\b"
+        ),
+        ("crypto",),
+    ),
+    (
+        re.compile(
+            r"\becho[ \t]+(?P<q>[\"']?)[\w.-]{1,64}:(?P<value>[^\s\"':]{1,200})(?P=q)[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"
+        ),
+        ("chpasswd",),
+    ),
+    (
+        re.compile(r"(?m)^[ \t]*\"[^\"\n]{1,100}\"[ \t]+\"(?P<q>)(?P<value>[^\"\n]{1,200})\"[ \t]*$"),
+        ("userlist",),
+    ),
+)
 #: SQL's `CREATE|ALTER USER … IDENTIFIED [WITH plugin] BY 'password'` (MySQL, Oracle, Snowflake).
 _SQL_IDENTIFIED = re.compile(
     r"(?i)\bIDENTIFIED[ \t]+(?:WITH[ \t]+[\"'`]?\w{1,64}[\"'`]?[ \t]+)?BY[ \t]+"
@@ -694,12 +791,13 @@ _WIFI_QR = re.compile(
     r"\bWIFI:(?:[A-Za-z]{1,10}:(?:\\.|[^;\\\n]){0,200};){0,8}?P:(?P<q>\"?)(?P<value>(?:\\.|[^;\\\n\"]){1,200})(?P=q)(?=;|$)"
 )
 #: The patterns above whose match is a password, each with substrings it needs (lower case).
-_COMMAND_PASSWORDS = (
+_COMMAND_PASSWORDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     *_CLI_PASSWORDS,
     (_SQL_IDENTIFIED, ("identified",)),
     (_EXPECT_SEND, ("expect",)),
     (_WIFI_QR, ("wifi:",)),
-    (_USER_PASS, ("-u", "-a")),
+    *_OTHER_PASSWORDS,
+    (_USER_PASS, ("-u", "-a", "creds")),
     (_MYSQL, (" -p",)),
     (_NETRC, ("machine",)),
     (_PGPASS, (":",)),
@@ -723,7 +821,7 @@ _ENCRYPTED_DATA = re.compile(r"(?m)^(?P<indent>[ \t]*)encryptedData:[ \t]*\n(?:(
 #: HTTP cookies: a `Cookie:` header's pairs, the first pair of `Set-Cookie:`, curl's `-b`, and
 #: a `cookies = {…}` mapping. A session cookie is a bearer credential.
 _COOKIE_HEADER = re.compile(
-    r"(?i)(?:\b(?P<set>set-)?cookie[\"']?[ \t]*:|(?<=\s)(?:-b|--cookie))[ \t]*[\"']?(?P<pairs>[^\n\"']{1,2000})"
+    r"(?i)(?:\b(?P<set>set-)?cookie[\"']?[ \t]*(?::|=(?=[\"']))|(?<=\s)(?:-b|--cookie))[ \t]*[\"']?(?P<pairs>[^\n\"']{1,2000})"
 )
 _COOKIE_PAIR = re.compile(r"[ \t]*(?P<name>[^=;\s]{1,200})=(?P<value>[^;\s]{1,4000})")
 _COOKIE_DICT = re.compile(r"(?i)\bcookies[\"']?[ \t]*[:=][ \t]*\{(?P<body>[^{}]{1,2000})\}")
@@ -737,6 +835,16 @@ _URL_SIGNATURE = re.compile(
 _URL_KEY = re.compile(
     r"(?i)[?&](?:key|api[_-]?key|access[_-]?token|token|auth[_-]?token|secret|client[_-]?secret|appid)"
     r"=(?P<value>[^&\s\"'#<>]{16,600})"
+    # an Azure Functions key (`?code=`): base64url, as long as a key and padded
+    r"|[?&]code=(?P<code>[A-Za-z0-9_-]{40,100}==)(?![\w=])"
+)
+#: Auth headers whose names do not say so, as their vendors document them (Honeycomb's team key),
+#: in a header or an OpenTelemetry exporter's `OTEL_EXPORTER_OTLP_HEADERS` list.
+_VENDOR_HEADER = re.compile(r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[A-Za-z0-9]{22,64})\b")
+#: A line of a Netscape cookie file (curl's `-c`, browser exports): domain, flag, path, secure,
+#: expiry, name, value, separated by tabs.
+_COOKIE_JAR = re.compile(
+    r"(?m)^[^\t\n]{1,253}\t(?:TRUE|FALSE)\t[^\t\n]{1,200}\t(?:TRUE|FALSE)\t\d{1,12}\t[^\t\n]{1,200}\t(?P<value>[^\t\n]{1,4000})$"
 )
 #: A Kubernetes bootstrap token (`kubeadm join --token`, documented as `[a-z0-9]{6}.[a-z0-9]{16}`).
 _BOOTSTRAP_TOKEN = re.compile(r"(?<![\w.-])(?P<value>[a-z0-9]{6}\.[a-z0-9]{16})(?![\w.-])")
@@ -754,7 +862,7 @@ _LOGIN_PASSWORD = re.compile(
 #: `echo … | docker login --password-stdin`: what is echoed is the password.
 _STDIN_PASSWORD = re.compile(
     r"\becho[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"'|]{1,400})(?P=q)[ \t]*\|"
-    r"(?:[^\n|]{0,120}--password-stdin|[ \t]*sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b)"
+    r"(?:[^\n|]{0,120}(?:--password-stdin|--with-token|\blogin\b)|[ \t]*sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b)"
 )
 #: Go's MySQL DSN: `user:password@tcp(host:port)/db` (the password may hold an "@").
 _GO_DSN = re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s\"'`]{1,200})@(?:tcp|unix)\(")
@@ -798,7 +906,7 @@ _KEY_LITERAL = re.compile(
 #: A chat reply that is a value, after a line that names a secret ("what's the VPN pw?").
 _CHAT_REPLY = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
-    r"[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
+    r"(?:\w{1,12}!?[ \t]*(?:->|=>)[ \t]*)?[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
 )
 #: An `otpauth://` URI (the Key Uri Format authenticator apps scan): its `secret=` is the seed;
 #: Google Authenticator's export (`otpauth-migration://offline?data=…`) holds every seed.
@@ -806,6 +914,32 @@ _OTPAUTH = re.compile(
     r"(?i)\botpauth://[ht]otp/[^\s?]{0,300}\?(?:[^\s&#]{0,300}&){0,10}?secret=(?P<value>[A-Z2-7]{8,256}=*)"
     r"|\botpauth-migration://offline\?data=(?P<data>[A-Za-z0-9%+/_-]{16,4000}=*)"
 )
+#: Keys by their documented shapes, found where a word nearby says what they are:
+#: - a wallet's mnemonic (BIP39: 12 to 24 lower-case words) after "mnemonic", "seed", "phrase"…;
+#: - a Solana keypair file (`solana-keygen`'s id.json: a JSON array of 64 bytes);
+#: - a BitLocker recovery password (eight groups of six digits);
+#: - a Mullvad VPN account number (16 digits, the account's only credential);
+#: - an OpenVPN static key (`-----BEGIN OpenVPN Static key V1-----`, lines of hex);
+#: - a PEM private key in base64 (Kubernetes' `client-key-data`, a secret's data).
+_MNEMONIC = re.compile(r"(?<![\w-])(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})(?![\w-])")
+_MNEMONIC_CUE = re.compile(
+    r"(?i)\b(?:mnemonic|seed|(?:recovery|secret|backup|wallet)[ \t]+(?:phrase|words)|phrase|restore|wallet)\b"
+)
+#: Words of prose that no wallet word list holds: a run with one is a sentence.
+_PROSE_WORDS = frozenset(
+    [
+        *("the", "and", "for", "with", "that", "this", "you", "are", "was", "not", "but", "have", "from", "our"),
+        *("its", "can", "will", "into", "has", "then", "when", "what", "your", "them", "they", "were", "been"),
+        *("which", "would", "should", "could", "there", "their", "here", "these", "those", "than", "only"),
+    ]
+)
+_KEYPAIR = re.compile(r"\[(?P<value>[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){63}[ \t]*)\]")
+_BITLOCKER = re.compile(r"(?<![\d-])(?P<value>\d{6}(?:-\d{6}){7})(?![\d-])")
+_MULLVAD = re.compile(r"(?i)\b(?:mullvad|vpn)\b[^\n]{0,80}?\b(?P<value>\d{4}[ \t]?\d{4}[ \t]?\d{4}[ \t]?\d{4})\b")
+_OPENVPN_KEY = re.compile(
+    r"-----BEGIN OpenVPN Static key V1-----\s+(?:[0-9a-fA-F]{32}\s+){4,}-----END OpenVPN Static key V1-----"
+)
+_B64_PRIVATE_KEY = re.compile(r"\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}")
 #: Words that say a value is a one-time-password seed.
 _OTP_WORD = re.compile(r"(?i)\b(?:[th]?otp|2fa|mfa|two[- ]factor|authenticator|setup[ \t]+key|seed)\b")
 _OTP_NEEDS = ("otp", "2fa", "mfa", "factor", "authenticator", "setup", "seed")
@@ -817,6 +951,7 @@ _BASE32 = re.compile(
 #: A list of backup codes: its heading, and one code (after a bullet or a number, if any).
 _CODES_INTRO = re.compile(r"(?i)\b(?:backup|recovery|scratch|emergency|one[- ]time|2fa|mfa|otp)[ \t-]+codes?\b")
 _CODE_ITEM = re.compile(r"[ \t\n,;]*(?:(?:[-*•]|\d{1,2}[.)])[ \t]+)?(?P<code>[^\s,;]{1,40})")
+_ONE_CODE = re.compile(r"(?<![\w.:/-])(?:[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12}){1,3}|\d{6,12})(?![\w/-])")
 _CODE = re.compile(r"[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
 #: A chat reply that is a user and a password ("yes, app_rw and …", "deploy / …"), and words
 #: of a question about logging in.
@@ -864,14 +999,24 @@ _NOT_PASSPHRASE = frozenset(
 )
 #: A value that is itself a key's name ("postgres-password" in a Helm `passwordKey:`).
 _NAME_LIKE = re.compile(r"^[a-z]+(?:[-_][a-z]+)*$")
+_ENV_NAME = re.compile(r"^[A-Z]+(?:_[A-Z]+)*$")
+#: Values that are something else: a password hash in crypt(3)'s format ("$2b$12$…", "$6$…"),
+#: OpenSSL's encrypted output (base64 of "Salted__"), an issue key or a standard's number
+#: ("CORE-488", "800-63B"), a source location ("src/main.rs:14:10").
+_NOT_A_VALUE = re.compile(
+    r"^(?:\$(?:2[abxy]?|1|5|6|y|gy|7|argon2(?:i|d|id)|pbkdf2[\w-]*|scrypt|sha\d*)\$.*"
+    r"|U2FsdGVkX1.*"
+    r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
+    r"|[\w./-]+\.[A-Za-z]{1,5}:\d+(?::\d+)?)$"
+)
 _NAME_LIKE_WORD = re.compile(r"pass|secret|token|(?<![a-z])keys?(?![a-z])|cred")
 _LOOPBACK = frozenset(["localhost", "127.0.0.1", "[::1]", "::1"])
 _URL_HOST = re.compile(r"@(?P<host>\[[^\]\s]{1,60}\]|[^\s:/?#]{1,253})")
 #: Commands and files whose syntax names a secret, each with substrings it needs (lower case);
 #: the match's value is its "value" group, or "hex", "pass" or "k" for openssl.
-_COMMAND_SECRETS = (
+_COMMAND_SECRETS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_LOGIN_PASSWORD, ("login",)),
-    (_STDIN_PASSWORD, ("--password-stdin", "sudo")),
+    (_STDIN_PASSWORD, ("--password-stdin", "sudo", "--with-token", "login")),
     (_GO_DSN, ("@tcp(", "@unix(")),
     (_USER_KEY, ("-u", "--user")),
     (_OPENSSL_KEY, ("openssl",)),
@@ -904,6 +1049,10 @@ def _looks_random(value: str) -> bool:
     hex string named a secret counts; a UUID does not (an id, however it is named)."""
     if len(value) < 16 or _UUID.match(value) or _RUN.search(value):
         return False
+    if value.startswith("0x") and _HEX.match(value[2:]):
+        value = value[2:]  # (hex written as a number: an Ethereum key)
+    elif _GROUPED.match(value):
+        value = value.replace("-", "")  # a key in groups ("XZGB-GSI5-…"): the dashes are layout
     if _HEX.match(value):
         return len(value) >= 20 and _entropy(value) >= _ENTROPY["hex"]
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
@@ -1009,6 +1158,11 @@ def _chosen_password(value: str) -> bool:
     )
 
 
+def _strong(value: str) -> bool:
+    """*value* has more than lower-case letters and digits: a capital or a symbol."""
+    return any(c.isupper() for c in value) or any(not c.isalnum() for c in value)
+
+
 def _passphrase(value: str) -> bool:
     """*value* is three or more words joined by one separator, not a code reference: a password
     a person chose ("correct-horse-battery-staple")."""
@@ -1017,6 +1171,24 @@ def _passphrase(value: str) -> bool:
         return False
     words = value.lower().split(m.group("sep"))
     return words[0] not in _NOT_PASSPHRASE and not any(w in _SECRET_WORDS or w in _NOT_PASSPHRASE for w in words[1:])
+
+
+def _public_point(value: str) -> bool:
+    """*value* is an uncompressed elliptic-curve public key in base64url (65 bytes from 0x04: a
+    Web Push VAPID `applicationServerKey`, which every page that subscribes ships)."""
+    return len(value.rstrip("=")) == 87 and value.startswith("B") and _B64.match(value) is not None
+
+
+def _plain_json(value: str) -> bool:
+    """*value* is base64 of a JSON object holding nothing random: settings or a position
+    ("prefs" cookies, kubectl's continue tokens, a JWT's header alone), not a credential."""
+    if not value.startswith("eyJ") or "." in value:
+        return False
+    decoded = _decoded(value)
+    if decoded is None or not decoded.startswith("{"):
+        return False
+    strings = re.findall(r"\"((?:[^\"\\]|\\.)*)\"", decoded)
+    return not any(_looks_random(v) or _hex_key(v) for v in strings)
 
 
 def _basic_pair(value: str) -> bool:
@@ -1056,6 +1228,8 @@ def _name_kind(name: str, before: str) -> str | None:
         return "session"
     if parts[-1] == "auth" or any(p == "auth" and q in ("key", "header") for p, q in itertools.pairwise(parts)):
         return "secret"  # "auth: …", "authKey" (not "auth-service", "authMechanism")
+    if len(parts) > 2 and parts[0] == "x" and parts[-1] == "key":
+        return "secret"  # a custom HTTP header named a key ("X-Functions-Key", "X-Goog-Api-Key")
     for i, p in enumerate(parts):
         if p in ("key", "keys"):
             prev = parts[i - 1] if i else before.lower()
@@ -1080,11 +1254,16 @@ def _usable(value: str) -> bool:
         or _DATETIME.match(value)
         or value.startswith(("arn:", "data:"))  # a resource's name; an inline file
         or _regex_source(value)
+        or _NOT_A_VALUE.match(value)
+        or "***" in value
+        or "•••" in value  # a masked key ("sk_live_****Xw0s")
+        or _public_point(value)
+        or _plain_json(value[value.index("=") + 1 :] if _ASSIGNMENT.match(value) else value)
     ):
         return False
-    if _METHOD_CALL.match(value) or (_CALL.match(value) and not _looks_random(value)):
+    if _METHOD_CALL.match(value) or (_CALL.match(value) and not _looks_random(value)) or _CALL_OPEN.match(value):
         return False
-    if _NAME_LIKE.match(value) and _NAME_LIKE_WORD.search(value):
+    if (_NAME_LIKE.match(value) or _ENV_NAME.match(value)) and _NAME_LIKE_WORD.search(value.lower()):
         return False
     # a path, unless a random piece of it is long (base64 has "/" in it)
     if not _PATH.match(value):
@@ -1151,6 +1330,12 @@ def _in_arn(text: str, pos: int) -> bool:
     return at >= 0 and not any(c.isspace() for c in text[at:pos])
 
 
+def _shown_plain(text: str, f: Finding) -> bool:
+    """The value at *f* is base64 of a text that the note itself shows ("base64 of 'x' is …")."""
+    decoded = _decoded(text[f.start : f.end]) if f.end - f.start <= 400 else None
+    return decoded is not None and len(decoded) >= 4 and decoded in text
+
+
 def _inside(spans: list[tuple[int, int]], f: Finding) -> bool:
     return any(a <= f.start and f.end <= b for a, b in spans)
 
@@ -1180,6 +1365,8 @@ class SecretScanner:
         if "encryptedData" in text:  # (a SealedSecret's ciphertext opens only in its cluster)
             sealed = [m.span() for m in _ENCRYPTED_DATA.finditer(text)]
             found = [f for f in found if not _inside(sealed, f)]
+        # (a base64 value whose plain text the note shows is an example of the encoding)
+        found = [f for f in found if not _shown_plain(text, f)]
         merged: list[Finding] = []
         for f in found:
             if merged and f.start < merged[-1].end:
@@ -1194,6 +1381,8 @@ class SecretScanner:
         yield from self._syntax(text)
         yield from self._named(text)
         yield from self._value_first(text)
+        yield from self._lone_values(text)
+        yield from self._keys(text)
         yield from self._code(text)
         yield from self._replies(text)
         yield from self._otp(text)
@@ -1269,18 +1458,31 @@ class SecretScanner:
                     continue
                 if _looks_random(m.group("value")):
                     yield Finding("high_entropy", m.start("value"), m.end("value"))
+            for m in _PATH_KEY.finditer(text):
+                name = next(g for g in ("hook", "alchemy", "infura", "quicknode", "hue") if m.group(g))
+                value = m.group(name)
+                if _varied(value.replace("/", "")) or (name != "hook" and _looks_random(value)):
+                    yield Finding("webhook_url" if name == "hook" else "high_entropy", m.start(name), m.end(name))
         for m in _URL_SIGNATURE.finditer(text) if "sig" in low else ():
             if _looks_random(_unquoted(m.group("value"))):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _VENDOR_HEADER.finditer(text) if "honeycomb" in low else ():
+            if _looks_random(m.group("value")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _COOKIE_JAR.finditer(text) if "\tTRUE\t" in text or "\tFALSE\t" in text else ():
+            value = m.group("value").rstrip()
+            if _usable(value) and _cookie_like(value):
+                yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
         for m in _BOOTSTRAP_TOKEN.finditer(text) if "token" in low else ():
             value = m.group("value")
             before = text[max(0, text.rfind("\n", 0, m.start()) + 1, m.start() - 200) : m.start()].lower()
             if ("token" in before or "kubeadm" in before) and _bootstrap_token(value):
                 yield Finding("kubernetes_token", m.start("value"), m.end("value"))
         for m in _URL_KEY.finditer(text) if "=" in text else ():
-            value = _unquoted(m.group("value"))
+            name = "value" if m.group("value") else "code"
+            value = _unquoted(m.group(name))
             if _usable(value) and _looks_random(value):
-                yield Finding("high_entropy", m.start("value"), m.end("value"))
+                yield Finding("high_entropy", m.start(name), m.end(name))
         for m in _AUTH_HEADER.finditer(text) if "auth" in low or "bearer" in low else ():
             # the header says it is a credential: only a placeholder or a word is not one
             value = m.group("value").rstrip(".,:")
@@ -1309,6 +1511,11 @@ class SecretScanner:
         for m in _NAME_VALUE.finditer(text) if "value" in low else ():
             kind = _name_kind(m.group("name"), "")
             value = m.group("value").rstrip(".,;)]}")
+            if kind is None and "cookie" in low and _cookie_name(m.group("name")) and _usable(value):
+                kind = "secret" if _cookie_like(value) else None  # a cookie in a browser's export
+                if kind:
+                    yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+                continue
             if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
                 yield Finding(
                     "password" if kind == "password" else "high_entropy",
@@ -1422,6 +1629,11 @@ class SecretScanner:
                 or (env_flags and _ENV_FLAG.search(text, max(0, start - 16), start) and not text.startswith("=", end))
             ):
                 continue  # part of a value or a path, not a name; `docker run -e NAME` passes it on
+            if text.startswith((",", ")"), end) and not text.startswith((',"', ', "', ",'", ", '"), end):
+                line_start = max(start - 120, text.rfind("\n", max(0, start - 120), start) + 1)
+                opened = text.rfind("(", line_start, start)
+                if opened > line_start and text[opened - 1].isalnum() and ")" not in text[opened:start]:
+                    continue  # a variable passed to a call ("Pbkdf2(password, salt, …)")
             foreign = _FOREIGN_NAMES.get(m.group().lower())
             before = ""  # the word before a bare "key" or "token": "admin key", "API token"
             if foreign is not None:
@@ -1466,7 +1678,8 @@ class SecretScanner:
     ) -> Finding | None:
         label = "password" if kind == "password" else "high_entropy"
         sep = _SEP.match(text, pos)
-        if kind == "session":  # (a value right after its separator only)
+        session = kind == "session"
+        if session:  # (a value right after its separator only)
             if sep is None or sep.group("sep").isspace():
                 return None
             kind = "secret"
@@ -1482,7 +1695,7 @@ class SecretScanner:
                 # a value is judged once: names inside a rejected one ("session=session=…") are
                 # part of it, so text made of names stays linear
                 scanned["value"] = vm.end()
-                value = vm.group()
+                lead, value = _cjk_trimmed(vm.group())
                 query = _QUERY_NEXT.search(value)
                 if query and _QUERY_REST.match(value, query.start()):
                     value = value[: query.start()]  # "?user=app&password=…&ssl=true": up to the next field
@@ -1497,15 +1710,24 @@ class SecretScanner:
                     and not _id_field(value)
                     and self._accepts(value, kind, parts, explicit)
                 ):
-                    return Finding(label, vm.start(), vm.start() + len(value))
+                    if (
+                        kind == "password"
+                        and value.isalpha()
+                        and _DEFAULT.search(text, vm.end(), _line_end(text, vm.end(), 80))
+                    ):
+                        return None  # a product's documented default ("minioadmin  # default"), not a secret
+                    return Finding(label, vm.start() + lead, vm.start() + lead + len(value))
                 if explicit and (_placeholder(value) or _REFERENCE.match(value)):
                     return None  # "token: ${{ secrets.TOKEN }}": what follows is the placeholder's
+        if session:
+            return None
         if scanned[kind] >= pos + _WORD_WINDOW:
             return None  # (the words in reach were read for an earlier name)
         line_end = text.find("\n", pos, pos + _WORD_WINDOW + 400)
         stop = min(pos + _WORD_WINDOW + 400, len(text) if line_end < 0 else line_end)
         minimum = 6 if kind == "password" else 8
         argument = False  # the next word is an option's argument ("--project NAME")
+        weak: Finding | None = None  # a password candidate of letters and digits only
         previous = ""
         for count, wm in enumerate(_WORDS.finditer(text, max(pos, scanned[kind]), stop)):
             if count >= _WORD_COUNT or wm.start() >= pos + _WORD_WINDOW:
@@ -1517,8 +1739,12 @@ class SecretScanner:
             if field:  # "Got the API key from dana. Value=…"
                 word = word[field.end() :]
                 offset += field.end()
+            lead, word = _cjk_trimmed(word)
+            offset += lead
             named_id = previous in _ID_WORDS
             previous = word.strip(_TRIM).lower()
+            if _CALL_OPEN.match(word):
+                continue  # a call: its argument follows ("urlBase64ToUint8Array('…')")
             if argument or text[offset - 1 : offset] == "<" or named_id:
                 argument = False
                 continue  # an option's argument; a template's slot ("<ask-the-team>"); "request 7f…"
@@ -1540,8 +1766,11 @@ class SecretScanner:
                 continue  # (a name of letters is another mention: "it's in 1Password")
             if _usable(value) and self._accepts(value, kind, parts, False):
                 offset += word.index(value)
+                if kind == "password" and weak is None and not _strong(value):
+                    weak = Finding(label, offset, offset + len(value))
+                    continue  # (maybe a user's name: "the password of user emma47 is …")
                 return Finding(label, offset, offset + len(value))
-        return None
+        return weak
 
     @staticmethod
     def _accepts(value: str, kind: str, parts: tuple[str, ...], explicit: bool) -> bool:
@@ -1549,7 +1778,10 @@ class SecretScanner:
             # a bare key: its longest piece must be random and not hex ("Linux-node-<sha256>"
             # is a cache key, "nodekey:<hex>" a public key, "backups/….tar.gz" an object's)
             body = max(_PIECES.split(value), key=len)
-            return len(body) >= 20 and _looks_random(body) and not _HEX.match(body)
+            if _B64.match(value) and "/" in value and not _HEX.match(value):
+                body = value  # (base64 has "/" in it)
+            three = len(body) >= 16 and all(any(f(c) for c in body) for f in (str.islower, str.isupper, str.isdigit))
+            return (len(body) >= 20 or three) and _looks_random(body) and not _HEX.match(body)
         if _basic_pair(value) or _looks_random(value):
             return True
         if kind == "password":
@@ -1577,6 +1809,12 @@ class SecretScanner:
             words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))[:7]
             for i, word in enumerate(words):
                 kind = _name_kind(word, words[i - 1] if i else "")
+                if (
+                    kind is None
+                    and word.lower() == "key"
+                    and (words[i - 1].lower() if i else "") not in (_ID_QUALIFIER | _NOT_KEY_QUALIFIER)
+                ):
+                    kind = "key"  # "… <- payments provider key"
                 if kind is None:
                     continue
                 named = (words[i - 1].lower() if i else "", *_name_parts(word))
@@ -1587,6 +1825,98 @@ class SecretScanner:
                         m.start("value") + len(value),
                     )
                 break
+
+    def _lone_values(self, text: str) -> Iterator[Finding]:
+        """A value alone on its line, named by the line after it ("…\nAWS secret key for the
+        backup user", "…\n\nthat's the VPN key") or by the line before it: a label ending in ":",
+        a bare name ("JSESSIONID"), or a command that creates a key."""
+        if "\n" not in text:
+            return
+        for m in _LONE_VALUE.finditer(text):
+            value = m.group("value").rstrip(".,;")
+            if (
+                value.endswith(":")
+                or _ASSIGNMENT.match(value)
+                or not _usable(value)
+                or _LETTERS.match(value)
+                or _NAME_LIKE.match(value.lower())
+                or _in_block(text, m.start())
+            ):
+                continue  # (a heading, a word, a line of an armored block or of ciphertext)
+            start = m.start("value")
+            named = None
+            after = m.end() + 1
+            if text.startswith("\n", after):
+                after += 1  # (one blank line between)
+            if after < len(text):
+                line_end = text.find("\n", after)
+                named = _description(text[after : len(text) if line_end < 0 else line_end])
+            if named is None and m.start() > 0:
+                prev_start = text.rfind("\n", 0, m.start() - 1) + 1
+                prev = text[prev_start : m.start() - 1].strip()
+                if prev.endswith(":") or _CREATES.search(prev):
+                    kind = _line_kind(prev.rstrip(":"))
+                    named = (kind, ("token",)) if kind else None
+                elif _WORDY.match(prev.lstrip("_.")):
+                    kind = _name_kind(prev.lstrip("_."), "")
+                    if kind is None and _cookie_name(prev):
+                        kind = "session"
+                    named = (kind, _name_parts(prev)) if kind else None
+            if named is None:
+                continue
+            kind, parts = named
+            if kind == "password":
+                ok = len(value) >= 6 and (_credential_like(value) or _passphrase(value) or _chosen_password(value))
+            elif kind == "session":
+                ok = _cookie_like(value)
+            elif kind == "key":
+                ok = self._accepts(value, "key", parts, True) or _hex_key(value) or _basic_pair(value)
+                ok = ok or _passphrase(value)  # (a VPN's pre-shared key a person chose)
+            else:
+                ok = self._accepts(value, "secret", parts, True) or _app_password(value)
+                ok = ok or (_BOOTSTRAP_TOKEN.fullmatch(value) is not None and _bootstrap_token(value))
+            if ok:
+                yield Finding("password" if kind == "password" else "high_entropy", start, start + len(value))
+
+    def _keys(self, text: str) -> Iterator[Finding]:
+        """Keys known by their shape and a word nearby: wallets' mnemonics and keypairs,
+        recovery passwords, VPN static keys and account numbers, base64 PEM private keys."""
+        low = text.lower()
+        if _MNEMONIC_CUE.search(text):
+            for m in _MNEMONIC.finditer(text):
+                words = m.group("value").split()
+                before = text[max(0, text.rfind("\n", 0, max(0, text.rfind("\n", 0, m.start()))) + 1) : m.start()]
+                if (
+                    len(words) in (12, 15, 18, 21, 24)
+                    and not any(w in _PROSE_WORDS for w in words)
+                    and _MNEMONIC_CUE.search(before)
+                ):
+                    yield Finding("crypto_key", m.start("value"), m.end("value"))
+        if "," in text and "[" in text:
+            for m in _KEYPAIR.finditer(text):
+                numbers = [int(n) for n in m.group("value").split(",")]
+                if max(numbers) <= 255 and len(set(numbers)) >= 32:
+                    yield Finding("crypto_key", m.start(), m.end())
+        if "-" in text and ("recovery" in low or "bitlocker" in low):
+            for m in _BITLOCKER.finditer(text):
+                yield Finding("recovery_key", m.start("value"), m.end("value"))
+        if "mullvad" in low or "vpn" in low:
+            for m in _MULLVAD.finditer(text):
+                if len(set(m.group("value"))) > 4:  # (not "0000 0000 …")
+                    yield Finding("vpn_account", m.start("value"), m.end("value"))
+        if "OpenVPN Static key" in text:
+            for m in _OPENVPN_KEY.finditer(text):
+                yield Finding("private_key", m.start(), m.end())
+        if "LS0tLS1CRUdJTi" in text:
+            for m in _B64_PRIVATE_KEY.finditer(text):
+                decoded = _decoded(m.group())
+                if decoded is None:
+                    try:
+                        decoded = base64.b64decode(m.group() + "=" * (-len(m.group()) % 4)).decode("utf-8", "replace")
+                    except (binascii.Error, ValueError):
+                        continue
+                if "PRIVATE KEY" in decoded.split("\n", 1)[0]:
+                    yield Finding("private_key", m.start(), m.end())
 
     def _code(self, text: str) -> Iterator[Finding]:
         """A random literal passed where an API takes its key: a client's constructor, a MAC, a
@@ -1652,6 +1982,11 @@ class SecretScanner:
                 span = _code_list(text, m.end())
                 if span is not None:
                     yield Finding("otp_secret", *span)
+                    continue
+                # one code, later on the line ("use backup code 5283-0729", "… code for X is …")
+                one = _ONE_CODE.search(text, m.end(), _line_end(text, m.end(), 80))
+                if one is not None and sum(c.isdigit() for c in one.group()) * 2 >= len(one.group()):
+                    yield Finding("otp_secret", one.start(), one.end())
 
     def _replies(self, text: str) -> Iterator[Finding]:
         """A chat line asking for a secret, then a reply that is only a value: "[12:01] a: what's
@@ -1713,6 +2048,79 @@ def _code_list(text: str, pos: int) -> tuple[int, int] | None:
     if len(codes) < 3 or digits * 2 < len(codes) or len({text[a:b] for a, b in codes}) < len(codes):
         return None
     return codes[0][0], codes[-1][1]
+
+
+def _description(line: str) -> tuple[str, tuple[str, ...]] | None:
+    """The kind of secret, and its name's parts, that *line* says the value before it is, when
+    it names one in its first words ("AWS secret key for …", "that's the VPN key; …"); a key
+    with any qualifier counts ("VPN key"), not a hash's or an id's ("md5 of the secrets file")."""
+    m = _DESCRIPTION_START.match(line)
+    words = re.findall(r"[A-Za-z][\w-]*", line[m.end() if m else 0 :])[:6]
+    for i, word in enumerate(words):
+        low = word.lower()
+        if low in _NOT_SECRET_WORDS or low in _ID_WORDS or low in ("of", "in", "from"):
+            return None  # "sha256 of the secrets file", "… in the vault"
+        prev = words[i - 1].lower() if i else ""
+        kind = _name_kind(word, prev)
+        if kind is None and low in ("key", "keys") and prev not in _ID_QUALIFIER | _NOT_KEY_QUALIFIER:
+            kind = "key"
+        if kind is None and low in ("pw", "pwd"):
+            kind = "password"
+        if kind is None:
+            continue
+        following = words[i + 1].lower() if i + 1 < len(words) else ""
+        if following in _NAME_MODIFIES:
+            return None  # "token refresh failed"
+        return kind, (prev, *_name_parts(word))
+    return None
+
+
+_BLOCK_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{16,}|-----BEGIN [^\n]*|\$ANSIBLE_VAULT[^\n]*)[ \t]*$")
+
+
+def _in_block(text: str, line_start: int) -> bool:
+    """The line at *line_start* follows a line of base64 or hex, or an armor's BEGIN: it is part
+    of a block (a certificate, ciphertext), not a value of its own."""
+    if line_start == 0:
+        return False
+    prev = text.rfind("\n", 0, line_start - 1) + 1
+    return _BLOCK_LINE.match(text[prev : line_start - 1]) is not None
+
+
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")
+_DEFAULT = re.compile(r"(?i)\bdefault\b")
+
+
+def _cjk_trimmed(value: str) -> tuple[int, str]:
+    """*value* without the Chinese, Japanese or Korean words around it (a particle or a verb
+    written without spaces: "は1Passwordの…"), and how many characters went from its start."""
+    if not _CJK.search(value):
+        return 0, value
+    lead = _CJK.match(value)
+    start = lead.end() if lead else 0
+    end = _CJK.search(value, start)
+    return start, value[start : end.start() if end else len(value)]
+
+
+def _line_end(text: str, pos: int, limit: int = 200) -> int:
+    """Where the line at *pos* ends, looking no further than *limit* characters."""
+    end = text.find("\n", pos, pos + limit)
+    return min(len(text), pos + limit) if end < 0 else end
+
+
+def _cookie_name(name: str) -> bool:
+    """*name* is a session cookie's: Express's `connect.sid`, `…_session`, `__Secure-…` and
+    `__Host-…` cookies, ASP.NET's `.AspNetCore.Cookies`."""
+    parts = _name_parts(name)
+    return bool(parts) and (
+        parts[-1] in ("sid", "session", "sess", "cookies", "token") or name.startswith(("__Secure-", "__Host-"))
+    )
+
+
+def _hex_key(value: str) -> bool:
+    """*value* is a random hex string long enough for a key (128 bits or more)."""
+    value = value.removeprefix("0x")
+    return len(value) >= 32 and _HEX.match(value) is not None and _entropy(value) >= 3.0
 
 
 def _line_kind(line: str) -> str | None:

@@ -265,6 +265,10 @@ def test_look_alikes_pass(make) -> None:  # type: ignore[no-untyped-def]
         "token is " * 1800,
         "key-" * 4000,
         "Authorization: Bearer " * 700,
+        "mnemonic " * 1800,
+        "password\nabc123x\n" * 900,
+        'cookie="' * 2000,
+        "[1," * 5000,
         base64.b64encode(random.Random(1).randbytes(12000)).decode(),
     ],
 )
@@ -615,6 +619,125 @@ def test_look_alikes_of_the_new_context_rules_pass() -> None:
         f"wlan0: WPA: Key negotiation completed with {':'.join(_r(_HEXD, 2) for _ in range(6))}",
         "docker run -u 1000 -p 8080:80 nginx",
         "mysql -u root -p shop",
+    ]
+    for text in texts:
+        assert SecretScanner().scan(text) == [], text
+
+
+# -- wallets, VPNs, recovery keys, values named on the next line (values made at run time) ----
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_WORDS = [_r(string.ascii_lowercase, _RNG.randint(3, 8)) for _ in range(200)]
+
+
+def _b64(n: int) -> str:
+    return base64.b64encode(_RNG.randbytes(n)).decode()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        # documented token formats (prefixes joined from pieces)
+        lambda: "cargo login " + "ci" + "o" + _r(_AN, 32),
+        lambda: "supabase login --token " + "sb" + "p_" + _r(_HEXD, 40),
+        lambda: "TRELLO_TOKEN=" + "AT" + "TA" + _r(_HEXD, 64) + _r("0123456789ABCDEF", 8),
+        lambda: "mail key: " + "xkey" + "sib-" + _r(_HEXD, 64) + "-" + _r(_AN, 16),
+        lambda: "new Resend('" + "r" + "e_" + _r(_AN, 8) + "_" + _r(_AN, 24) + "')",
+        lambda: "TWITCH_OAUTH=" + "oau" + "th:" + _r(string.ascii_lowercase + string.digits, 30),
+        lambda: "firebase login:ci printed " + "1/" + "/0" + _r(_B64U, 80),
+        lambda: "WIF for the faucet: " + "K" + _r(_B58, 51),
+    ],
+)
+def test_documented_token_formats(make) -> None:  # type: ignore[no-untyped-def]
+    text = make()
+    secret = text.split()[-1].strip("')").split("=")[-1].split(": ")[-1]
+    assert _found(text, secret), text
+
+
+def test_keys_in_url_paths() -> None:
+    hook = _r(string.ascii_lowercase + string.digits, 26)
+    assert _found(f"WEBHOOK_URL=https://chat.example.org/hooks/{hook}", hook)
+    key = _r(_B64U, 32)
+    assert _found("ALCHEMY_URL=https://eth-mainnet.g.alchemy." + f"com/v2/{key}", key)
+    user = _r(_AN, 40)
+    assert _found(f"curl http://192.168.1.2/api/{user}/lights/3/state -X PUT", user)
+    code = _r(_B64U, 54) + "=="
+    assert _found(f"https://fn.example.net/api/HttpTrigger?code={code}", code)
+    assert SecretScanner().scan("see https://github.com/acme/repo/settings/hooks/123456") == []
+
+
+def test_wallet_keys_and_mnemonics() -> None:
+    words = " ".join(_RNG.choice(_WORDS) for _ in range(12))
+    assert _found(f'MNEMONIC="{words}"', words)
+    assert _found(f"seed phrase for the hot wallet:\n{words}\nkeep it offline", words)
+    keypair = "[" + ",".join(str(b) for b in _RNG.randbytes(64)) + "]"
+    assert _found(f"$ cat ~/.config/solana/id.json\n{keypair}", keypair)
+    hexkey = "0x" + _r(_HEXD, 64)
+    assert _found(f'DEPLOYER_PRIVATE_KEY="{hexkey}"', hexkey)
+    prose = "we wrote the seed phrase on paper and locked it away in the office safe downstairs today"
+    assert SecretScanner().scan(prose) == []
+
+
+def test_vpn_and_recovery_keys() -> None:
+    psk = _b64(32)
+    assert _found(f"[Peer]\nPublicKey = {_b64(32)}\nPresharedKey = {psk}\nAllowedIPs = 10.8.0.2/32", psk)
+    static = "\n".join(_r(_HEXD, 32) for _ in range(16))
+    block = f"-----BEGIN OpenVPN Static key V1-----\n{static}\n-----END OpenVPN Static key V1-----"
+    assert _found(f"<tls-auth>\n{block}\n</tls-auth>", static)
+    bitlocker = "-".join(_r(string.digits, 6) for _ in range(8))
+    assert _found(f"BitLocker recovery key for LAPTOP-1:\n{bitlocker}", bitlocker)
+    account = " ".join(_r(string.digits, 4) for _ in range(4))
+    assert _found(f"Mullvad account number for the team: {account}", account)
+    grouped = "-".join(_r(string.ascii_uppercase + string.digits, 4) for _ in range(7))
+    assert _found(f"Apple ID recovery key for ana@example.org: {grouped}", grouped)
+    code = _r(string.digits, 4) + "-" + _r(string.digits, 4)
+    assert _found(f"if the key is lost, use backup code {code}", code)
+    share = _b64(32)
+    assert _found(f"vault operator unseal {share}", share)
+    preshared = _pw()
+    assert _found(f"crypto isakmp key {preshared} address 10.0.0.1", preshared)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"{s}\nDB password, verified by ana",
+        lambda s: f"{s}\n\nthat's the VPN key; bo asked me to keep it handy",
+        lambda s: f"{s}\n^ Hosting API token for ingest, saved today",
+        lambda s: f"JSESSIONID\n{s}\napp.example.org\n/\nSession",
+        lambda s: f"app.example.org\tTRUE\t/\tTRUE\t0\tconnect.sid\t{s}",
+        lambda s: f'{{"cookies": [{{"name": "connect.sid",\n "value": "{s}"}}]}}',
+        lambda s: f"curl -H 'X-Functions-Key: {s}' https://fn.example.net/api/x",
+        lambda s: f"skopeo copy --src-creds ana:{s} docker://a/b docker://c/d",
+        lambda s: f"lftp -u ana,'{s}' sftp://files.example.org",
+        lambda s: f"net user svc_backup '{s}' /add /y",
+    ],
+)
+def test_values_named_on_the_next_line_and_in_other_syntax(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _r(string.ascii_letters, 12) + _r(string.digits, 4) + "!" + _r(_AN, 8)
+    text = make(secret)
+    assert _found(text, secret), text
+
+
+def test_look_alikes_of_encodings_and_masks_pass() -> None:
+    prefs = base64.b64encode(b'{"theme":"dark","lang":"fr"}').decode()
+    vapid = "B" + _r(_B64U, 86)
+    salted = base64.b64encode(b"Salted__" + _RNG.randbytes(32)).decode()
+    position = base64.b64encode(b'{"v": "meta.k8s.io/v1", "rv": 81952}').decode()
+    texts = [
+        f"Set-Cookie: prefs={prefs}; Path=/; Max-Age=31536000",
+        f"continue token from kubectl: {position}",
+        f"applicationServerKey: urlBase64ToUint8Array('{vapid}')",
+        "Stripe says: Invalid API Key provided: " + "sk_" + "live_****" + _r(_AN, 4),
+        f"encrypted blob (passphrase is NOT in this note): {salted}",
+        f"base64 of 'user-548' is {base64.b64encode(b'user-548').decode()} -- the fixture id",
+        "MINIO_ROOT_PASSWORD=minioadmin  # documented default for local dev only",
+        "Decision: we stop requiring password changes every 90 days (NIST 800-63B).",
+        "thread 'main' panicked at 'API_TOKEN must be set', src/main.rs:14:10",
+        "var key = Rfc2898DeriveBytes.Pbkdf2(password, salt, 600_000, HashAlgorithmName.SHA256, 32);",
+        "password_hash example: '$2b$12$" + _r(_AN + "./", 53) + "' (bcrypt, never the plaintext)",
+        f"{_r(_HEXD, 32)}\nmd5 of the secrets file",
+        "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f1Password\u306e\u300cbilling\u300d\u306b\u3042\u308a\u307e\u3059\u3002",
     ]
     for text in texts:
         assert SecretScanner().scan(text) == [], text
