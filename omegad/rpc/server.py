@@ -243,7 +243,7 @@ class Connection:
         scope = anyio.CancelScope()
         self.inflight[request_id] = scope
         self.server.inflight += 1
-        tg.start_soon(self.run_request, request_id, method, params, scope)
+        tg.start_soon(self.run_request, request_id, method, params, scope, len(body))
 
     async def answer(self, request_id: int, tg: anyio.abc.TaskGroup, p: Any) -> dict[str, Any] | None:
         """The methods that act on this connection rather than on memories (their registry rows
@@ -283,11 +283,13 @@ class Connection:
         with self._events_scope:
             await subscriber.run()
 
-    async def run_request(self, request_id: int, method: str, params: Any, scope: anyio.CancelScope) -> None:
+    async def run_request(
+        self, request_id: int, method: str, params: Any, scope: anyio.CancelScope, size: int = 0
+    ) -> None:
         try:
             reply: dict[str, Any] | None = None
             with scope:
-                reply = await self.server.dispatcher.call(request_id, method, params, self.id, self.peer)
+                reply = await self.server.dispatcher.call(request_id, method, params, self.id, self.peer, size=size)
             # From here on a `cancel` for this id answers not_found: the outcome is decided.
             self.inflight.pop(request_id, None)
             if reply is None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -90,3 +92,27 @@ def test_reject_refuses_and_allow_keeps(tmp_path: Path, policy: str) -> None:
         assert d.stop() == 0, d.log()
     if policy == "reject":
         assert key not in d.log()
+
+
+def test_a_batch_slow_to_screen_does_not_hold_other_clients(shared_daemon: Daemon, ns: str) -> None:
+    """Texts are screened while their request is parsed; a big request is parsed in a worker
+    thread, so one client's batch of slow-to-scan texts leaves the daemon answering others.
+    The batch is refused at its last item, so its reply follows its parse at once: with the
+    parse on the event loop, the ping sent meanwhile would only be read after it."""
+    slow = "pw " * 5000  # (the slowest input of bench/eval_secrets.py to scan)
+    items = [{"text": slow, "namespace": ns}] * 99 + [{"text": "", "namespace": ns}]
+    order: list[str] = []
+
+    def batch() -> None:
+        with shared_daemon.client() as a, pytest.raises(InvalidParams, match=r"items\[99\]"):
+            a.call("store_batch", {"items": items})
+        order.append("batch")
+
+    worker = threading.Thread(target=batch)
+    worker.start()
+    time.sleep(0.3)  # (the batch's frame is read by now; its parse takes seconds)
+    with shared_daemon.client() as b:
+        b.ping()
+        order.append("ping")
+    worker.join()
+    assert order == ["ping", "batch"]
