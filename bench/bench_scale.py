@@ -222,7 +222,7 @@ def _text_keys_built(c: Any, timeout: float = 300.0) -> float | None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         keys = c.stats()["store"].get("text_keys")
-        if keys is None or keys.get("failed"):
+        if keys is None or keys.get("failed") or not keys.get("enabled", True):
             return None
         if keys["ready"]:
             return float(keys["build_s"])

@@ -32,7 +32,7 @@ from omegad.app.maintenance import Scheduler
 from omegad.app.ops import DeleteOp, ImportOp, ImportResult, InsertOp, MaintainOp, Merged, UpdateOp, WriteOp
 from omegad.app.pending import Pending, row_bytes
 from omegad.app.recovery import replay, row_record
-from omegad.app.textkeys import TextKeys
+from omegad.app.textkeys import Stopped, TextKeys
 from omegad.app.watch import trim_heap_when_quiet, watch_data_dir, watch_embedder
 from omegad.app.writer import Writer
 from omegad.config import Config
@@ -162,7 +162,9 @@ class Service:
             self.faults.report("embedder", embedder.error)
         self.neighbours = NeighbourCache(store, config.cache_rows, fulltext=config.cache_fulltext, text_key=text_key)
         self.text_keys = TextKeys()
-        self.writer.text_keys = self.text_keys
+        if self._text_keys_wanted():  # (from the first write on: the start-up scan comes later)
+            self.writer.text_keys = self.text_keys
+            self.text_keys.enabled = True
         self.checker = Checker(
             config,
             store,
@@ -211,7 +213,7 @@ class Service:
                 if edge.source in alive and edge.target in alive:
                     self.graph.add(edge)
             await tg.start(self.checker.run)
-            if self.config.store_ack == "log" and self.config.dedup_on_store != "off":
+            if self._text_keys_wanted():
                 tg.start_soon(self._build_text_keys)
             # commit stamps continue above every stored row (the checker's recovery scan has
             # found the newest; without the checker, ask the store)
@@ -284,7 +286,12 @@ class Service:
         """At a clean shutdown: everything durable in the tables, the log empty (a fast start)."""
         await self.write([MaintainOp(reason="shutdown", checkpoint_only=True)])
 
+    def _text_keys_wanted(self) -> bool:
+        """`TextKeys` serve stores acknowledged at the log that look for exact duplicates."""
+        return self.config.store_ack == "log" and self.config.dedup_on_store != "off"
+
     def close(self) -> None:
+        self.text_keys.stop.set()
         self.store.ops.stop()
         self.reranker.close()
         self.embedder_batcher.close()
@@ -464,8 +471,10 @@ class Service:
                 functools.partial(self.text_keys.build, self.store.scan_texts, pause_s=TEXT_KEYS_PAUSE_S),
                 limiter=anyio.CapacityLimiter(1),
             )
+        except Stopped:
+            return
         except Exception as exc:  # (then every such store is searched, as before)
-            self.text_keys.failed = error_text(exc)
+            self.text_keys.fail(error_text(exc))
             log.warning("text_keys_failed", error=error_text(exc))
             return
         log.info(

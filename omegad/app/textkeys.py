@@ -24,9 +24,10 @@ import numpy as np
 import numpy.typing as npt
 
 from omegad.contradictions.duplicates import normalise
+from omegad.errors import error_text
 from omegad.storage.rows import Row
 
-__all__ = ["TextKeys", "digest", "letters"]
+__all__ = ["Stopped", "TextKeys", "digest", "letters"]
 
 #: digests added since the last merge are kept in a set until there are this many
 MERGE_AT = 16_384
@@ -43,6 +44,17 @@ def letters(text: str) -> bytes:
     if text.isascii():
         return text.encode().lower().translate(None, _NOT_ALNUM)
     return "".join(normalise(text).split()).encode()
+
+
+class Stopped(Exception):
+    """The start-up scan gave up: the daemon is stopping."""
+
+
+def _distinct(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """*values* sorted, each once (a sort and a comparison: np.unique takes ~40 times as long
+    on a million digests, holding the GIL)."""
+    values = np.sort(values)
+    return values[np.concatenate(([True], values[1:] != values[:-1]))] if len(values) else values
 
 
 def digest(namespace: str, text: str) -> int:
@@ -64,14 +76,27 @@ class TextKeys:
         self.failed: str | None = None
         self.build_s = 0.0
         self.answered = 0  # rows found absent: acknowledged without a search
+        self.stop = threading.Event()  # set: a scan under way gives up (the daemon stops)
+        self.enabled = False  # the daemon uses them (stores acknowledged at the log, dedup on)
 
     def add(self, rows: Iterable[Row]) -> None:
-        """Note the texts of committed rows (new memories and updated texts)."""
-        found = [digest(r.namespace, r.text) for r in rows]
+        """Note the texts of rows about to be committed (new memories, updated texts). Never
+        raises: a failure turns the digests off (every store is then searched, as before)."""
+        try:
+            found = [digest(r.namespace, r.text) for r in rows]
+        except Exception as exc:
+            self.fail(error_text(exc))
+            return
         with self._lock:
             self._recent.update(found)
             if len(self._recent) >= MERGE_AT:
                 self._merge()
+
+    def fail(self, why: str) -> None:
+        """Stop answering (a digest may be missing from now on)."""
+        with self._lock:
+            self.ready = False
+            self.failed = why
 
     def build(self, scan: Callable[[Callable[[list[str], list[str]], None]], int], pause_s: float = 0.0) -> int:
         """Add the digests of every row *scan* reports (`MemoryStore.scan_texts`), then be
@@ -81,6 +106,8 @@ class TextKeys:
         parts: list[npt.NDArray[np.uint64]] = []
 
         def each(namespaces: list[str], texts: list[str]) -> None:
+            if self.stop.is_set():
+                raise Stopped("the daemon is stopping")
             parts.append(
                 np.fromiter(
                     (digest(ns, t) for ns, t in zip(namespaces, texts, strict=True)),
@@ -92,12 +119,12 @@ class TextKeys:
                 time.sleep(pause_s)
 
         scanned = scan(each)
-        built = np.unique(np.concatenate(parts)) if parts else np.empty(0, dtype=np.uint64)
-        with self._lock:
-            self._sorted = np.union1d(self._sorted, built)
+        built = _distinct(np.concatenate(parts)) if parts else np.empty(0, dtype=np.uint64)
+        with self._lock:  # (only what commits added meanwhile is merged under the lock)
+            self._sorted = _distinct(np.concatenate((built, self._sorted))) if len(self._sorted) else built
             self._merge()
-            self.ready = True
-        self.build_s = time.perf_counter() - began
+            self.build_s = time.perf_counter() - began
+            self.ready = self.failed is None
         return scanned
 
     def absent(self, namespace: str, texts: Sequence[str]) -> list[bool] | None:
@@ -114,21 +141,30 @@ class TextKeys:
             else:
                 hit = np.zeros(len(wanted), dtype=np.bool_)
             out = [not (bool(h) or int(d) in self._recent) for h, d in zip(hit, wanted, strict=True)]
-        self.answered += sum(out)
+            self.answered += sum(out)
         return out
 
     def _merge(self) -> None:
-        """Move the recent digests into the sorted array (lock held)."""
+        """Move the recent digests the array lacks into it (lock held)."""
         if self._recent:
             new = np.fromiter(self._recent, dtype=np.uint64, count=len(self._recent))
             new.sort()
-            self._sorted = np.insert(self._sorted, np.searchsorted(self._sorted, new), new)
+            known = self._sorted
+            pos = np.searchsorted(known, new)
+            if len(known):
+                fresh = known[np.minimum(pos, len(known) - 1)] != new
+                new, pos = new[fresh], pos[fresh]
+            self._sorted = np.insert(known, pos, new)
             self._recent.clear()
 
     def figures(self) -> dict[str, object]:
-        with self._lock:
-            size = len(self._sorted) + len(self._recent)
-        out: dict[str, object] = {"ready": self.ready, "digests": size, "answered": self.answered}
+        size = len(self._sorted) + len(self._recent)  # (no lock: stats must not wait on a merge)
+        out: dict[str, object] = {
+            "enabled": self.enabled,
+            "ready": self.ready,
+            "digests": size,
+            "answered": self.answered,
+        }
         if self.ready:
             out["build_s"] = round(self.build_s, 3)
         if self.failed:

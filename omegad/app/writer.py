@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -91,19 +91,6 @@ class RecentTexts:
         key = self._by_id.pop(memory_id, None)
         if key is not None and self._by_key.get(key) == memory_id:
             del self._by_key[key]
-
-
-def committed_texts(ops: list[WriteOp], results: list[Any]) -> list[Row]:
-    """The rows whose text a batch committed: new memories, updates, imports."""
-    out: list[Row] = []
-    for op, result in zip(ops, results, strict=True):
-        if isinstance(op, InsertOp) and result is True:
-            out.append(op.row)
-        elif isinstance(op, UpdateOp) and isinstance(result, Row):
-            out.append(result)
-        elif isinstance(op, ImportOp) and isinstance(result, ImportResult):
-            out.extend(result.written)
-    return out
 
 
 @dataclass
@@ -210,8 +197,6 @@ class Writer:
         results = [None] * len(ops)
         batch = WriteBatch()
         self._apply_ops(ops, results, batch)
-        if self.text_keys is not None:
-            self.text_keys.add(committed_texts(ops, results))
         if batch.records:
             try:
                 self.append_durably(batch.records)
@@ -363,6 +348,7 @@ class Writer:
                     if op.merge or op.logged:
                         self.texts.add(op.row)
                 flags.append(created)
+            self._note_texts(new_rows.values())
             self.store.insert(list(new_rows.values()))
             self.rows_since_maintenance += len(new_rows)
             if new_rows:
@@ -404,6 +390,13 @@ class Writer:
         batch.log(index, row_record(updated))
         return Merged(updated, True)
 
+    def _note_texts(self, rows: Iterable[Row]) -> None:
+        """Tell `TextKeys` of texts about to be committed: before the commit, so that no
+        moment sees the row in the table and not its digest (a commit that then fails only
+        leaves a digest too many, which costs a store a search)."""
+        if self.text_keys is not None:
+            self.text_keys.add(rows)
+
     def _apply_update(self, op: UpdateOp, index: int, batch: WriteBatch) -> Row:
         p = op.params
         current = self.store.get_many([p.id]).get(p.id)
@@ -427,7 +420,10 @@ class Writer:
         if op.vector is not None and op.embedded_text == row.text:
             row.vector = op.vector
         if text_changed:
+            # (a store of the new text from now on merges into this memory)
             self.texts.discard(current.id)
+            self.texts.add(row)
+            self._note_texts([row])
         if (row.text, row.type, row.tags, row.metadata) != (current.text, current.type, current.tags, current.metadata):
             self._keep_past(index, batch, [version_past(current, stamp)])
         self.store.replace(row)
@@ -549,6 +545,7 @@ class Writer:
             batch.log(index, *(history_record(p) for p in op.history))
             out.history = len(op.history)
         self._keep_past(index, batch, replaced)
+        self._note_texts(new_rows + changed)
         self.store.insert(new_rows)
         self.store.upsert(changed)
         out.created, out.updated, out.written = len(new_rows), len(changed), new_rows + changed

@@ -5,13 +5,23 @@ found by the start-up scan after a restart — still makes an exact duplicate me
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import anyio
+import pytest
+
+from omegad.app import admin, memories
+from omegad.app.service import Service
+from omegad.errors import ServiceError
+from omegad.requests import FlushParams, StoreParams, UpdateParams
+from omegad.storage.rows import Row
 from omegad_client import Client
 
 from ..helpers import Daemon
+from .test_ack_at_log import run_gated
 
 CONFIG = "[store]\ncache_rows = 0\n"
 
@@ -82,3 +92,32 @@ def test_new_texts_skip_the_search_and_duplicates_still_merge(tmp_path: Path) ->
             ]
     finally:
         d.cleanup()
+
+
+def test_a_text_whose_commit_failed_still_merges(tmp_path: Path) -> None:
+    """The digests are taken before each commit: an update whose commit wrote the new text
+    and then failed (a later step of the same write) still makes a store of that text merge,
+    where a digest taken after a successful commit only would have let it through as new."""
+
+    async def body(svc: Service, gate: threading.Event) -> None:
+        gate.set()  # (no commit is held here)
+        while not svc.text_keys.ready:
+            await anyio.sleep(0.02)
+        first = await memories.store_one(svc, StoreParams(text="Deploys run at noon", namespace="big"))
+        await admin.flush(svc, FlushParams())
+        replace = svc.store.replace
+
+        def written_then_failed(row: Row) -> None:
+            replace(row)
+            raise OSError("the disk went away after the commit")
+
+        svc.store.replace = written_then_failed  # type: ignore[method-assign]
+        with pytest.raises(ServiceError):
+            await memories.update(svc, UpdateParams(id=first["id"], text="Deploys run at midnight"))
+        svc.store.replace = replace  # type: ignore[method-assign]
+        assert svc.store.get_many([first["id"]])[first["id"]].text == "Deploys run at midnight"
+        again = await memories.store_one(svc, StoreParams(text="deploys run at MIDNIGHT", namespace="big"))
+        assert again.get("duplicate_of") == first["id"]
+        assert svc.text_keys.figures()["answered"] == 1  # (the first store only)
+
+    run_gated(tmp_path, body, cache_rows=0)

@@ -7,6 +7,7 @@ import string
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from omegad.app import textkeys
 from omegad.app.textkeys import TextKeys, letters
@@ -64,3 +65,24 @@ def test_letters_are_those_of_the_normalised_text() -> None:
     for text in texts:
         assert letters(text) == "".join(normalise(text).split()).encode(), text
     assert letters("It costs 3,000 EUR") == letters("it COSTS 3000 eur!")
+
+
+def test_digests_are_kept_once_and_a_failure_turns_them_off(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(textkeys, "MERGE_AT", 4)
+    keys = TextKeys()
+    keys.build(lambda each: 0)
+    for _ in range(5):  # the same texts again (tag updates, retries): no growth
+        keys.add([row(i, f"text {i}") for i in range(6)])
+    assert keys.figures()["digests"] == 6
+    keys.add([row(1, "text", "\udc80")])  # (a namespace that cannot be encoded: no digest)
+    assert keys.failed and keys.absent("a", ["text 9"]) is None  # every store searched from now on
+
+
+def test_a_stop_ends_the_scan(tmp_path: Path) -> None:
+    store = MemoryStore.open(tmp_path / "data", "m", 8)
+    store.insert([row(i, f"Fact {i}") for i in range(40)])
+    keys = TextKeys()
+    keys.stop.set()
+    with pytest.raises(textkeys.Stopped):
+        keys.build(lambda each: store.scan_texts(each, batch_rows=8))
+    assert not keys.ready
