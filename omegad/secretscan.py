@@ -287,6 +287,15 @@ _PRIVATE_KEY = re.compile(
     r"|PuTTY-User-Key-File-\d:.*?(?:Private-MAC: \S+|\Z)",
     re.S,
 )
+#: A licence file's block ("----- BEGIN LICENSE -----" … "----- END LICENSE -----", Sublime's and
+#: others'): the whole block is the licence.
+_LICENSE_BLOCK = re.compile(
+    r"-{3,}[ \t]*BEGIN LICEN[CS]E[ \t]*-{3,}\n[^\n]{0,200}(?:\n[^\n-][^\n]{0,200}){0,40}\n-{3,}[ \t]*END LICEN[CS]E"
+)
+#: A product key of five groups of five (Windows and Office, VMware): letters and digits mixed.
+_PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}(?![\w-])")
+#: A licence key's shape where a name says it is one: upper-case letters and digits, grouped or not.
+_LICENSE_SHAPE = re.compile(r"^(?=[^a-z]*\d)(?=[^a-z]*[A-Z])[A-Z0-9]{4,8}(?:-?[A-Z0-9]{4,8}){1,7}$")
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{40,}")
 _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 
@@ -299,7 +308,7 @@ _NAME_HINT = re.compile(
     r"|kennwort|contrase[ñn]a|mot de passe|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|adgangskode|heslo"
     r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|비밀번호|schl[üu]ssel"
     r"|m[ậa]t[ \t]+kh[ẩa]u|kata[ \t]+sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
-    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal)"
+    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community)"
 )
 #: Notes are not all in English: the word for a password in other languages, and for a key
 #: (a key is a password only where a network's is meant: "WLAN-Schlüssel").
@@ -309,6 +318,8 @@ _FOREIGN_NAMES = {
     **dict.fromkeys(["mật khẩu", "mat khau", "kata sandi", "code d'accès", "code d'acces", "clave"], "password"),
     **dict.fromkeys(["schlüssel", "schlussel", "clé", "cle"], "key"),
 }
+#: Where an SNMP community is meant, the word names a password ("snmp … community: X", "RW community").
+_SNMP_WORD = re.compile(r"(?i)snmp|\b(?:r[ow]|read-only|read-write)[ \t]+community\b")
 #: Words for a wireless network: its "key" is the network's password.
 _WIFI_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:wi-?fi|wlan|ssid|wpa\d?|wireless|hotspot)(?![A-Za-z])")
 _WIFI_NEEDS = ("wifi", "wi-fi", "wlan", "ssid", "wpa", "wireless", "hotspot")
@@ -320,7 +331,7 @@ _WORDY = re.compile(r"^[A-Za-z]+\d{0,2}(?:[_.-]+[A-Za-z]+\d{0,2})*$")
 _CAMEL = re.compile(r"OAuth|[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: Name parts that make a value a password (any value that is not a placeholder counts).
 _PASSWORD_PART = re.compile(
-    r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk|passphrase|requirepass|\w+pass"
+    r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk|passphrase|requirepass|\w+pass|bindpw|rootpw|authtok"
     r"|passwort|kennwort|wachtwoord|senha|contrasena|heslo|haslo|losenord\w*|salasana|passord|adgangskode|jelszo|sifre\w*|clave)$"
 )
 #: Name parts that make a random value a secret.
@@ -382,6 +393,8 @@ _KEY_QUALIFIER = frozenset(
         "sdk",
         # a recovery key (BitLocker, Apple), a VPN's pre-shared key, a wallet's, Vault's unseal key
         *("recovery", "preshared", "psk", "vpn", "wireguard", "unseal", "wallet", "exchange", "bridge"),
+        # a product's licence ("activation key", "product key")
+        *("activation", "product"),
     ]
 )
 #: Before "token" or "key", a word that makes it an identifier or a position, not a credential
@@ -490,7 +503,7 @@ _NAME_MODIFIES = frozenset(
         *("requests", "response", "usage", "limit", "limits", "count", "length", "policy", "policies"),
         *("manager", "scanning", "scanner", "field", "column", "prompt", "form", "strength", "lifetime"),
         *("revocation", "generation", "format", "introspection", "budget", "handling", "negotiation"),
-        *("agreement", "derivation", "management"),
+        *("agreement", "derivation", "management", "lookup", "lookups", "reset", "resets"),
     ]
 )
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b(?![:=])")
@@ -538,8 +551,8 @@ _PLACEHOLDER = re.compile(
     r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|\*+|•+|x+|\.{3,}|!\w+|"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
-    r"stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
-    r"\[redacted(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|\.\.\.).*)$"
+    r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
+    r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|\.\.\.).*)$"
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
 _REFERENCE = re.compile(
@@ -638,11 +651,12 @@ _NAME_VALUE = re.compile(
     r"(?i)\b(?:name|key|type)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w./-]{1,80})[\"']?[ \t]*,?[ \t]*\n?[ \t]*-?[ \t]*"
     r"[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"'<>]{1,400})"
 )
-#: XML properties: `<name>fs.s3a.secret.key</name><value>…</value>` and
-#: `<property name="…">` then `<value>…</value>`.
+#: XML properties: `<name>fs.s3a.secret.key</name><value>…</value>`, `<property name="…">` then
+#: `<value>…</value>`, a KeePass entry's `<Key>Password</Key><Value …>`, an element holding a value.
 _XML_PROPERTY = re.compile(
-    r"(?:<name>(?P<name>[\w./:-]{1,80})</name>|\bname=[\"'](?P<name2>[\w./:-]{1,80})[\"'][^<>\n]{0,80}>)"
-    r"\s{0,20}<value>(?P<value>[^<\s]{1,400})</value>"
+    r"(?:<(?i:name|key)>(?P<name>[\w./:-]{1,80})</(?i:name|key)>|\bname=[\"'](?P<name2>[\w./:-]{1,80})[\"'][^<>\n]{0,80}>"
+    r"|<(?P<name3>[\w.:-]{1,80})>)"
+    r"\s{0,20}<(?i:value)(?:[ \t][^<>\n]{0,80})?>(?P<value>[^<\s]{1,400})</(?i:value)>"
 )
 #: A Terraform variable's default: `variable "db_password" { … default = "…" }`.
 _TF_VARIABLE = re.compile(
@@ -651,6 +665,13 @@ _TF_VARIABLE = re.compile(
 #: "the admin login is app / s3cret", "credentials: deploy / s3cret", "guest wifi: SSID / s3cret".
 _LOGIN_PAIR = re.compile(
     r"(?i)\b(?:login|credentials?|creds|wi-?fi|wlan)\b[^\n/]{0,60}?[ \t:][\w.@+-]{1,64}[ \t]+/[ \t]+(?P<value>[^\s/]{4,200})"
+)
+#: An account and its password written "user / password" where the words before name an account
+#: ("admin / …", "use omar / …", "with user scanner / …", "UI -> apc / …"), or a device's
+#: built-in account run together ("admin/…").
+_ACCOUNT_PAIR = re.compile(
+    r"(?i)(?:(?:\b(?:admin|administrator|root|user|use|login|account)|->|:)[ \t]+[\w.@\\-]{1,64}[ \t]+/[ \t]+"
+    r"|(?<![\w/.-])(?:admin|administrator|root)/)(?P<q>)(?P<value>[^\s/]{6,200}?)[.,;)]?(?=\s|$)"
 )
 #: The URL's password ("postgres://app:…@db"), percent-encoded or not.
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
@@ -683,6 +704,7 @@ _CLI_PASSWORDS = (
     (_cli(r"security[ \t]+import", r"-P"), ("security",)),
     (_cli(r"security[ \t]+add-(?:generic|internet)-password", r"-w"), ("security",)),
     (_cli(r"zip|unzip", r"-P"), ("zip",)),
+    (_cli(r"mcrcon", r"-p"), ("mcrcon",)),
     (_cli(r"7z|7za|7zr", r"-p", glued=True), ("7z",)),
     (_cli(r"ldap[a-z]{2,10}", r"-w"), ("ldap",)),
     (
@@ -775,6 +797,69 @@ _OTHER_PASSWORDS = (
         ("userlist",),
     ),
 )
+#: SNMP communities and v3 passphrases as the documented syntaxes write them: Cisco's
+#: `snmp-server community X`, Junos' `set snmp community X`, RouterOS' `/snmp community add
+#: name=X`, snmpd.conf (`rocommunity X`, `com2sec name source X`, `createUser u SHA "X"`), and
+#: the Net-SNMP tools' `-c`, `-A`, `-X` (`check_snmp`'s community is `-C`).
+_SNMP_PASSWORDS = (
+    re.compile(
+        r"(?i)\bsnmp(?:-server)?[ \t]+community[ \t]+(?:add[ \t]+name=)?(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    ),
+    re.compile(r"(?im)^[ \t]*r[ow]community6?[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"),
+    re.compile(
+        r"(?im)^[ \t]*com2sec6?[ \t]+\S{1,100}[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    ),
+    re.compile(
+        r"\bcreateUser[ \t]+(?:-e[ \t]+\S{1,64}[ \t]+)?\S{1,64}[ \t]+(?:MD5|SHA[\w-]{0,8})[ \t]+"
+        r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    ),
+    re.compile(
+        r"\b(?:snmp(?:bulk)?(?:walk|get|getnext|set|table|delta|df|status|netstat|trap|inform)|(?P<nagios>check_snmp\w{0,20}))"
+        r"\b[^\n|;&]{0,200}?[ \t]-(?:(?(nagios)C|c)|A|X)[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"'-][^\s\"']{0,199})(?P=q)"
+    ),
+)
+#: Shared secrets and local accounts in network devices' configs, as their manuals write them:
+#: IOS `radius-server host H key X`, `tacacs-server …`, Junos `radius-server H secret "X"`, an
+#: indented `key [0|7] X` in a `radius server`/`aaa … radius` block, FreeRADIUS' `client … {
+#: secret = X }`, IOS `username U … secret 0 X` and `enable password X`, Junos `authentication-key`.
+#: (Types 5, 8 and 9 are hashes: only type 0, clear text, and 7, reversible, are taken.)
+_DEVICE_SECRETS = (
+    re.compile(
+        r"(?i)\b(?:radius|tacacs\+?)-server\b[^\n]{0,160}?[ \t](?:key|secret)[ \t]+(?:[07][ \t]+)?"
+        r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    ),
+    re.compile(
+        r"(?i)^(?:radius|tacacs|aaa)\b[^\n]{0,120}(?:\n[ \t]+[^\n]{0,160}){0,8}?\n[ \t]+(?:key|secret|shared-secret)"
+        r"[ \t]+(?:[07][ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)[ \t]*$",
+        re.M,
+    ),
+    re.compile(
+        r"\bclient[ \t]+\S{1,100}[ \t]*\{[^{}]{0,400}?\bsecret[ \t]*=[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    ),
+    re.compile(
+        r"(?im)^[ \t]*(?:username[ \t]+\S{1,64}(?:[ \t]+privilege[ \t]+\d{1,2})?|enable)[ \t]+(?:secret|password)"
+        r"[ \t]+(?:[07][ \t]+)?(?![0-9][ \t])(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    ),
+    re.compile(r"\bauthentication-key[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"),
+)
+#: Oracle's `user/password@connect_identifier` as its tools take it (SQL*Plus, RMAN's `target` and
+#: `catalog`, Data Pump, SQL*Loader, `CONNECT`, the thin JDBC URL), and a wallet credential
+#: (`mkstore -createCredential db user password`).
+_ORACLE = (
+    re.compile(
+        r"(?i)(?:\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)(?:[ \t]+-\w{1,10})*[ \t]+|\b(?:target|catalog|auxiliary|conn(?:ect)?)[ \t]+"
+        r"|\buserid=|\bjdbc:oracle:(?:thin|oci):)[\"']?[A-Za-z_][\w$#.]{0,63}/(?P<q>[\"']?)(?P<value>[^\s/@\"']{1,200})(?P=q)@"
+    ),
+    re.compile(
+        r"\bmkstore\b[^\n]{0,200}?-createCredential[ \t]+\S{1,200}[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    ),
+)
+#: A Kerberos keytab in base64: the file format opens with version bytes 5 and 2 ("BQI…").
+_KEYTAB = re.compile(r"(?<![A-Za-z0-9+/])BQI[A-Za-z0-9+/]{60,8000}={0,2}(?![A-Za-z0-9+/=])")
+#: A Windows program's password switch (`cmdkey /pass:X`, `/password:X`, `/pwd:X`).
+_WINDOWS_SWITCH = re.compile(
+    r"(?i)(?<=\s)/(?:pass|password|passwd|pwd)[:=](?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+)
 #: SQL's `CREATE|ALTER USER … IDENTIFIED [WITH plugin] BY 'password'` (MySQL, Oracle, Snowflake).
 _SQL_IDENTIFIED = re.compile(
     r"(?i)\bIDENTIFIED[ \t]+(?:WITH[ \t]+[\"'`]?\w{1,64}[\"'`]?[ \t]+)?BY[ \t]+"
@@ -796,6 +881,9 @@ _COMMAND_PASSWORDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_SQL_IDENTIFIED, ("identified",)),
     (_EXPECT_SEND, ("expect",)),
     (_WIFI_QR, ("wifi:",)),
+    *((pattern, ("snmp", "community", "com2sec", "createuser")) for pattern in _SNMP_PASSWORDS),
+    (_WINDOWS_SWITCH, ("/pass", "/pwd")),
+    *((pattern, ("radius", "tacacs", "secret", "password", "authentication-key")) for pattern in _DEVICE_SECRETS),
     *_OTHER_PASSWORDS,
     (_USER_PASS, ("-u", "-a", "creds")),
     (_MYSQL, (" -p",)),
@@ -862,7 +950,8 @@ _LOGIN_PASSWORD = re.compile(
 #: `echo … | docker login --password-stdin`: what is echoed is the password.
 _STDIN_PASSWORD = re.compile(
     r"\becho[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"'|]{1,400})(?P=q)[ \t]*\|"
-    r"(?:[^\n|]{0,120}(?:--password-stdin|--with-token|\blogin\b)|[ \t]*sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b)"
+    r"(?:[^\n|]{0,120}(?:--password-stdin|--with-token|\blogin\b)|[ \t]*sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b"
+    r"|[ \t]*(?:sudo[ \t]+)?(?:kinit|vncpasswd|smbpasswd|passwd[ \t]+--stdin)\b)"
 )
 #: Go's MySQL DSN: `user:password@tcp(host:port)/db` (the password may hold an "@").
 _GO_DSN = re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s\"'`]{1,200})@(?:tcp|unix)\(")
@@ -882,7 +971,7 @@ _SASL_PASSWD = re.compile(
     r"(?m)^\[[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\](?::\d{1,5})?[ \t]+[^\s:]{1,200}:(?P<value>\S[^\n]{0,199}?)[ \t]*$"
 )
 #: A key file printed on a terminal: `$ cat config/master.key` and its one line.
-_CAT_SECRET_FILE = re.compile(r"\bcat[ \t]+(?P<file>[^\s|;&<>]{1,200})[ \t]*\n(?P<value>[^\s]{16,400})[ \t]*(?:\n|$)")
+_CAT_SECRET_FILE = re.compile(r"\bcat[ \t]+(?P<file>[^\s|;&<>]{1,200})[ \t]*\n(?P<value>[^\s]{6,400})[ \t]*(?:\n|$)")
 _SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|passw|credential)[^/]*$")
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
@@ -908,6 +997,14 @@ _CHAT_REPLY = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
     r"(?:\w{1,12}!?[ \t]*(?:->|=>)[ \t]*)?[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
 )
+#: A question line about a password or a login ("what's the pw for the test VM?", "How do I log
+#: into staging?"), then its answer's lines ("Ivana: sec", "Ivana: …", "> …" quoted).
+_QUESTION = re.compile(r"(?m)^[^\n?]{4,200}\?[*_]*[ \t]*$")
+_ANSWER_LINE = re.compile(r"\n+(?:>[ \t]*)*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.@-]{1,30}:[ \t]+)?(?P<said>[^\n]{1,300})")
+_FILLER = re.compile(
+    r"(?i)(?:one[ \t]+)?(?:sec|moment|min(?:ute)?|hang[ \t]+on|hold[ \t]+on|wait|checking|let me check|sure|ok)\W{0,3}"
+)
+_ANSWER_VALUE = re.compile(r"[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?(?:[ \t]+[-—(]|[.,;!]?[ \t]*$)")
 #: An `otpauth://` URI (the Key Uri Format authenticator apps scan): its `secret=` is the seed;
 #: Google Authenticator's export (`otpauth-migration://offline?data=…`) holds every seed.
 _OTPAUTH = re.compile(
@@ -1000,12 +1097,14 @@ _NOT_PASSPHRASE = frozenset(
 #: A value that is itself a key's name ("postgres-password" in a Helm `passwordKey:`).
 _NAME_LIKE = re.compile(r"^[a-z]+(?:[-_][a-z]+)*$")
 _ENV_NAME = re.compile(r"^[A-Z]+(?:_[A-Z]+)*$")
-#: Values that are something else: a password hash in crypt(3)'s format ("$2b$12$…", "$6$…"),
+#: Values that are something else: a password hash in crypt(3)'s format ("$2b$12$…", "$6$…") or
+#: an LDAP scheme's ("{SSHA}…"),
 #: OpenSSL's encrypted output (base64 of "Salted__"), an issue key or a standard's number
-#: ("CORE-488", "800-63B"), a source location ("src/main.rs:14:10").
+#: ("CORE-488", "800-63B"), a source location ("src/main.rs:14:10"), AWS KMS ciphertext (its blobs
+#: open with a version header that base64 spells "AQICAH"), an argon2 hash's "p=N$salt$digest" tail.
 _NOT_A_VALUE = re.compile(
-    r"^(?:\$(?:2[abxy]?|1|5|6|y|gy|7|argon2(?:i|d|id)|pbkdf2[\w-]*|scrypt|sha\d*)\$.*"
-    r"|U2FsdGVkX1.*"
+    r"^(?:(?:argon2:|sha1:)?\$(?:2[abxy]?|1|5|6|8|9|y|gy|7|argon2(?:i|d|id)|pbkdf2[\w-]*|scrypt|sha\d*)\$.*"
+    r"|(?i:\{?(?:s?sha\d{0,3}|s?md5|crypt|pbkdf2[\w-]{0,12}|argon2)\}).+|U2FsdGVkX1.*|AQICAH[A-Za-z0-9+/]{40,}={0,2}|[a-z]=\d{1,10}\$[A-Za-z0-9+/.]{8,}\$[A-Za-z0-9+/.]{16,}={0,2}"
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
     r"|[\w./-]+\.[A-Za-z]{1,5}:\d+(?::\d+)?)$"
 )
@@ -1016,7 +1115,11 @@ _URL_HOST = re.compile(r"@(?P<host>\[[^\]\s]{1,60}\]|[^\s:/?#]{1,253})")
 #: the match's value is its "value" group, or "hex", "pass" or "k" for openssl.
 _COMMAND_SECRETS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_LOGIN_PASSWORD, ("login",)),
-    (_STDIN_PASSWORD, ("--password-stdin", "sudo", "--with-token", "login")),
+    (_STDIN_PASSWORD, ("--password-stdin", "sudo", "--with-token", "login", "kinit", "passwd")),
+    *(
+        (pattern, ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "oracle", "mkstore", "connect"))
+        for pattern in _ORACLE
+    ),
     (_GO_DSN, ("@tcp(", "@unix(")),
     (_USER_KEY, ("-u", "--user")),
     (_OPENSSL_KEY, ("openssl",)),
@@ -1024,6 +1127,13 @@ _COMMAND_SECRETS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_SASL_PASSWD, ("]",)),
 )
 #: An identifier named as one just before a value ("Account SID AC…", "client id: …").
+#: A table's header row: cells that are all short names ("url,username,password", "| Site | Login |
+#: Password |"); a column whose name is a secret's makes that column's cells secrets.
+_HEADER_CELL = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
+_TABLE_NEEDS = ("pass", "secret", "token", "key", "community", "pin", "pwd")
+_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
+#: Column names that say a cell is a secret although `_name_kind` reads them as plain words.
+_SECRET_COLUMNS = frozenset(["community", "pin", "passcode"])
 _NAMED_ID = re.compile(r"(?:(?i:(?<![A-Za-z])(?:sid|id))|(?<=[a-z])(?:Sid|Id|SID|ID))\b[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
 
 
@@ -1088,6 +1198,12 @@ def _decoded(value: str) -> str | None:
     except (binascii.Error, ValueError):
         return None
     return text if text.isprintable() and len(text) >= 4 else None
+
+
+def _sample_jwt(token: str) -> bool:
+    """*token* is jwt.io's example (subject "1234567890", "John Doe"): documentation, not a login."""
+    payload = _decoded(token.split(".")[1]) if token.count(".") >= 1 else None
+    return payload is not None and '"sub":"1234567890"' in payload.replace(" ", "") and "John Doe" in payload
 
 
 def _credential_like(value: str) -> bool:
@@ -1215,6 +1331,11 @@ def _name_kind(name: str, before: str) -> str | None:
     parts = _name_parts(name)
     if not parts or parts[-1] in _NAME_NOT_VALUE:
         return None
+    modified = [i for i, p in enumerate(parts) if p in _NAME_MODIFIES]
+    if modified and not any(
+        _PASSWORD_PART.match(p) or _SECRET_PART.match(p) or p in ("key", "keys") for p in parts[modified[-1] :]
+    ):
+        return None  # a setting about the secret ("token_rotation_v2", "password_reset_flow")
     if any(
         q in ("token", "tokens", "key", "keys") and p in _ID_QUALIFIER
         for p, q in itertools.pairwise((before.lower(), *parts))
@@ -1253,6 +1374,7 @@ def _usable(value: str) -> bool:
         or _ADDRESS.match(value)
         or _DATETIME.match(value)
         or value.startswith(("arn:", "data:"))  # a resource's name; an inline file
+        or (value.startswith("eyJ") and _sample_jwt(value))
         or _regex_source(value)
         or _NOT_A_VALUE.match(value)
         or "***" in value
@@ -1380,11 +1502,13 @@ class SecretScanner:
         yield from self._formats(text)
         yield from self._syntax(text)
         yield from self._named(text)
+        yield from self._tables(text)
         yield from self._value_first(text)
         yield from self._lone_values(text)
         yield from self._keys(text)
         yield from self._code(text)
         yield from self._replies(text)
+        yield from self._answers(text)
         yield from self._otp(text)
 
     def _formats(self, text: str) -> Iterator[Finding]:
@@ -1406,7 +1530,9 @@ class SecretScanner:
                         continue  # "mongodb+srv://<username>:<password>@…"; our own marker
                     if kind == "twilio_key" and _NAMED_ID.search(text, max(0, m.start() - 24), m.start()):
                         continue  # "Account SID AC…": an account's identifier
-                    if kind == "jwt" and not JwtTokenDetector.is_formally_valid(m.group(0)):
+                    if kind == "jwt" and (
+                        not JwtTokenDetector.is_formally_valid(m.group(0)) or _sample_jwt(m.group(0))
+                    ):
                         continue
                     # "AKIA" then X's, ".../" then X's: documentation placeholders
                     if (
@@ -1498,6 +1624,10 @@ class SecretScanner:
                 value = m.group("value")
                 if _usable(value) and "$" not in value[:2]:
                     yield Finding("password", m.start("value"), m.end("value"))
+        for m in _ACCOUNT_PAIR.finditer(text) if " / " in text or "admin/" in low or "root/" in low else ():
+            value = m.group("value")
+            if _usable(value) and (_credential_like(value) or _passphrase(value)):
+                yield Finding("password", m.start("value"), m.end("value"))
         for m in _USER_THEN_P.finditer(text) if " -p" in text else ():
             command = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
             value = m.group("value")
@@ -1522,8 +1652,8 @@ class SecretScanner:
                     m.start("value"),
                     m.start("value") + len(value),
                 )
-        for m in _XML_PROPERTY.finditer(text) if "<value>" in text else ():
-            name = m.group("name") or m.group("name2")
+        for m in _XML_PROPERTY.finditer(text) if "<value" in low else ():
+            name = m.group("name") or m.group("name2") or m.group("name3")
             kind = _name_kind(name, "")
             value = m.group("value")
             if kind and _usable(value) and self._accepts(value, kind, _name_parts(name), True):
@@ -1542,10 +1672,26 @@ class SecretScanner:
                 value = m.group(name)
                 if _usable(value) and "$" not in value[:2] and (name not in ("hex", "random") or _looks_random(value)):
                     yield Finding("password", m.start(name), m.end(name))
+        for m in _LICENSE_BLOCK.finditer(text) if "BEGIN LICEN" in text else ():
+            yield Finding("high_entropy", m.start(), m.end())
+        for m in _PRODUCT_KEY.finditer(text) if text.count("-") >= 4 else ():
+            groups = m.group().split("-")
+            letters = sum(c.isalpha() for c in m.group())
+            if sum(any(c.isdigit() for c in g) for g in groups) >= 3 and letters >= 8 and not _sequential(m.group()):
+                yield Finding("high_entropy", m.start(), m.end())
+        for m in _KEYTAB.finditer(text) if "BQI" in text else ():
+            raw = base64.b64decode(m.group() + "=" * (-len(m.group()) % 4))
+            if raw[:2] == b"\x05\x02" and len(raw) > 4 and int.from_bytes(raw[2:6], "big", signed=True) > 0:
+                yield Finding("high_entropy", m.start(), m.end())
         for m in _CAT_SECRET_FILE.finditer(text) if "cat" in text else ():
             file, value = m.group("file"), m.group("value")
-            if _SECRET_FILE.search(file) and not _PUBLIC_FILE.search(file) and _usable(value) and _looks_random(value):
+            if not _SECRET_FILE.search(file) or _PUBLIC_FILE.search(file) or not _usable(value):
+                continue
+            if _looks_random(value):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
+            elif self._accepts(value, "password", (), False):
+                # a file that holds one password prints it alone ("/etc/ldap.secret", "~/.vault_pass")
+                yield Finding("password", m.start("value"), m.end("value"))
 
     def _cookies(self, text: str) -> Iterator[Finding]:
         """Cookie values that look random: a session id, a signed session, a remember-me token
@@ -1599,6 +1745,7 @@ class SecretScanner:
         lowered = text.lower()
         wifi = any(w in lowered for w in _WIFI_NEEDS) and _WIFI_WORD.search(text) is not None
         logs = any(level in text for level in _LOG_LEVELS)
+        snmp = "community" in lowered and _SNMP_WORD.search(text) is not None
         for m in _NAME_HINT.finditer(text):
             start, end = m.start(), m.end()
             if start < covered:
@@ -1660,6 +1807,8 @@ class SecretScanner:
                 )
             ):
                 kind = "password"  # a network's key is its password ("WLAN key", "wifi …, key …")
+            if kind is None and parts[-1:] == ("community",) and snmp:
+                kind = "password"
             if kind is None:
                 continue
             if before:
@@ -1784,6 +1933,8 @@ class SecretScanner:
             return (len(body) >= 20 or three) and _looks_random(body) and not _HEX.match(body)
         if _basic_pair(value) or _looks_random(value):
             return True
+        if any(p in ("license", "licence", "activation", "product") for p in parts):
+            return len(value) >= 12 and _LICENSE_SHAPE.match(value) is not None and not _sequential(value)
         if kind == "password":
             if _app_password(value):
                 return True
@@ -1797,6 +1948,47 @@ class SecretScanner:
         return _UUID.match(value) is not None and (
             "token" in parts or "apikey" in parts or ("api" in parts and "key" in parts)
         )
+
+    def _tables(self, text: str) -> Iterator[Finding]:
+        """The cells under a table's column named a secret: a CSV export (a browser's or a
+        password manager's, a cloud console's credentials file) or a Markdown table whose
+        header row names the columns."""
+        low = text.lower()
+        if not any(n in low for n in _TABLE_NEEDS):
+            return
+        lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
+        i = 0
+        while i < len(lines) - 1:
+            start, end = lines[i]
+            i += 1
+            line = text[start:end]
+            sep = "|" if line.lstrip().startswith("|") else max("\t,;", key=line.count)
+            if line.count(sep) < (2 if sep == "|" else 1) or line.rstrip().endswith("."):
+                continue
+            header = _cells(text, start, end, sep)
+            names = [text[a:b] for a, b in header]
+            if not all(_HEADER_CELL.fullmatch(n) for n in names):
+                continue
+            columns = [(c, k) for c, k in enumerate(map(_column_kind, names)) if k]
+            if not columns:
+                continue
+            if sep == "|" and _TABLE_RULE.match(text, *lines[i]):
+                i += 1
+            while i < len(lines):
+                row = _cells(text, *lines[i], sep)
+                if len(row) != len(header):
+                    break
+                i += 1
+                for c, kind in columns:
+                    a, b = row[c]
+                    value = text[a:b]
+                    if (
+                        value
+                        and not any(ch.isspace() for ch in value)
+                        and _usable(value)
+                        and self._accepts(value, kind, _name_parts(names[c]), True)
+                    ):
+                        yield Finding("password" if kind == "password" else "high_entropy", a, b)
 
     def _value_first(self, text: str) -> Iterator[Finding]:
         """A value and then its name: "… is the prod API key", "… <- uat access token"."""
@@ -1836,6 +2028,7 @@ class SecretScanner:
             value = m.group("value").rstrip(".,;")
             if (
                 value.endswith(":")
+                or (value.startswith("<") and value.endswith(">"))  # (markup: "<Key>Password</Key>")
                 or _ASSIGNMENT.match(value)
                 or not _usable(value)
                 or _LETTERS.match(value)
@@ -1854,6 +2047,8 @@ class SecretScanner:
             if named is None and m.start() > 0:
                 prev_start = text.rfind("\n", 0, m.start() - 1) + 1
                 prev = text[prev_start : m.start() - 1].strip()
+                if not prev and prev_start > 0:  # (one blank line between: "the password:\n\n…")
+                    prev = text[text.rfind("\n", 0, prev_start - 1) + 1 : prev_start - 1].strip()
                 if prev.endswith(":") or _CREATES.search(prev):
                     kind = _line_kind(prev.rstrip(":"))
                     named = (kind, ("token",)) if kind else None
@@ -1988,6 +2183,25 @@ class SecretScanner:
                 if one is not None and sum(c.isdigit() for c in one.group()) * 2 >= len(one.group()):
                     yield Finding("otp_secret", one.start(), one.end())
 
+    def _answers(self, text: str) -> Iterator[Finding]:
+        """The answer to a question about a password or a login, on the lines after it, whoever
+        gives it: a chat ("Ivana: sec" / "Ivana: …"), a quoted mail, a forum's Q&A."""
+        if "?" not in text or "\n" not in text:
+            return
+        for m in _QUESTION.finditer(text) if "?" in text else ():
+            line = m.group()
+            if not (_line_kind(line) == "password" or _LOGIN_WORDS.search(line)):
+                continue
+            span = _answer(text, m.end())
+            value = text[span[0] : span[1]] if span else ""
+            if (
+                span
+                and len(value) >= 6
+                and _usable(value)
+                and (_credential_like(value) or _passphrase(value) or _chosen_password(value))
+            ):
+                yield Finding("password", *span)
+
     def _replies(self, text: str) -> Iterator[Finding]:
         """A chat line asking for a secret, then a reply that is only a value: "[12:01] a: what's
         the VPN pw?" / "[12:02] b: …"."""
@@ -2021,6 +2235,58 @@ class SecretScanner:
                 and len(value) >= 8
             ):
                 yield Finding("password", m.start("value"), m.start("value") + len(value))
+
+
+def _cells(text: str, start: int, end: int, sep: str) -> list[tuple[int, int]]:
+    """The cells of the table row at *start*:*end*, split at *sep* outside double quotes, as spans
+    without their quotes and blanks (a Markdown row's outer bars make no cells)."""
+    spans: list[tuple[int, int]] = []
+    pos, quoted, cell = start, False, start
+    while pos <= end:
+        c = text[pos] if pos < end else sep
+        if c == '"':
+            quoted = not quoted
+        elif c == sep and (not quoted or pos == end):
+            a, b = cell, pos
+            while a < b and text[a] in " \t":
+                a += 1
+            while b > a and text[b - 1] in " \t":
+                b -= 1
+            if b - a >= 2 and text[a] == '"' and text[b - 1] == '"':
+                a, b = a + 1, b - 1
+            spans.append((a, b))
+            cell = pos + 1
+        pos += 1
+    if sep == "|" and spans and spans[0][0] == spans[0][1]:
+        spans.pop(0)
+    if sep == "|" and spans and spans[-1][0] == spans[-1][1]:
+        spans.pop()
+    return spans
+
+
+def _column_kind(name: str) -> str | None:
+    """The kind of secret a table column named *name* holds ("Password", "Secret access key")."""
+    if len(name.split()) > 4:
+        return None  # (a clause of prose, not a column's name)
+    kind = _name_kind(name, "")
+    if kind is None and _name_parts(name)[-1:] and _name_parts(name)[-1] in _SECRET_COLUMNS:
+        return "password"
+    return None if kind == "session" else kind
+
+
+def _answer(text: str, pos: int) -> tuple[int, int] | None:
+    """Where the answer to the question line ending at *pos* is: the first word of the next lines
+    that say more than a filler ("sec", "one moment"), past a speaker's name or a quote mark."""
+    for m in itertools.islice(_ANSWER_LINE.finditer(text, pos), 4):
+        said = m.group("said")
+        if _FILLER.fullmatch(said) or said.endswith((":", "?")):
+            continue
+        value = _ANSWER_VALUE.match(said)
+        if value is None:
+            return None
+        start = m.start("said") + value.start("value")
+        return start, start + len(value.group("value").rstrip(".,;!"))
+    return None
 
 
 def _code_list(text: str, pos: int) -> tuple[int, int] | None:

@@ -741,3 +741,87 @@ def test_look_alikes_of_encodings_and_masks_pass() -> None:
     ]
     for text in texts:
         assert SecretScanner().scan(text) == [], text
+
+
+def _product_key() -> str:
+    # five groups of five, each with a digit and letters (the shape only: the value is random)
+    return "-".join(_r("BCDFGHJKMPQRTVWXY", 3) + _r("2346789", 2) for _ in range(5))
+
+
+def _keytab_b64() -> str:
+    # a keytab's version bytes, a positive entry length, then random entry bytes
+    raw = bytes([5, 2]) + (70).to_bytes(4, "big") + _RNG.randbytes(70)
+    return base64.b64encode(raw).decode()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda s: f"name,url,username,password,note\nexample.org,https://example.org/login,ana,{s},",
+        lambda s: f'"Title","Website","Username","Password"\n"Wiki","https://wiki.example.org","bo","{s}"',
+        lambda s: f"| Site | Login | Password |\n|---|---|---|\n| Router | ana | {s} |",
+        lambda s: f"Access key ID,Secret access key\nID{_r(string.ascii_uppercase, 16)},{s}{_r(_AN, 20)}",
+        lambda s: f'<String>\n\t<Key>Password</Key>\n\t<Value ProtectInMemory="True">{s}</Value>\n</String>',
+        lambda s: f"<AdministratorPassword>\n    <Value>{s}</Value>\n</AdministratorPassword>",
+        lambda s: f'snmp-server community "{s}" RO 10',
+        lambda s: f"set snmp community {s} authorization read-only",
+        lambda s: f"rocommunity {s} 10.0.0.0/8",
+        lambda s: f"snmpwalk -v2c -c {s} core-sw1.example.net 1.3.6.1.2.1.1",
+        lambda s: f'[[inputs.snmp]]\n  community = "{s}"',
+        lambda s: f"radius-server host 10.0.0.5 auth-port 1812 key {s}",
+        lambda s: f"radius server ISE\n address ipv4 10.0.0.5 auth-port 1812\n key 0 {s}",
+        lambda s: f"client ap1 {{\n    ipaddr = 10.0.0.7\n    secret = {s}\n}}",
+        lambda s: f"username ops privilege 15 secret 0 {s}",
+        lambda s: f'set protocols bgp group t neighbor 10.0.0.9 authentication-key "{s}"',
+        lambda s: f"sqlplus system/{s}@ORCLPDB1",
+        lambda s: f"jdbc:oracle:thin:hr/{s}@db.example.net:1521/PDB1",
+        lambda s: f"mkstore -wrl /u01/wallet -createCredential PDB1 hr '{s}'",
+        lambda s: f"cmdkey /generic:TERMSRV/WIN-1 /user:CORP\\ana /pass:{s}",
+        lambda s: f"echo '{s}' | kinit svc@EXAMPLE.ORG",
+        lambda s: f"$ cat /etc/ldap.secret\n{s}",
+        lambda s: f"ana: what's the pw for the test VM?\nbo: sec\nbo: {s}\nana: thx!",
+        lambda s: f"> what did you set the root pw to on web1?\n{s} - same as the old box",
+        lambda s: f"as promised, the password in a separate mail:\n\n{s}\n\nBest,\nbo",
+        lambda s: f"DSM admin on nas01: admin / {s}",
+        lambda s: f"if the VPN asks, use ana / {s}",
+    ],
+)
+def test_structured_exports_device_configs_and_answers(make) -> None:  # type: ignore[no-untyped-def]
+    secret = _r(string.ascii_letters, 8) + _r(string.digits, 3) + "!" + _r(_AN, 4)
+    text = make(secret)
+    assert _found(text, secret), text
+
+
+def test_licences_and_keytabs_by_their_documented_shapes() -> None:
+    key = _product_key()
+    block_lines = "\n".join(" ".join(_r("0123456789ABCDEF", 8) for _ in range(4)) for _ in range(6))
+    block = f"----- BEGIN LICENSE -----\nAna Lima\nSingle User License\n{block_lines}\n------ END LICENSE ------"
+    keytab = _keytab_b64()
+    licence = _r(string.ascii_uppercase, 8) + _r(string.digits, 6)
+    for text, secret in [
+        (f"slmgr /ipk {key}", key),
+        (f"Windows key for the reception PC: {key}", key),
+        (block, block),
+        (f"KEYTAB_B64={keytab}", keytab),
+        (f'{{"intelephense.licenceKey": "{licence}"}}', licence),
+    ]:
+        assert _found(text, secret), text
+
+
+def test_hashes_samples_and_settings_named_after_secrets_pass() -> None:
+    header = base64.urlsafe_b64encode(b'{"alg":"HS256","typ":"JWT"}').decode().rstrip("=")
+    body = base64.urlsafe_b64encode(b'{"sub":"1234567890","name":"John Doe","iat":1516239022}').decode().rstrip("=")
+    sample = f"{header}.{body}.{_r(_B64U, 43)}"
+    texts = [
+        f"jwt.io's sample token for the decoder UI:\n{sample}",
+        f"enable secret 9 $9${_r(_AN, 14)}${_r(_AN + './', 43)}",
+        f"c.ServerApp.password = 'argon2:$argon2id$v=19$m=10240,t=10,p=8${_r(_AN, 22)}${_r(_AN, 43)}'",
+        "features:\n  new_password_reset_flow: true\n  token_rotation_v2: rollout-10%",
+        f"- faster secret lookup ({_r(_HEXD, 40)})",
+        'Parameters: {"user"=>{"email"=>"ana@example.org", "password"=>"[FILTERED]"}}',
+        'Body: {"username": string, "password": string}',
+        "name,url,username,password\n",
+        "License key field in the installer is optional for the community edition.",
+    ]
+    for text in texts:
+        assert SecretScanner().scan(text) == [], text
