@@ -14,7 +14,8 @@ with ``store_batch`` and runs every query of ``queries.jsonl`` in its namespace.
 * abstention: share of the unanswerable questions (``relevant`` empty) answered with nothing
   once the floor (``query.min_score``, or ``--floor``) is applied; the Recall@5 of the
   answerable ones is reported with and without the floor, and a sweep of floors.
-* A ``time_bounded`` question's ``since`` / ``until`` are passed to the query, as an agent would.
+* A ``time_bounded`` question's ``since`` / ``until`` are passed to the query, as an agent would
+  (``--no-window``: not passed; the period is then only in the question's words).
 * leaks: results from another namespace (must be 0).
 """
 
@@ -99,12 +100,15 @@ def evaluate(
     rerank: bool = True,
     context: str | None = None,
     floor: float | None = None,
+    window: bool = True,
 ) -> dict[str, Any]:
     """*context*: None (memories without metadata, queries without context), or ``none`` /
     ``right`` / ``wrong``: memories with editor metadata, queries with that context. Queries run
     with the floor off (``min_score`` 0) and *floor* (default: the configured
     ``query.min_score``) is applied to their scores afterwards, which is exactly what the
-    daemon's floor does, so one run gives the figures with and without it."""
+    daemon's floor does, so one run gives the figures with and without it. *window* False asks
+    the time-bounded questions without their ``since`` / ``until``: the words alone, as a
+    person types them."""
     corpus = load(set_dir / "corpus.jsonl")
     queries = load(set_dir / "queries.jsonl")
     meta = {m["id"]: editor_metadata(m) for m in corpus} if context is not None else {}
@@ -140,9 +144,9 @@ def evaluate(
         for q in queries:
             t0 = time.perf_counter()
             ctx = query_context(q, meta, context) if context is not None and q["relevant"] else None
-            window = {k: q[k] for k in ("since", "until") if q.get(k)}
+            bounds = {k: q[k] for k in ("since", "until") if q.get(k)} if window else {}
             results = c.query(
-                q["text"], namespace=q["namespace"], limit=10, rerank=rerank, context=ctx, min_score=0.0, **window
+                q["text"], namespace=q["namespace"], limit=10, rerank=rerank, context=ctx, min_score=0.0, **bounds
             )
             latencies.append((time.perf_counter() - t0) * 1000)
             grades = {k: int(v) for k, v in q["relevant"].items()}
@@ -277,6 +281,11 @@ def main() -> int:
         "--compare-top5", type=Path, help="report how many questions keep the top five saved by --save-top5"
     )
     ap.add_argument(
+        "--no-window",
+        action="store_true",
+        help="ask the time-bounded questions without their since/until (the period only in their words)",
+    )
+    ap.add_argument(
         "--context",
         action="store_true",
         help="the editor-context variant: memories with editor metadata, nDCG@5 with the right context, a wrong one, none",
@@ -289,7 +298,7 @@ def main() -> int:
 
     if args.context:
         return context_report(set_dir, config_text, rerank=not args.no_rerank, as_json=args.json)
-    summary = evaluate(set_dir, config_text, rerank=not args.no_rerank, floor=args.floor)
+    summary = evaluate(set_dir, config_text, rerank=not args.no_rerank, floor=args.floor, window=not args.no_window)
     if args.save_top5:
         args.save_top5.write_text(json.dumps(summary["top5"]))
     if args.compare_top5:

@@ -101,6 +101,7 @@ class Config:
     min_score: float = 0.0  # the relevance floor (docs/scoring.md, "Saying nothing")
     supersede_cosine: float = 0.8  # a newer near twin wins (`pipeline.supersede`; 0: off)
     supersede_factor: float = 0.85
+    period_boost: float = 3.0  # in a period the question names (`recall.when`; 1: off)
     type_weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_TYPE_WEIGHTS))
     decay_half_life_days: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_DECAY_HALF_LIFE_DAYS))
     # cross-encoder rerank stage
@@ -352,6 +353,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("query.min_score", None, "min_score", _share),
     ("query.supersede_cosine", None, "supersede_cosine", _share),
     ("query.supersede_factor", None, "supersede_factor", _share),
+    ("query.period_boost", "OMEGAD_QUERY_PERIOD_BOOST", "period_boost", _float),
     ("query.type_weights", None, "type_weights", _type_map),
     ("query.decay_half_life_days", None, "decay_half_life_days", _type_map),
     ("reranker.enabled", "OMEGAD_CROSS_ENCODER", "reranker_enabled", _bool),

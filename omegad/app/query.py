@@ -17,6 +17,7 @@ import numpy.typing as npt
 from omegad.app.history import EDGE, Past, graph_at, in_force
 from omegad.contradictions.edges import EdgeIndex
 from omegad.recall.pipeline import Candidate, Trace, dedup, fuse, heuristic, recall_size, result_dict, supersede
+from omegad.recall.when import Period, period
 from omegad.requests import QueryParams
 from omegad.storage.rows import Filter, Row
 from omegad.timeutil import iso, now_us, to_micros
@@ -97,6 +98,13 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
                 await vector_recall()
             added = 0
         took["pending_scored"] = added
+    boost = svc.config.period_boost
+    named = period(p.text) if boost != 1.0 and p.since is None and p.until is None else None
+    window = _within(flt, named) if named is not None else None
+    if window is not None:  # the searches again, inside the period: its memories all compete
+        assert vector is not None
+        found = await anyio.to_thread.run_sync(_in_period, svc, window, vector, p.text, net, limiter=svc.read_limiter)
+        took["period_vector"], took["period_fts"] = _merge(vector_hits, found[0]), _merge(text_hits, found[1])
     candidates = fuse(vector_hits, text_hits, svc.config)
     extra = {"as_of": iso(at), "past_versions": len(past)} if at is not None else {}
     trace.mark(
@@ -111,6 +119,14 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     )
     # as of a time, recency and the contradiction graph are those of then
     candidates = heuristic(candidates, svc.config, at or now_us(), svc.signals.factors, p.context)
+    if named is not None:  # "incidents in Q3 2025": what was written then comes first
+        since, until, words = named
+        inside = [c for c in candidates if since <= c.row.created_at <= until]
+        for c in inside:
+            c.score *= boost
+            c.period = boost
+        candidates.sort(key=lambda c: (-c.score, c.row.id))
+        trace.mark("period", len(inside), since=iso(since), until=iso(until), words=words, boost=boost)
     demote = svc.config.contradiction_demote_older
     edges = graph if graph is not None else svc.graph
     if demote != 1.0 and edges.edges:
@@ -167,6 +183,33 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
     if p.explain:
         reply["trace"] = trace.stages
     return reply
+
+
+def _within(flt: Filter, named: Period) -> Filter | None:
+    """*flt* narrowed to the period *named*; None when nothing can be in both."""
+    since = named[0] if flt.since_us is None else max(flt.since_us, named[0])
+    until = named[1] if flt.until_us is None else min(flt.until_us, named[1])
+    return replace(flt, since_us=since, until_us=until) if since <= until else None
+
+
+def _in_period(
+    svc: Service, window: Filter, vector: npt.NDArray[np.float32], text: str, net: int
+) -> tuple[list[tuple[Row, float]], list[tuple[Row, float]]]:
+    """The vector and full-text searches of a question within *window* (worker thread)."""
+    cached = svc.neighbours.search(window.namespace, [vector], net, window)
+    near = cached[0] if cached is not None else svc.store.vector_search(vector, window, net)
+    words = svc.neighbours.text_search(window.namespace, text, net, window)
+    return near, words if words is not None else svc.store.text_search(text, window, net)
+
+
+def _merge(hits: list[tuple[Row, float]], more: list[tuple[Row, float]]) -> int:
+    """Add to *hits* those of *more* it lacks, keeping it sorted by score; how many were."""
+    have = {r.id for r, _ in hits}
+    new = [h for h in more if h[0].id not in have]
+    if new:
+        hits.extend(new)
+        hits.sort(key=lambda h: (-h[1], h[0].id))
+    return len(new)
 
 
 async def _fit(svc: Service, results: list[Candidate], max_tokens: int) -> tuple[list[Candidate], dict[str, Any]]:

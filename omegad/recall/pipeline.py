@@ -61,6 +61,7 @@ class Candidate:
     rerank_logit: float | None = None
     demoted: float | None = None  # the contradiction demotion factor, when applied
     superseded: float | None = None  # the factor of a newer near twin (`supersede`), when applied
+    period: float | None = None  # the boost of a memory written in the period the question names
     feedback: float = 1.0  # lifecycle factors (see omegad.storage.signals)
     access: float = 1.0
     context: float = 1.0  # the caller's context (file, project, ...) matched: `context_factor`
@@ -88,6 +89,8 @@ class Candidate:
             out["contradiction_demotion"] = self.demoted
         if self.superseded is not None:
             out["superseded"] = self.superseded
+        if self.period is not None:
+            out["period"] = self.period
         if self.rerank is not None:
             out["rerank"] = _round(self.rerank)
             out["rerank_logit"] = _round(self.rerank_logit)
