@@ -99,7 +99,7 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
             added = 0
         took["pending_scored"] = added
     boost = svc.config.period_boost
-    named = period(p.text) if boost != 1.0 and p.since is None and p.until is None else None
+    named = period(p.text, at or now_us()) if boost != 1.0 and p.since is None and p.until is None else None
     window = _within(flt, named) if named is not None else None
     if window is not None:  # the searches again, inside the period: its memories all compete
         assert vector is not None

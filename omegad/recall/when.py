@@ -1,8 +1,9 @@
 """The period a question names ("incidents in Q3 2025", "what did we decide in march 2024",
 "kafka problems during 2024"): `period` finds one written out in absolute terms — a year, a
 quarter, a half, a month or a range of months, a season, early / mid / late in a year — and
-returns it as a time range. Only calendar words and four-digit years count, so a version
-number or an identifier is never read as a date."""
+returns it as a time range; given the time now, also one counted back from it ("last week",
+"this month", "yesterday", "in the past 3 days"). Only calendar words and four-digit years
+count, so a version number or an identifier is never read as a date."""
 
 from __future__ import annotations
 
@@ -91,8 +92,52 @@ def _months(year: int, first: int, last: int) -> tuple[int, int]:
     return _us(year, first), end - 1
 
 
-def period(text: str) -> Period | None:
-    """The first period *text* names, or None."""
+#: "last week", "this month", "yesterday", "in the past 3 days": periods counted back from now
+_RELATIVE = re.compile(
+    r"(?i)\b(?:(?P<which>this|last|previous|past)\s+(?P<unit>week|month|quarter|year)"
+    r"|(?P<day>today|yesterday)"
+    r"|(?:in\s+the\s+|over\s+the\s+|within\s+the\s+)?(?:last|past)\s+(?P<n>\d{1,3})\s+(?P<units>days?|weeks?|months?))\b"
+)
+_DAY_US = 86_400_000_000
+
+
+def _relative(m: re.Match[str], now: int) -> tuple[int, int]:
+    """The range *m* (a `_RELATIVE` match) names, counted back from *now* (µs, UTC)."""
+    today = datetime.fromtimestamp(now / 1e6, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    start = int(today.timestamp() * 1_000_000)
+    if m["day"]:
+        back = 1 if m["day"].lower() == "yesterday" else 0
+        return start - back * _DAY_US, start - (back - 1) * _DAY_US - 1
+    if m["n"]:
+        n, unit = int(m["n"]), m["units"].lower().rstrip("s")
+        days = n * {"day": 1, "week": 7, "month": 30}[unit]
+        return start - days * _DAY_US, now
+    unit, back = m["unit"].lower(), 0 if m["which"].lower() == "this" else 1
+    if unit == "week":  # (weeks begin on Monday, as ISO 8601 has them)
+        monday = start - today.weekday() * _DAY_US - back * 7 * _DAY_US
+        return monday, monday + 7 * _DAY_US - 1
+    if unit == "year":
+        return _months(today.year - back, 1, 12)
+    size = 3 if unit == "quarter" else 1
+    index = (today.year * 12 + today.month - 1) // size - back  # (months or quarters since year 0)
+    first = index * size
+    return _months(first // 12, first % 12 + 1, first % 12 + size)
+
+
+def period(text: str, now: int | None = None) -> Period | None:
+    """The first period *text* names in calendar words, or None; with *now* (µs) also one
+    counted back from it ("last week")."""
+    found = _absolute(text)
+    if found is not None or now is None:
+        return found
+    m = _RELATIVE.search(text)
+    if m is None:
+        return None
+    since, until = _relative(m, now)
+    return since, until, m.group(0).strip()
+
+
+def _absolute(text: str) -> Period | None:
     for pattern in _PATTERNS:
         m = pattern.search(text)
         if m is None:

@@ -3,6 +3,8 @@ through a real daemon (`omegad.recall.when`, docs/scoring.md "Periods")."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from ..helpers import Daemon
 
 INCIDENTS = [  # (alike but for their date: the period decides)
@@ -34,3 +36,30 @@ def test_a_period_in_the_question_brings_its_memories_first(shared_daemon: Daemo
         # no period named: no stage
         plain = c.query("checkout incidents", namespace=ns, explain=True, rerank=False)
         assert not any(t["stage"] == "period" for t in plain["trace"])
+
+
+def test_a_period_counted_back_from_now(shared_daemon: Daemon, ns: str) -> None:
+    """ "Last year" is read against the daemon's clock: last year's memory comes first, ahead
+    of a newer one that recency alone would put there."""
+    year = datetime.now(UTC).year
+    notes = {
+        "now": None,  # (stored now: always this year)
+        "last": f"{year - 1}-06-15T10:00:00Z",
+        "before": f"{year - 2}-06-15T10:00:00Z",
+    }
+    with shared_daemon.client() as c:
+        ids = {
+            k: c.store(
+                f"Incident: checkout was down for an hour after a database failover (INC-{n})",
+                namespace=ns,
+                created_at=when,
+            )
+            for n, (k, when) in zip((404, 505, 606), notes.items(), strict=True)
+        }
+        c.flush()
+        reply = c.query("checkout incidents last year", namespace=ns, explain=True, rerank=False)
+        assert reply["results"][0]["id"] == ids["last"]
+        stage = next(t for t in reply["trace"] if t["stage"] == "period")
+        assert stage["words"] == "last year" and stage["since"].startswith(str(year - 1))
+        plain = c.query("checkout incidents", namespace=ns, explain=True, rerank=False)
+        assert plain["results"][0]["id"] == ids["now"]  # (without the period, the newest)

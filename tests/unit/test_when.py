@@ -54,3 +54,41 @@ def test_periods_in_calendar_words(question: str, since: str, until: str) -> Non
 )
 def test_no_period_in_versions_dates_and_words(question: str) -> None:
     assert period(question) is None
+
+
+#: Saturday 2026-12-05 14:30 UTC
+NOW = int(datetime(2026, 12, 5, 14, 30, tzinfo=UTC).timestamp() * 1_000_000)
+
+
+@pytest.mark.parametrize(
+    ("question", "since", "until"),
+    [
+        ("what did we decide last week", "2026-11-23", "2026-11-29"),  # (Monday to Sunday)
+        ("changes this week", "2026-11-30", "2026-12-06"),
+        ("errors yesterday", "2026-12-04", "2026-12-04"),
+        ("notes from today", "2026-12-05", "2026-12-05"),
+        ("changes this month", "2026-12-01", "2026-12-31"),
+        ("what broke last month", "2026-11-01", "2026-11-30"),
+        ("decisions last quarter", "2026-07-01", "2026-09-30"),
+        ("this year", "2026-01-01", "2026-12-31"),
+        ("hires last year", "2025-01-01", "2025-12-31"),
+        ("in the past 3 days", "2026-12-02", "2026-12-05"),
+        ("over the last 2 weeks", "2026-11-21", "2026-12-05"),
+        ("in Q3 2025, not last week", "2025-07-01", "2025-09-30"),  # (the calendar's words first)
+    ],
+)
+def test_periods_counted_back_from_now(question: str, since: str, until: str) -> None:
+    found = period(question, NOW)
+    assert found is not None
+    assert (day(found[0]), day(found[1])) == (since, until)
+
+
+def test_last_month_in_january_is_december() -> None:
+    january = int(datetime(2027, 1, 10, tzinfo=UTC).timestamp() * 1_000_000)
+    found = period("what did we ship last month", january)
+    assert found is not None and (day(found[0]), day(found[1])) == ("2026-12-01", "2026-12-31")
+
+
+def test_no_relative_period_without_now_or_a_unit() -> None:
+    assert period("what did we decide last week") is None  # (no time given to count from)
+    assert period("what did we do last time", NOW) is None
