@@ -93,10 +93,11 @@ def _months(year: int, first: int, last: int) -> tuple[int, int]:
 
 
 #: "last week", "this month", "yesterday", "in the past 3 days": periods counted back from now
+#: (a count of days only after "in / over the": "keep the last 30 days of logs" is no period)
 _RELATIVE = re.compile(
     r"(?i)\b(?:(?P<which>this|last|previous|past)\s+(?P<unit>week|month|quarter|year)"
     r"|(?P<day>today|yesterday)"
-    r"|(?:in\s+the\s+|over\s+the\s+|within\s+the\s+)?(?:last|past)\s+(?P<n>\d{1,3})\s+(?P<units>days?|weeks?|months?))\b"
+    r"|(?:in|over|within|during)\s+the\s+(?:last|past)\s+(?P<n>\d{1,3})\s+(?P<units>days?|weeks?|months?))\b"
 )
 _DAY_US = 86_400_000_000
 

@@ -92,3 +92,4 @@ def test_last_month_in_january_is_december() -> None:
 def test_no_relative_period_without_now_or_a_unit() -> None:
     assert period("what did we decide last week") is None  # (no time given to count from)
     assert period("what did we do last time", NOW) is None
+    assert period("do we keep the last 30 days of logs", NOW) is None  # (a window, not a period)
