@@ -461,6 +461,7 @@ _NAME_NOT_VALUE = frozenset(
         "header",
         "prefix",
         "policy",
+        "richtlinie",
         "field",
         "mode",
         "format",
@@ -503,10 +504,16 @@ _NAME_MODIFIES = frozenset(
         *("requests", "response", "usage", "limit", "limits", "count", "length", "policy", "policies"),
         *("manager", "scanning", "scanner", "field", "column", "prompt", "form", "strength", "lifetime"),
         *("revocation", "generation", "format", "introspection", "budget", "handling", "negotiation"),
-        *("agreement", "derivation", "management", "lookup", "lookups", "reset", "resets"),
+        *("agreement", "derivation", "management", "lookup", "lookups", "reset", "resets", "hashing"),
+        # (the words for a policy in other languages: "Passwort-Richtlinie: mindestens …")
+        *("richtlinie", "richtlinien", "politique", "regeln"),
     ]
 )
+#: A code benchmark's pass@k metric: a name's word, not a name.
+_NOT_A_NAME = re.compile(r"(?i)pass@\d+|pass\^\d+")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b(?![:=])")
+#: The same noun as a label's last word: "password hashing: argon2id, …" is about the hashing.
+_NEXT_LABEL = re.compile(r"[ \t]+([A-Za-z]+):")
 #: A log line's level, then its logger's name.
 _LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "CRITICAL")
 _LOG_LEVEL = re.compile(rf"\b(?:{'|'.join(_LOG_LEVELS)}|WARNING)[ \t]+$")
@@ -556,7 +563,7 @@ _PLACEHOLDER = re.compile(
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
 _REFERENCE = re.compile(
-    r"^(?:[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(.*)?|[A-Za-z_]+(?:\.[A-Za-z_]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\[.*)$"
+    r"^(?:os\.environ[/.\[].*|Secret(?:Str|Bytes)|(?:Optional|Secret)\[.*|[A-Za-z_]\w*\((?:os\.|process\.|ENV\b).*|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(.*)?|[A-Za-z_]+(?:\.[A-Za-z_]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\[.*)$"
 )
 #: A path rather than a value ("/run/secrets/db", "~/.pgpass", "prod/gateway/db-x").
 _PATH = re.compile(r"^(?:~?/|\.\.?/)[\w.-]*(?:/[\w.-]*)*$|^(?:[a-z][a-z0-9_.-]*/){2,}[\w.-]*$")
@@ -972,7 +979,7 @@ _SASL_PASSWD = re.compile(
 )
 #: A key file printed on a terminal: `$ cat config/master.key` and its one line.
 _CAT_SECRET_FILE = re.compile(r"\bcat[ \t]+(?P<file>[^\s|;&<>]{1,200})[ \t]*\n(?P<value>[^\s]{6,400})[ \t]*(?:\n|$)")
-_SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|passw|credential)[^/]*$")
+_SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential)[^/]*$")
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
 #: `Fernet(b"…")`; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
@@ -999,8 +1006,13 @@ _CHAT_REPLY = re.compile(
 )
 #: A question line about a password or a login ("what's the pw for the test VM?", "How do I log
 #: into staging?"), then its answer's lines ("Ivana: sec", "Ivana: …", "> …" quoted).
-_QUESTION = re.compile(r"(?m)^[^\n?]{4,200}\?[*_]*[ \t]*$")
-_ANSWER_LINE = re.compile(r"\n+(?:>[ \t]*)*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.@-]{1,30}:[ \t]+)?(?P<said>[^\n]{1,300})")
+_QUESTION = re.compile(r"(?m)^[^\n?]{4,200}\?[*_]*(?:[ \t]+[^\n?]{1,60})?[ \t]*$")
+_ANSWER_LINE = re.compile(
+    r"\n+(?:>[ \t]*)*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.@-]{1,30}(?:[ \t]+\([^()\n]{1,30}\))?:[ \t]+|<[\w.@-]{1,30}>[ \t]+)?"
+    r"(?P<said>[^\n]{1,300})"
+)
+#: A chat export's header line: the speaker and the time, the message on the lines below.
+_SPEAKER_LINE = re.compile(r"[^\W\d][\w .'-]{0,40}?[ \t]+\d{1,2}:\d{2}(?:[ \t]*[AaPp][Mm])?[ \t]*")
 _FILLER = re.compile(
     r"(?i)(?:one[ \t]+)?(?:sec|moment|min(?:ute)?|hang[ \t]+on|hold[ \t]+on|wait|checking|let me check|sure|ok)\W{0,3}"
 )
@@ -1052,6 +1064,16 @@ _ONE_CODE = re.compile(r"(?<![\w.:/-])(?:[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12})
 _CODE = re.compile(r"[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
 #: A chat reply that is a user and a password ("yes, app_rw and …", "deploy / …"), and words
 #: of a question about logging in.
+#: A PIN or a keypad's code: a run of digits on a line that names one ("SIM PUK 8693…", "door code
+#: changed: 8164…#", "… is the new code for the bike room"). "code" alone is a build's, an exit's
+#: or a zip's, so it needs a word for a lock on its line.
+_PIN_WORD = re.compile(r"\b(?:PIN|PUK2?|(?i:passcode|pin[ \t-]?code|unlock[ \t]+code))\b")
+_CODE_WORD = re.compile(r"(?i)\b(?:code|combination|combo)\b")
+_LOCK_WORD = re.compile(
+    r"(?i)\b(?:door|alarm|disarm|gate|safe|tresor|lock(?:box|er)?|keypad|entry|garage|building|room|cabinet|vault"
+    r"|padlock|voicemail|mailbox)\b"
+)
+_PIN_DIGITS = re.compile(r"(?<![\w.,:/*+#$€£-])\d{4,12}(?:#(?!\w))?(?![\w/%-]|[.,:]\d)")
 _CHAT_PAIR = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:yes|yeah|yep|sure|ok|here|try)[,:!.]?[ \t]+){0,2}"
     r"[\"'`]?[\w.@+-]{1,64}[\"'`]?(?:[ \t]+(?:and|&)[ \t]+|[ \t]*/[ \t]*|,[ \t]*)[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?"
@@ -1059,6 +1081,13 @@ _CHAT_PAIR = re.compile(
 )
 _LOGIN_WORDS = re.compile(r"(?i)\b(?:log(?:ged)?[ \t-]?in(?:to)?|sign[ \t-]?in(?:to)?|login|creds|credentials)\b")
 #: Google's app passwords: 16 lower-case letters, shown as four groups of four.
+#: A passphrase of words with spaces between them, after a password's name: whole inside quotes
+#: ("BORG_PASSPHRASE=\"…\""), or unquoted when it ends its line or clause ("passphrase: w w w w").
+_QUOTED_PHRASE = re.compile(r"(?P<value>[^\s\"'`]{1,40}(?:[ \t][^\s\"'`]{1,40}){1,11})(?=[\"'`])")
+_WORD_PHRASE = re.compile(
+    r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)(?=[ \t]*(?:$|\n|[—(]|--|\.[ \t]*$))"
+)
+_LONE_PHRASE = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)[ \t]*$")
 _APP_PASSWORD = re.compile(r"[\"'`]?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
 #: Sixteen random letters carry about 3.5 bits each or more; sixteen letters of words less.
 _APP_ENTROPY = 3.4
@@ -1106,7 +1135,10 @@ _NOT_A_VALUE = re.compile(
     r"^(?:(?:argon2:|sha1:)?\$(?:2[abxy]?|1|5|6|8|9|y|gy|7|argon2(?:i|d|id)|pbkdf2[\w-]*|scrypt|sha\d*)\$.*"
     r"|(?i:\{?(?:s?sha\d{0,3}|s?md5|crypt|pbkdf2[\w-]{0,12}|argon2)\}).+|U2FsdGVkX1.*|AQICAH[A-Za-z0-9+/]{40,}={0,2}|[a-z]=\d{1,10}\$[A-Za-z0-9+/.]{8,}\$[A-Za-z0-9+/.]{16,}={0,2}"
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
-    r"|[\w./-]+\.[A-Za-z]{1,5}:\d+(?::\d+)?)$"
+    r"|[\w./-]+\.[A-Za-z]{1,5}:\d+(?::\d+)?"
+    # Django's "algorithm$iterations$salt$hash", an htpasswd line "user:$2y$…", an image's digest
+    r"|(?:pbkdf2_sha\d+|bcrypt_sha256|bcrypt|argon2|scrypt|sha1|md5)\$\w.*|[\w.-]{1,64}:\$(?:2[abxy]?|apr1|1|5|6|y)\$.*"
+    r"|[^\s@]{1,200}@sha256:[0-9a-f]{64})$"
 )
 _NAME_LIKE_WORD = re.compile(r"pass|secret|token|(?<![a-z])keys?(?![a-z])|cred")
 _LOOPBACK = frozenset(["localhost", "127.0.0.1", "[::1]", "::1"])
@@ -1131,6 +1163,15 @@ _COMMAND_SECRETS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 #: Password |"); a column whose name is a secret's makes that column's cells secrets.
 _HEADER_CELL = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
 _TABLE_NEEDS = ("pass", "secret", "token", "key", "community", "pin", "pwd")
+#: psql's rule under its header row (" id | name\n----+------").
+_PSQL_RULE = re.compile(r"[ \t]*-+(?:\+-+)+[ \t]*$")
+#: An SQL INSERT with its column list: a dump's or a fixture's rows, each value under its column.
+_SQL_INSERT = re.compile(
+    r"(?i)\bINSERT[ \t]+INTO[ \t]+[\w.`\"\[\]]{1,80}[ \t]*\((?P<cols>[^()\n]{1,400})\)[ \t]*VALUES\s{0,20}"
+    r"(?P<rows>(?:\((?:[^()'\n]|'(?:[^'\\\n]|\\.|''){0,400}'){1,400}\)[ \t]*,?\s{0,20}){1,50})"
+)
+_SQL_ROW = re.compile(r"\((?P<body>(?:[^()'\n]|'(?:[^'\\\n]|\\.|''){0,400}'){1,400})\)")
+_SQL_FIELD = re.compile(r"[ \t]*(?:'(?P<str>(?:[^'\\\n]|\\.|''){0,400})'|[^,']{0,400})[ \t]*(?:,|$)")
 _TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
 #: Column names that say a cell is a secret although `_name_kind` reads them as plain words.
 _SECRET_COLUMNS = frozenset(["community", "pin", "passcode"])
@@ -1287,6 +1328,20 @@ def _passphrase(value: str) -> bool:
         return False
     words = value.lower().split(m.group("sep"))
     return words[0] not in _NOT_PASSPHRASE and not any(w in _SECRET_WORDS or w in _NOT_PASSPHRASE for w in words[1:])
+
+
+def _spaced_phrase(value: str) -> bool:
+    """*value* is a passphrase of three or more words with spaces (diceware), not a sentence."""
+    words = value.split()
+    return (
+        len(words) >= 3
+        and len(value) >= 12
+        and not any(
+            w.lower() in _PROSE_WORDS or w.lower() in _NOT_PASSPHRASE or w.lower() in _SECRET_WORDS for w in words
+        )
+        and not _placeholder(words[0])
+        and sum(w.isalpha() for w in words) >= 3
+    )
 
 
 def _public_point(value: str) -> bool:
@@ -1503,6 +1558,7 @@ class SecretScanner:
         yield from self._syntax(text)
         yield from self._named(text)
         yield from self._tables(text)
+        yield from self._sql_rows(text)
         yield from self._value_first(text)
         yield from self._lone_values(text)
         yield from self._keys(text)
@@ -1510,6 +1566,7 @@ class SecretScanner:
         yield from self._replies(text)
         yield from self._answers(text)
         yield from self._otp(text)
+        yield from self._pins(text)
 
     def _formats(self, text: str) -> Iterator[Finding]:
         for m in _PRIVATE_KEY.finditer(text):
@@ -1770,6 +1827,7 @@ class SecretScanner:
                 or text.startswith("[redacted:", start - 10)  # (a kind in our own marker)
                 or _template(text, start, end)
                 or _blob(name)
+                or _NOT_A_NAME.fullmatch(name)
                 or text.startswith(("+", "/"), end)  # (inside base64: "…IPw+wF…", "…VPw/Ef…")
                 or (urls and _in_url_authority(text, start))  # ("postgres://user:password@host")
                 or (logs and _LOG_LEVEL.search(text, max(0, start - 12), start))  # a logger ("DEBUG auth: …")
@@ -1817,6 +1875,9 @@ class SecretScanner:
                 continue  # a program ("sshpass -f …", "htpasswd -b …"), not a name
             modifier = _NEXT_WORD.match(text, end)
             if not flag and modifier and modifier.group(1).lower() in _NAME_MODIFIES:
+                continue
+            label = _NEXT_LABEL.match(text, end)
+            if not flag and label and label.group(1).lower() in _NAME_MODIFIES:
                 continue  # the name qualifies a noun ("token refresh", "password policy")
             found = self._value_after(text, end, kind, parts, scanned, flag)
             if found is not None:
@@ -1837,8 +1898,14 @@ class SecretScanner:
             am = _APP_PASSWORD.match(text, sep.end())
             if am is not None and _entropy(am.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4:
                 return Finding(label, am.start("value"), am.end("value"))
+        if sep is not None and kind == "password":
+            phrase = (_QUOTED_PHRASE if text[sep.end() - 1] in "\"'`" else _WORD_PHRASE).match(text, sep.end())
+            if phrase is not None and _spaced_phrase(phrase.group("value")):
+                return Finding(label, phrase.start("value"), phrase.end("value"))
         if sep is not None and sep.end() >= scanned["value"]:
             vm = _VALUE.match(text, sep.end())
+            if vm is not None and text[sep.end() - 1] in "\"'`" and text[vm.end() : vm.end() + 1].isspace():
+                vm = None  # a quoted title, not a value ("check 1Password, \"Staging admin\"")
             if vm is not None and not (sep.group("sep").isspace() and vm.group().endswith(":")):
                 # (a label is not the value: "account key (prod): …")
                 # a value is judged once: names inside a rejected one ("session=session=…") are
@@ -1962,9 +2029,12 @@ class SecretScanner:
             start, end = lines[i]
             i += 1
             line = text[start:end]
-            sep = "|" if line.lstrip().startswith("|") else max("\t,;", key=line.count)
+            psql = i < len(lines) and "|" in line and _PSQL_RULE.match(text, *lines[i]) is not None
+            sep = "|" if line.lstrip().startswith("|") or psql else max("\t,;", key=line.count)
             if line.count(sep) < (2 if sep == "|" else 1) or line.rstrip().endswith("."):
                 continue
+            if line.lstrip()[:7].upper() == "INSERT ":
+                continue  # (an SQL INSERT's columns: `_sql_rows` reads its rows)
             header = _cells(text, start, end, sep)
             names = [text[a:b] for a, b in header]
             if not all(_HEADER_CELL.fullmatch(n) for n in names):
@@ -1972,7 +2042,7 @@ class SecretScanner:
             columns = [(c, k) for c, k in enumerate(map(_column_kind, names)) if k]
             if not columns:
                 continue
-            if sep == "|" and _TABLE_RULE.match(text, *lines[i]):
+            if sep == "|" and (psql or _TABLE_RULE.match(text, *lines[i])):
                 i += 1
             while i < len(lines):
                 row = _cells(text, *lines[i], sep)
@@ -1989,6 +2059,26 @@ class SecretScanner:
                         and self._accepts(value, kind, _name_parts(names[c]), True)
                     ):
                         yield Finding("password" if kind == "password" else "high_entropy", a, b)
+
+    def _sql_rows(self, text: str) -> Iterator[Finding]:
+        """The values of an SQL INSERT under columns named a secret (a users table's plain
+        passwords, an api_keys table's keys)."""
+        if "insert" not in text.lower():
+            return
+        for m in _SQL_INSERT.finditer(text):
+            names = [c.strip().strip('`"[]') for c in m.group("cols").split(",")]
+            columns = [(c, k) for c, k in enumerate(map(_column_kind, names)) if k]
+            if not columns:
+                continue
+            for row in _SQL_ROW.finditer(m.group("rows")):
+                fields = list(itertools.islice(_SQL_FIELD.finditer(row.group("body")), len(names) + 1))
+                if len(fields) < len(names):
+                    continue
+                for c, kind in columns:
+                    value = fields[c].group("str")
+                    if value and _usable(value) and self._accepts(value, kind, _name_parts(names[c]), True):
+                        start = m.start("rows") + row.start("body") + fields[c].start("str")
+                        yield Finding("password" if kind == "password" else "high_entropy", start, start + len(value))
 
     def _value_first(self, text: str) -> Iterator[Finding]:
         """A value and then its name: "… is the prod API key", "… <- uat access token"."""
@@ -2024,6 +2114,12 @@ class SecretScanner:
         a bare name ("JSESSIONID"), or a command that creates a key."""
         if "\n" not in text:
             return
+        # a passphrase of words on its own line, under a label that names a password
+        for m in _LONE_PHRASE.finditer(text) if ":\n" in text else ():
+            prev_start = text.rfind("\n", 0, max(0, m.start() - 1)) + 1
+            prev = text[prev_start : max(prev_start, m.start() - 1)].rstrip()
+            if prev.endswith(":") and _line_kind(prev) == "password" and _spaced_phrase(m.group("value")):
+                yield Finding("password", m.start("value"), m.end("value"))
         for m in _LONE_VALUE.finditer(text):
             value = m.group("value").rstrip(".,;")
             if (
@@ -2183,6 +2279,19 @@ class SecretScanner:
                 if one is not None and sum(c.isdigit() for c in one.group()) * 2 >= len(one.group()):
                     yield Finding("otp_secret", one.start(), one.end())
 
+    def _pins(self, text: str) -> Iterator[Finding]:
+        """A PIN or a lock's code: digits on a line that names one, within a few words of it."""
+        if not any(c.isdigit() for c in text):
+            return
+        for m in _PIN_DIGITS.finditer(text):
+            digits = m.group().rstrip("#")
+            if len(set(digits)) < 3 or _sequential(digits) or (len(digits) == 4 and digits[:2] in ("19", "20")):
+                continue  # (a year, "0000", "12345678")
+            line = text[text.rfind("\n", 0, m.start()) + 1 : _line_end(text, m.end())]
+            near = text[max(0, m.start() - 60, text.rfind("\n", 0, m.start()) + 1) : min(m.end() + 60, len(text))]
+            if _PIN_WORD.search(near) or (_CODE_WORD.search(near) and _LOCK_WORD.search(line)):
+                yield Finding("password", m.start(), m.start() + len(digits))
+
     def _answers(self, text: str) -> Iterator[Finding]:
         """The answer to a question about a password or a login, on the lines after it, whoever
         gives it: a chat ("Ivana: sec" / "Ivana: …"), a quoted mail, a forum's Q&A."""
@@ -2192,15 +2301,15 @@ class SecretScanner:
             line = m.group()
             if not (_line_kind(line) == "password" or _LOGIN_WORDS.search(line)):
                 continue
-            span = _answer(text, m.end())
-            value = text[span[0] : span[1]] if span else ""
-            if (
-                span
-                and len(value) >= 6
-                and _usable(value)
-                and (_credential_like(value) or _passphrase(value) or _chosen_password(value))
-            ):
-                yield Finding("password", *span)
+            for span in _answer(text, m.end()):
+                value = text[span[0] : span[1]]
+                if (
+                    len(value) >= 6
+                    and _usable(value)
+                    and (_credential_like(value) or _passphrase(value) or _chosen_password(value))
+                ):
+                    yield Finding("password", *span)
+                    break
 
     def _replies(self, text: str) -> Iterator[Finding]:
         """A chat line asking for a secret, then a reply that is only a value: "[12:01] a: what's
@@ -2252,7 +2361,7 @@ def _cells(text: str, start: int, end: int, sep: str) -> list[tuple[int, int]]:
                 a += 1
             while b > a and text[b - 1] in " \t":
                 b -= 1
-            if b - a >= 2 and text[a] == '"' and text[b - 1] == '"':
+            if b - a >= 2 and text[a] in "\"'`" and text[b - 1] == text[a]:
                 a, b = a + 1, b - 1
             spans.append((a, b))
             cell = pos + 1
@@ -2274,19 +2383,23 @@ def _column_kind(name: str) -> str | None:
     return None if kind == "session" else kind
 
 
-def _answer(text: str, pos: int) -> tuple[int, int] | None:
+def _answer(text: str, pos: int) -> Iterator[tuple[int, int]]:
     """Where the answer to the question line ending at *pos* is: the first word of the next lines
-    that say more than a filler ("sec", "one moment"), past a speaker's name or a quote mark."""
-    for m in itertools.islice(_ANSWER_LINE.finditer(text, pos), 4):
+    that say more than a filler ("sec", "one moment"), past a speaker's name or a quote mark; the
+    line after it too (a user's name first, then the password)."""
+    given = 0
+    for m in itertools.islice(_ANSWER_LINE.finditer(text, pos), 5):
         said = m.group("said")
-        if _FILLER.fullmatch(said) or said.endswith((":", "?")):
+        if _FILLER.fullmatch(said) or _SPEAKER_LINE.fullmatch(said) or said.endswith((":", "?")):
             continue
         value = _ANSWER_VALUE.match(said)
         if value is None:
-            return None
+            return
         start = m.start("said") + value.start("value")
-        return start, start + len(value.group("value").rstrip(".,;!"))
-    return None
+        yield start, start + len(value.group("value").rstrip(".,;!"))
+        given += 1
+        if given == 2:
+            return  # (a user, then the password: two answers at most)
 
 
 def _code_list(text: str, pos: int) -> tuple[int, int] | None:
@@ -2393,6 +2506,9 @@ def _line_kind(line: str) -> str | None:
     """The kind of the strongest secret named in *line* ("password", "secret"), else None; a bare
     "key" counts as a secret here: the reply must look random."""
     words = re.findall(r"[A-Za-z][\w.-]{0,60}", line)[:40]
+    foreign = _NAME_HINT.search(line)
+    if foreign is not None and _FOREIGN_NAMES.get(foreign.group().lower()) == "password":
+        return "password"
     found = None
     for i, word in enumerate(words):
         if _blob(word):

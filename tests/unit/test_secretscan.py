@@ -825,3 +825,59 @@ def test_hashes_samples_and_settings_named_after_secrets_pass() -> None:
     ]
     for text in texts:
         assert SecretScanner().scan(text) == [], text
+
+
+def _digits(n: int) -> str:
+    return "".join(random.choice("13579") + random.choice("02468") for _ in range(n // 2)) + "7" * (n % 2)
+
+
+def test_pins_need_a_word_for_a_pin_or_a_lock() -> None:
+    pin = _digits(8)
+    for text in [
+        f"SIM card: PUK {pin}, keep it with the phone",
+        f"Server room door code changed today: {pin}#",
+        f"{pin} is the new code for the bike room",
+        f"test phone unlock passcode (lab shelf): {pin}",
+    ]:
+        assert _found(text, pin), text
+    for text in [f"Android build code {pin}", f"exit code {pin} from the runner", "pin the base image"]:
+        assert SecretScanner().scan(text) == [], text
+
+
+def test_sql_rows_and_psql_output_under_secret_columns() -> None:
+    pw = _pw()
+    key = "tk_" + _r(_AN, 32)
+    insert = f"INSERT INTO `users` (`id`, `email`, `password`) VALUES\n(7, 'ana@example.org', '{pw}');"
+    psql = f" id | name  | api_key\n----+-------+---------\n 3 | shop  | {key}\n(1 row)"
+    assert _found(insert, pw), insert
+    assert _found(psql, key), psql
+    django = f"INSERT INTO auth_user (id, password) VALUES\n(5, 'pbkdf2_sha256$600000${_r(_AN, 22)}${_r(_AN, 43)}=');"
+    htpasswd = f"/etc/nginx/.htpasswd:\npreview:$2y$12${_r(_AN + './', 53)}"
+    for text in [django, htpasswd]:
+        assert SecretScanner().scan(text) == [], text
+
+
+def test_spaced_passphrases_and_answers_in_chat_exports() -> None:
+    words = ["maple", "quartz", "harbor", "lantern", "violet", "cinder"]
+    phrase = " ".join(random.sample(words, 5))
+    pw = _pw()
+    for text, secret in [
+        (f'export RESTIC_PASSWORD="{phrase}"', phrase),
+        (f"GPG signing key passphrase: {phrase}", phrase),
+        (f"the encrypted zip. Password, in a separate mail:\n{phrase}", phrase),
+        (f"Ana  09:10\nanyone remember the login for the old CI? user is admin\nBo  09:12\n{pw}", pw),
+        (f"[10:01] <ana> anyone know the controller login?\n[10:02] <bo> ops-admin\n[10:02] <bo> {pw}", pw),
+        (f"Q (Ana): what goes in KEYSTORE_PASS?\nA (Bo): `{pw}`", pw),
+        (f"Ana: ¿cuál es la contraseña del router?\nBo: {pw}", pw),
+    ]:
+        assert _found(text, secret), text
+    for text in [
+        'Ana: what\'s the password for staging?\nBo: check 1Password, "Staging admin" in the vault',
+        "pass@1 = 0.44, pass@10 = 0.74 on the held-out split",
+        "class Settings(BaseSettings):\n    db_password: SecretStr\n",
+        "password hashing: argon2id, m=64MiB, t=3, p=4",
+        "Passwort-Richtlinie: mindestens 12 Zeichen, keine Wiederverwendung",
+        f"token-service image: acme/token-service@sha256:{_r(_HEXD, 64)}",
+        "  anthropic:\n    api_key: os.environ/ANTHROPIC_API_KEY",
+    ]:
+        assert SecretScanner().scan(text) == [], text
