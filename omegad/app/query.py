@@ -47,8 +47,7 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
 
     def nearest() -> list[tuple[Row, float]]:
         assert vector is not None
-        cached = svc.neighbours.search(flt.namespace, [vector], net, flt)  # a small namespace
-        hits = cached[0] if cached is not None else svc.store.vector_search(vector, flt, net)
+        hits = _nearest(svc, flt, vector, net)
         if past:  # scored exactly: the past of one namespace after one time is small
             sims = np.stack([r.vector for r in past]) @ vector
             hits = hits + [(r, float(s)) for r, s in zip(past, sims, strict=True)]
@@ -65,8 +64,7 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
             took[name] = round((time.perf_counter() - t0) * 1000, 3)
 
     def text_matches() -> list[tuple[Row, float]]:
-        cached = svc.neighbours.text_search(flt.namespace, p.text, net, flt)  # a small store
-        return cached if cached is not None else svc.store.text_search(p.text, flt, net)
+        return _matching(svc, flt, p.text, net)
 
     async def vector_recall() -> None:
         vector_hits.extend(await anyio.to_thread.run_sync(timed, "vector_ms", nearest, limiter=svc.read_limiter))
@@ -192,14 +190,25 @@ def _within(flt: Filter, named: Period) -> Filter | None:
     return replace(flt, since_us=since, until_us=until) if since <= until else None
 
 
+def _nearest(svc: Service, flt: Filter, vector: npt.NDArray[np.float32], net: int) -> list[tuple[Row, float]]:
+    """The *net* memories nearest *vector* within *flt*: from the neighbour cache for a small
+    namespace, else from the store (worker thread)."""
+    cached = svc.neighbours.search(flt.namespace, [vector], net, flt)
+    return cached[0] if cached is not None else svc.store.vector_search(vector, flt, net)
+
+
+def _matching(svc: Service, flt: Filter, text: str, net: int) -> list[tuple[Row, float]]:
+    """The *net* best full-text matches of *text* within *flt*: in memory for a small store,
+    else from the store's index (worker thread)."""
+    cached = svc.neighbours.text_search(flt.namespace, text, net, flt)
+    return cached if cached is not None else svc.store.text_search(text, flt, net)
+
+
 def _in_period(
     svc: Service, window: Filter, vector: npt.NDArray[np.float32], text: str, net: int
 ) -> tuple[list[tuple[Row, float]], list[tuple[Row, float]]]:
     """The vector and full-text searches of a question within *window* (worker thread)."""
-    cached = svc.neighbours.search(window.namespace, [vector], net, window)
-    near = cached[0] if cached is not None else svc.store.vector_search(vector, window, net)
-    words = svc.neighbours.text_search(window.namespace, text, net, window)
-    return near, words if words is not None else svc.store.text_search(text, window, net)
+    return _nearest(svc, window, vector, net), _matching(svc, window, text, net)
 
 
 def _merge(hits: list[tuple[Row, float]], more: list[tuple[Row, float]]) -> int:

@@ -57,6 +57,14 @@ def _distinct(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     return values[np.concatenate(([True], values[1:] != values[:-1]))] if len(values) else values
 
 
+def _members(known: npt.NDArray[np.uint64], values: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+    """Per value, whether the sorted array *known* holds it."""
+    if not len(known):
+        return np.zeros(len(values), dtype=np.bool_)
+    found: npt.NDArray[np.bool_] = known[np.minimum(np.searchsorted(known, values), len(known) - 1)] == values
+    return found
+
+
 def digest(namespace: str, text: str) -> int:
     """The 64-bit digest of a namespace and a text's `letters`."""
     return int.from_bytes(hashlib.blake2b(namespace.encode() + b"\0" + letters(text), digest_size=8).digest(), "little")
@@ -134,12 +142,7 @@ class TextKeys:
         with self._lock:
             if not self.ready:
                 return None
-            known = self._sorted
-            if len(known):
-                pos = np.minimum(np.searchsorted(known, wanted), len(known) - 1)
-                hit = known[pos] == wanted
-            else:
-                hit = np.zeros(len(wanted), dtype=np.bool_)
+            hit = _members(self._sorted, wanted)
             out = [not (bool(h) or int(d) in self._recent) for h, d in zip(hit, wanted, strict=True)]
             self.answered += sum(out)
         return out
@@ -149,12 +152,8 @@ class TextKeys:
         if self._recent:
             new = np.fromiter(self._recent, dtype=np.uint64, count=len(self._recent))
             new.sort()
-            known = self._sorted
-            pos = np.searchsorted(known, new)
-            if len(known):
-                fresh = known[np.minimum(pos, len(known) - 1)] != new
-                new, pos = new[fresh], pos[fresh]
-            self._sorted = np.insert(known, pos, new)
+            new = new[~_members(self._sorted, new)]
+            self._sorted = np.insert(self._sorted, np.searchsorted(self._sorted, new), new)
             self._recent.clear()
 
     def figures(self) -> dict[str, object]:

@@ -50,7 +50,6 @@ class Dispatcher:
         self.config = config
         self.access = access if access is not None else Access(config.access_grants)
         self.parse_limiter = anyio.CapacityLimiter(1)
-        self.parsed_in_thread = 0
 
     def envelope(self, message: Any) -> Envelope:
         """Validate the request envelope; raises BadRequest (with the id when it is known)."""
@@ -120,7 +119,6 @@ class Dispatcher:
                 )
             raw = {} if raw_params is None else raw_params
             if size > PARSE_INLINE_BYTES:
-                self.parsed_in_thread += 1
                 params = await anyio.to_thread.run_sync(row.read, raw, self.config, limiter=self.parse_limiter)
             else:
                 params = row.read(raw, self.config)
