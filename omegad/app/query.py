@@ -254,8 +254,15 @@ async def _pending_hits(
     neighbour cache cannot score their text (the caller waits for their commit instead)."""
     if not await svc.pending.wait_embedded(pending):
         await svc.pending.wait_namespace(flt.namespace)  # (then the typed error, or committed)
-    found = {r.id for r, _ in vector_hits} | {r.id for r, _ in text_hits}
-    rows = [replace(r) for r in pending if r.id not in found and len(r.vector) and flt.admits(r)]
+    # Each side on its own: a store committed between the two searches (the full-text one
+    # runs first, beside the embedding) is found by the vector search only.
+    by_vector = {r.id for r, _ in vector_hits}
+    by_text = {r.id for r, _ in text_hits}
+    rows = [
+        replace(r)
+        for r in pending
+        if (r.id not in by_vector or r.id not in by_text) and len(r.vector) and flt.admits(r)
+    ]
     if not rows:
         return 0
     scores = await anyio.to_thread.run_sync(
@@ -265,9 +272,10 @@ async def _pending_hits(
         return None
     unit = vector / (np.linalg.norm(vector) or 1.0)
     for row, bm in zip(rows, scores, strict=True):
-        v = np.asarray(row.vector, dtype=np.float32)
-        vector_hits.append((row, float(v @ unit / (np.linalg.norm(v) or 1.0))))
-        if bm > 0:
+        if row.id not in by_vector:
+            v = np.asarray(row.vector, dtype=np.float32)
+            vector_hits.append((row, float(v @ unit / (np.linalg.norm(v) or 1.0))))
+        if bm > 0 and row.id not in by_text:
             text_hits.append((row, bm))
     vector_hits.sort(key=lambda h: (-h[1], h[0].id))
     text_hits.sort(key=lambda h: (-h[1], h[0].id))

@@ -344,18 +344,22 @@ class NeighbourCache:
             return space.text_search(query, k, flt, docs, avg, df)
 
     def text_scores(self, namespace: str, text: str, rows: Sequence[Row]) -> list[float] | None:
-        """The BM25 score of *text* for each of *rows* (of *namespace*, not committed yet),
-        with the table-wide statistics counting them as if they were; None when a full-text
-        search of *namespace* would not be answered here (`text_search`)."""
+        """The BM25 score of *text* for each of *rows* (of *namespace*, pending when the query
+        began), with the table-wide statistics counting those not committed yet as if they
+        were; None when a full-text search of *namespace* would not be answered here
+        (`text_search`)."""
         if self.max_rows <= 0 or not self.fulltext:
             return None
         query = terms(text)
         with self._lock:
             self._apply_pending()
-            if self._whole_table(namespace) is None:
+            space = self._whole_table(namespace)
+            if space is None:
                 return None
             counts = [Counter(terms(r.text)) for r in rows]
-            docs, avg, df = self._statistics(query, counts)
+            # (one committed since is in the statistics already)
+            extra = [c for r, c in zip(rows, counts, strict=True) if r.id not in space.slot]
+            docs, avg, df = self._statistics(query, extra)
             if not query or not avg:
                 return [0.0] * len(rows)
             return [sum(bm25(c[t], c.total(), avg, idf(docs, df[t])) for t in query if t in c) for c in counts]

@@ -119,6 +119,56 @@ def test_an_acknowledged_store_is_read_before_its_commit(tmp_path: Path) -> None
     run_gated(tmp_path, body)
 
 
+def test_a_store_committed_between_the_two_searches_keeps_both_scores(tmp_path: Path) -> None:
+    """A store pending when a query begins and committed after its full-text search but
+    before its vector search is found by the vector search only: its BM25 score still
+    counts (it was lost once, and a ranking that hung on it flipped)."""
+    texts = ["The queue worker retries failed jobs with exponential backoff", "Payroll runs on the last Friday"]
+
+    async def body(svc: Service, gate: threading.Event) -> None:
+        for text in texts[1:]:  # (committed: the gate holds only what is stored while it is shut)
+            gate.set()
+            await memories.store_one(svc, StoreParams(text=text, namespace="a"))
+            await svc.pending.wait_namespace("a")
+            gate.clear()
+        mid = (await memories.store_one(svc, StoreParams(text=texts[0], namespace="a")))["id"]
+        assert svc.pending.figures()["rows"] == 1
+        searched = threading.Event()
+        text_search, embed = svc.neighbours.text_search, svc.embed
+
+        def spied(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return text_search(*args, **kwargs)
+            finally:
+                searched.set()
+
+        async def late(texts: list[str], **kwargs: Any) -> Any:
+            if not kwargs.get("urgent"):  # (the writer's own embedding of the store)
+                return await embed(texts, **kwargs)
+            # the full-text search has run; the commit lands before the question's vector
+            await anyio.to_thread.run_sync(searched.wait, 30)
+            gate.set()
+            await svc.pending.wait_namespace("a")
+            return await embed(texts, **kwargs)
+
+        svc.neighbours.text_search = spied  # type: ignore[method-assign]
+        svc.embed = late  # type: ignore[method-assign]
+        q = QueryParams(text="retries with exponential backoff", namespace="a", explain=True)
+        raced = await query.query(svc, q)
+        svc.neighbours.text_search, svc.embed = text_search, embed  # type: ignore[method-assign]
+        assert searched.is_set() and svc.pending.figures()["rows"] == 0
+        recall = next(t for t in raced["trace"] if t["stage"] == "recall")
+        assert recall["pending_scored"] == 1
+        calm = await query.query(svc, q)
+        assert [r["id"] for r in raced["results"]] == [r["id"] for r in calm["results"]]
+        got, want = raced["results"][0], calm["results"][0]
+        assert got["id"] == mid
+        for key in ("cosine", "bm25", "fused"):
+            assert got["signals"].get(key) == pytest.approx(want["signals"][key], abs=1e-4), key
+
+    run_gated(tmp_path, body)
+
+
 def test_same_id_and_same_text_while_pending(tmp_path: Path) -> None:
     """An idempotent retry of a pending id answers ``created: false``, and the same text
     again answers ``duplicate_of`` the pending memory: both once it is committed, never a
