@@ -90,6 +90,13 @@ class Config:
     cache_fulltext: bool = True  # full-text search of the cached namespaces in memory
     metadata_cache_mb: int = 32
     disk_reserve_mb: float = 8.0
+    # team mode (docs/team.md): the tables in object storage instead of the data directory
+    store_uri: str | None = None
+    store_storage_options: dict[str, str] = field(default_factory=dict)
+    store_visibility_s: float = 1.0  # other hosts' commits are seen within this (LanceDB's read consistency)
+    team_host: str | None = None  # this host's name in the lease (None: hostname and data directory)
+    team_lease_ttl_s: float = 30.0
+    team_maintenance: str = "auto"  # auto (the lease holder), always, never
     # query pipeline
     fusion: str = "linear"  # "linear" (absolute scores) or "rrf" (ranks)
     rrf_k: float = 5.0
@@ -279,6 +286,43 @@ def _type_map(v: Any) -> dict[str, float]:
     return out
 
 
+#: URI schemes of a team store (``store.uri``): those whose Lance commits are safe with several
+#: writers (conditional PUT of the manifest), and ``s3+ddb`` (commits through a DynamoDB table).
+OBJECT_SCHEMES = ("s3", "s3+ddb", "gs", "az", "abfs")
+
+
+def _store_uri(v: Any) -> str:
+    if not isinstance(v, str) or "://" not in v:
+        raise ConfigError(f"expected a URI such as s3://bucket/prefix, got {v!r}")
+    scheme, _, rest = v.partition("://")
+    if scheme.lower() not in OBJECT_SCHEMES:
+        raise ConfigError(f"expected a {', '.join(s + '://' for s in OBJECT_SCHEMES)} URI, got {v!r}")
+    if not rest.split("/", 1)[0]:
+        raise ConfigError(f"no bucket in {v!r}")
+    if scheme.lower() == "s3+ddb" and "ddbTableName=" not in rest:
+        raise ConfigError(f"an s3+ddb:// URI names its DynamoDB table (?ddbTableName=...), got {v!r}")
+    return v.rstrip("/")
+
+
+def _string_map(v: Any) -> dict[str, str]:
+    if not isinstance(v, dict):
+        raise ConfigError("expected a table of key = value")
+    out: dict[str, str] = {}
+    for key, value in v.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        if not isinstance(value, (str, int, float)):
+            raise ConfigError(f"{key}: expected a string, number or boolean")
+        out[str(key)] = str(value)
+    return out
+
+
+def _name(v: Any) -> str:
+    if not isinstance(v, str) or not v.strip() or len(v) > 200:
+        raise ConfigError(f"expected a name of 1 to 200 characters, got {v!r}")
+    return v.strip()
+
+
 def _socket_mode(v: Any) -> int:
     modes = {"0600": 0o600, "0660": 0o660, "0666": 0o666}
     if isinstance(v, str) and v in modes:
@@ -327,6 +371,12 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("store.cache_fulltext", None, "cache_fulltext", _bool),
     ("store.metadata_cache_mb", None, "metadata_cache_mb", _int),
     ("store.disk_reserve_mb", None, "disk_reserve_mb", _float),
+    ("store.uri", "OMEGAD_STORE_URI", "store_uri", _store_uri),
+    ("store.storage_options", None, "store_storage_options", _string_map),
+    ("store.visibility_s", None, "store_visibility_s", _float),
+    ("team.host", "OMEGAD_TEAM_HOST", "team_host", _name),
+    ("team.lease_ttl_s", None, "team_lease_ttl_s", _float),
+    ("team.maintenance", None, "team_maintenance", _choice("auto", "always", "never")),
     ("lifecycle.feedback_weight", None, "feedback_weight", _float),
     ("lifecycle.feedback_bound", None, "feedback_bound", _float),
     ("lifecycle.hide_below", None, "hide_below", _signed_float),
@@ -398,7 +448,11 @@ def _flatten(doc: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in doc.items():
         name = f"{prefix}{key}"
-        if isinstance(value, dict) and name not in {"query.type_weights", "query.decay_half_life_days"}:
+        if isinstance(value, dict) and name not in {
+            "query.type_weights",
+            "query.decay_half_life_days",
+            "store.storage_options",
+        }:
             out.update(_flatten(value, name + "."))
         else:
             out[name] = value

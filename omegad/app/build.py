@@ -7,11 +7,13 @@ import anyio
 
 from omegad.app.faults import EMBEDDER_FIX
 from omegad.app.service import Service
+from omegad.app.team import Team, team_config
 from omegad.config import Config
 from omegad.contradictions.edges import EdgeStore
 from omegad.errors import StartupError
 from omegad.models.files import FUSED_DIR, ModelMissing, resolve_embedding
 from omegad.recall.embed import Embedder, UnloadedEmbedder
+from omegad.storage.bucket import BucketError
 from omegad.storage.rows import StoreMismatch
 from omegad.storage.store import MemoryStore, read_store_meta
 
@@ -37,10 +39,17 @@ async def build_service(config: Config) -> Service:
     service starts degraded (`UnloadedEmbedder`: reads work, the model is reloaded once its
     files change); raises `StartupError` saying what to fix otherwise."""
     embedder: Embedder | UnloadedEmbedder
+    team: Team | None = None
+    if config.store_uri is not None:
+        config = team_config(config)
+        try:
+            team = await anyio.to_thread.run_sync(Team.open, config)
+        except BucketError as exc:
+            raise StartupError(str(exc)) from None
     try:
         embedder = await anyio.to_thread.run_sync(load_embedder, config)
     except ModelMissing as exc:
-        meta = read_store_meta(config.data_dir)
+        meta = read_store_meta(config.data_dir) if team is None else None
         if meta is None:  # nothing stored yet: nothing to serve without the model
             text = str(exc)
             raise StartupError(text if "omegad models fetch" in text else f"{text}; fix: {EMBEDDER_FIX}") from None
@@ -66,9 +75,10 @@ async def build_service(config: Config) -> Service:
                 vector_index=config.vector_index,
                 rabitq_from_rows=config.rabitq_from_rows,
                 min_namespace_rows=config.index_min_namespace_rows,
+                team=team.location if team is not None else None,
             )
         )
-    except StoreMismatch as exc:
+    except (StoreMismatch, BucketError) as exc:
         raise StartupError(str(exc)) from None
     edges = await anyio.to_thread.run_sync(EdgeStore.open, store, config.data_dir)
-    return Service(config, embedder, store, edges, load_embedder=lambda: load_embedder(config))
+    return Service(config, embedder, store, edges, load_embedder=lambda: load_embedder(config), team=team)

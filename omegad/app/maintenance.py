@@ -20,7 +20,7 @@ from omegad.app.ops import MaintainOp, WriteOp
 from omegad.app.writer import Writer
 from omegad.config import Config
 from omegad.contradictions.edges import EdgeStore
-from omegad.errors import error_text
+from omegad.errors import Unavailable, error_text
 from omegad.storage.childops import ChildOps
 from omegad.storage.fsutil import fsync_tree
 from omegad.storage.indexer import build_in_subprocess
@@ -89,6 +89,8 @@ class Scheduler:
         self.last_maintenance_us: int | None = None
         self.last_maintenance: dict[str, Any] = {}
         self.backoff = Backoff()  # automatic passes after failures
+        #: whether this daemon may maintain the store now (a team store: its lease holder only)
+        self.allowed: Callable[[], bool] = lambda: True
 
     def stats(self) -> MaintenanceStats:
         return MaintenanceStats(
@@ -153,6 +155,12 @@ class Scheduler:
     async def run_pass(self, force: bool, reason: str) -> dict[str, Any]:
         """A maintenance pass (see `full_pass`); on a full disk, or when a full pass fails
         for lack of space, the pass that needs none (`_cleanup_only`) instead."""
+        if not self.allowed():
+            raise Unavailable(
+                "another host holds the team store's maintenance lease: only it maintains the store "
+                "(omegad doctor names it)",
+                {"reason": "not_leader"},
+            )
         if self.faults.active("disk_full"):
             return await self._cleanup_pass(reason)
         try:
@@ -236,6 +244,8 @@ class Scheduler:
         requested pass that works, ends the wait at once."""
         if when_due and not force and self.due() is None:  # a pass since it was queued did it
             return
+        if not self.allowed():
+            return
         if not self.backoff.ready(time.monotonic(), self.faults.active("disk_full")):
             return
         try:
@@ -269,6 +279,8 @@ class Scheduler:
             log.info("maintenance_resumed", failures=paused[0], paused_s=round(paused[1], 1))
 
     def maybe_build_vector_index(self, report: dict[str, Any]) -> None:
+        if not self.allowed():
+            return
         rows = int(report.get("after", {}).get("rows", 0))
         wanted = not self.store.indexes.vector and rows >= self.policy.vector_index_rows
         rebuild = None
@@ -315,7 +327,7 @@ class Scheduler:
         try:
             with self.store.indexes.building():
                 info = await build_in_subprocess(
-                    self.store.directory, self._commits_held, kind=self.store.indexes.vector_kind
+                    self.store.location, self._commits_held, kind=self.store.indexes.vector_kind
                 )
             self.last_vector_index = info
             log.info("vector_index_built", **info)
@@ -359,7 +371,7 @@ class Scheduler:
             await self.fold_wanted.wait()
             self.fold_wanted = anyio.Event()
             await anyio.sleep(delay)  # one fold for a burst of writes
-            if self.faults.active("data_dir_missing"):
+            if self.faults.active("data_dir_missing") or not self.allowed():
                 continue
             async with self.running:
                 try:

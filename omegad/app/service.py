@@ -32,6 +32,7 @@ from omegad.app.maintenance import Scheduler
 from omegad.app.ops import DeleteOp, ImportOp, ImportResult, InsertOp, MaintainOp, Merged, UpdateOp, WriteOp
 from omegad.app.pending import Pending, row_bytes
 from omegad.app.recovery import replay, row_record
+from omegad.app.team import Team
 from omegad.app.textkeys import Stopped, TextKeys
 from omegad.app.watch import trim_heap_when_quiet, watch_data_dir, watch_embedder
 from omegad.app.writer import Writer
@@ -94,8 +95,10 @@ class Service:
         edges: EdgeStore | None = None,
         *,
         load_embedder: Callable[[], Embedder] | None = None,
+        team: Team | None = None,
     ) -> None:
         self.config = config
+        self.team = team  # a team store's lease and follower (omegad.app.team), else None
         self.embedder = embedder
         self.store = store
         # (blocking when not given: the server opens it in a worker thread)
@@ -148,6 +151,8 @@ class Service:
         self.scheduler = Scheduler(
             config, store, self.edges, self.writer, self.write_queue, self.write, self.jobs, self.faults
         )
+        if team is not None:  # only the lease holder maintains a team store
+            self.scheduler.allowed = lambda: team.maintains
         self.exports: dict[str, ExportLease] = {}
         self.calls = 0  # requests answered (the dispatcher counts them): see `trim_heap_when_quiet`
         self.heap_trims = 0
@@ -222,6 +227,8 @@ class Service:
                 newest = await anyio.to_thread.run_sync(self.store.max_updated_at, limiter=self.read_limiter)
             self.writer.last_stamp = max(self.writer.last_stamp, newest)
             tg.start_soon(self.scheduler.timer)
+            if self.team is not None:
+                tg.start_soon(self.team.run, self)
             if self.config.index_fold_delay_ms > 0:
                 tg.start_soon(self.scheduler.fold_after_writes)
             tg.start_soon(watch_data_dir, self)
@@ -644,6 +651,14 @@ class Service:
             until_us=to_micros(p.until) if p.until else None,
             exclude_ids=() if p.include_hidden else self.signals.hidden_in(p.namespace),
         )
+
+    def reload_graph(self, edges: list[Edge]) -> None:
+        """Replace the graph's edges with *edges* (a team store: another host wrote some), in
+        place: the checker holds the same index."""
+        self.graph.edges.clear()
+        self.graph.by_memory.clear()
+        for edge in edges:
+            self.graph.add(edge)
 
     def annotated(self, memory: dict[str, Any], graph: EdgeIndex | None = None) -> dict[str, Any]:
         """Add ``contradicts`` / ``contradicted_by`` (unresolved edges; of *graph*, the graph

@@ -96,7 +96,9 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
                 "auto": svc.store.cache_auto,
             },
             "recovery_at_start": svc.recovery,
+            "mode": "local" if svc.team is None else "team",
         },
+        "team": svc.team.describe() if svc.team is not None else None,
         "lifecycle": {
             "signals": len(svc.signals.by_id),
             "hidden": svc.signals.hidden_count,

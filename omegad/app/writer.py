@@ -255,6 +255,8 @@ class Writer:
     # -- the log -----------------------------------------------------------------------------
 
     def append_durably(self, records: list[dict[str, Any]]) -> None:
+        if self.store.shared:  # a team store's commit is durable in the bucket (omegad.app.team)
+            return
         self.wal.append(records)
         if not self.faults.data_dir_ok():  # deleted meanwhile: the log went with it
             raise FileNotFoundError(errno.ENOENT, "the data directory was deleted", str(self.config.data_dir))

@@ -9,6 +9,7 @@ looked at (files and permissions), never opened for writing.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import sys
@@ -221,12 +222,82 @@ def daemon_checks(path: Path, hello: Any, stats: Any) -> list[Check]:
         out.append(Check("warning", "store", f"{detail}; maintenance due ({due})", "omegad maintain"))
     else:
         out.append(Check("ok", "store", detail))
+    out += team_checks(_at(stats, "team"))
     reranker = _at(stats, "models", "reranker")
     if _at(reranker, "state") == "failed":
         out.append(
             Check("error", "daemon reranker", f"failed: {_at(reranker, 'last_error')}", "omegad models fetch reranker")
         )
     return out
+
+
+def team_checks(team: Any) -> list[Check]:
+    """A team store's lines from ``stats`` → ``team`` (none for a local store)."""
+    if not isinstance(team, dict):
+        return []
+    probe = _at(team, "probe") or {}
+    how = "conditional writes honoured" if _at(probe, "conditional_writes") else "commits through DynamoDB"
+    requests = ", ".join(f"{k} {v}" for k, v in sorted((_at(team, "bucket_requests") or {}).items())) or "none"
+    out = [
+        Check("ok", "team store", f"{_at(team, 'uri')} ({how}); this host {_at(team, 'host')}; requests: {requests}")
+    ]
+    lease = _at(team, "lease") or {}
+    holder = _at(lease, "holder")
+    if _at(lease, "error"):
+        out.append(
+            Check(
+                "error",
+                "team lease",
+                f"the lease cannot be read or renewed: {_at(lease, 'error')}",
+                "check the bucket's endpoint, credentials and network (store.storage_options)",
+            )
+        )
+    elif _at(team, "maintenance") != "auto":
+        out.append(Check("ok", "team lease", f"maintenance set to {_at(team, 'maintenance')} on this host"))
+    elif holder is None:
+        out.append(Check("warning", "team lease", "no host holds the maintenance lease yet", "wait one lease TTL"))
+    else:
+        here = " (this host)" if _at(lease, "held_here") else ""
+        out.append(Check("ok", "team lease", f"held by {holder}{here}, TTL {_num(_at(lease, 'ttl_s'))} s"))
+    lag, ago = _at(team, "visibility_lag_ms"), _at(team, "followed_s_ago")
+    seen = (
+        f"other hosts' commits seen {_num(lag, '{:.0f}')} ms after they were made"
+        if lag is not None
+        else ("no other host's commit seen yet")
+    )
+    if _at(team, "follow_error"):
+        out.append(
+            Check(
+                "warning",
+                "team visibility",
+                f"other hosts' writes are not being followed: {_at(team, 'follow_error')}",
+                "check the bucket's reachability",
+            )
+        )
+    else:
+        out.append(Check("ok", "team visibility", f"{seen}; last look {_num(ago, '{:.1f}')} s ago"))
+    return out
+
+
+def check_team(config: Config) -> Check | list[Check]:
+    """Without the daemon: can this host reach the team store, and does it honour
+    conditional writes? Who holds the lease?"""
+    if config.store_uri is None:
+        return []
+    from omegad.storage.bucket import Bucket, BucketError, Lease
+
+    try:
+        bucket = Bucket(config.store_uri, config.store_storage_options)
+        probe = bucket.probe()
+        leased = bucket.get(Lease.NAME)
+    except BucketError as exc:
+        return Check("error", "team store", str(exc), "see docs/team.md, Failure modes")
+    holder = json.loads(leased.data).get("holder") if leased is not None else None
+    return Check(
+        "ok",
+        "team store",
+        f"{config.store_uri}: conditional writes honoured (probe {probe['ms']} ms); lease holder {holder or 'none'}",
+    )
 
 
 def check_service(config: Config, config_file: Path | None) -> Check:
@@ -253,6 +324,8 @@ def run_checks(config: Config, config_file: Path | None = None) -> list[Check]:
     # (the "daemon" line is a warning only when nothing answers on the socket)
     running = not any(c.name == "daemon" and c.level == "warning" for c in daemon)
     checks += _guard("data directory", lambda: check_data_dir(config, daemon_running=running))
+    if not running:  # (a running daemon reports its own view of the team store)
+        checks += _guard("team store", lambda: check_team(config))
     checks += daemon
     checks += _guard("service", lambda: check_service(config, config_file))
     return checks

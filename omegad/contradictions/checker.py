@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -75,6 +75,8 @@ MAX_DEFER_S = 1.0
 CLASSIFIER_DEFER_S = 10.0
 #: Queued checks kept in memory; beyond that they are found again from the cursor.
 MAX_QUEUE = 50_000
+#: Memories whose checked version `Checker.recent` remembers (a team store's sweep skips them).
+RECENT_CHECKED = 200_000
 #: The saved cursor trails the checks by at most this long (see `Checker._save_cursor`).
 CURSOR_SAVE_INTERVAL_S = 1.0
 #: Pairs waiting for the classifier (a few minutes of model time): beyond that the checks ask
@@ -182,6 +184,9 @@ class Checker:
         self._saved_at = 0.0
         self.backlog = Backlog(MAX_BACKLOG)
         self.classifier_lag_ms: deque[float] = deque(maxlen=1000)
+        #: the version (commit stamp) of each memory checked lately, so that a team store's
+        #: sweep (`sweep`) passes over what this daemon checked already
+        self.recent: OrderedDict[str, int] = OrderedDict()
 
     @property
     def depth(self) -> int:
@@ -207,6 +212,23 @@ class Checker:
                 self._rows[row.id] = row
         if self._queue or self._rescan:
             self._wake.set()
+
+    def sweep(self, committed: Iterable[tuple[str, int]]) -> int:
+        """Queue those of *committed* (id, commit stamp: every host's, in a team store) that
+        this daemon has neither checked nor queued at that version; how many. The queue stays
+        in stamp order."""
+        if not self.config.contradiction_enabled:
+            return 0
+        queued = set(self._queue)
+        fresh = [(m, s) for m, s in committed if self.recent.get(m) != s and (m, s) not in queued]
+        if not fresh:
+            return 0
+        merged = sorted([*self._queue, *fresh], key=lambda p: p[1])
+        self._queue = deque(merged[: self.max_queue])
+        for _, stamp in merged[self.max_queue :]:
+            self._drop(stamp)
+        self._wake.set()
+        return len(fresh)
 
     def _drop(self, stamp: int) -> None:
         self.overflowed += 1
@@ -378,8 +400,12 @@ class Checker:
                 self.classifier_lag_ms.append((now - stamps[p.newer.id]) / 1000)
         self.cursor = max(self.cursor, cursor)
         await self._save_cursor()
-        for _, stamp in batch:
+        for mid, stamp in batch:
             self.lag_ms.append((now - stamp) / 1000)
+            self.recent[mid] = stamp
+            self.recent.move_to_end(mid)
+        while len(self.recent) > RECENT_CHECKED:
+            self.recent.popitem(last=False)
         self.checked += len(candidates)
 
     def _classify_due(self) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from omegad.storage.lanceops import CompactionBounds, LanceOpsFailed, LanceOpsTimeout
+from omegad.storage.location import Location
 
 __all__ = ["CALL_TIMEOUT_S", "COMMIT_TIMEOUT_S", "EXIT_WAIT_S", "ChildOps"]
 
@@ -34,8 +35,8 @@ class ChildOps:
     `close_if_idle`). Thread-safe: one call at a time. A child that dies or hangs in a commit
     fails the call (`LanceOpsFailed`) and the next call starts another."""
 
-    def __init__(self, lance_dir: Path) -> None:
-        self.lance_dir = lance_dir
+    def __init__(self, where: Location | Path) -> None:
+        self.location = where if isinstance(where, Location) else Location(where)
         self._proc: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._buf = bytearray()
@@ -56,10 +57,11 @@ class ChildOps:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
         env.setdefault("LANCE_INCLUDE_VECTOR_CENTROIDS", "false")  # (see omegad.storage.store)
+        env.update(self.location.child_env())
         self._buf.clear()
         proc = subprocess.Popen(
             # -P: not the daemon's working directory first on the path (a json.py there)
-            [sys.executable, "-P", "-m", "omegad.storage.lanceops", str(self.lance_dir)],
+            [sys.executable, "-P", "-m", "omegad.storage.lanceops", self.location.child_arg()],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,  # (stderr: the daemon's, for Lance's own warnings)

@@ -9,17 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from omegad.storage.fsutil import fsync_dir, fsync_file
+from omegad.storage.location import Location
 
 __all__ = ["COMMIT_DIRS", "appended_files", "commit_files", "connect", "delete_in", "fsync_commits"]
 
 
-def connect(directory: Path, index_cache_mb: int, metadata_cache_mb: int) -> tuple[Any, Any]:
+def connect(location: Location, index_cache_mb: int, metadata_cache_mb: int) -> tuple[Any, Any]:
     import lancedb
 
     session = lancedb.Session(
         index_cache_size_bytes=index_cache_mb << 20, metadata_cache_size_bytes=metadata_cache_mb << 20
     )
-    return lancedb.connect(str(directory), session=session), session
+    return lancedb.connect(location.root, session=session, **location.connect_args()), session
 
 
 def delete_in(table: Any, column: str, values: Sequence[int]) -> None:

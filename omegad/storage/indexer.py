@@ -46,6 +46,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from omegad.errors import error_text
 from omegad.storage.fsutil import fsync_dir, fsync_file, fsync_tree
 from omegad.storage.lanceops import exit_with_parent, say
+from omegad.storage.location import Location
 
 __all__ = ["COMMIT_TIMEOUT_S", "NICE", "IndexBuildFailed", "build_in_subprocess", "main"]
 
@@ -62,7 +63,7 @@ class IndexBuildFailed(RuntimeError):
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="omegad.storage.indexer", description="build the memories' vector index")
-    parser.add_argument("lance_dir", type=Path)
+    parser.add_argument("location", help="the tables' directory, or a team store's URI")
     parser.add_argument("--nice", type=int, default=NICE)
     parser.add_argument("--kind", default="hnsw", help="hnsw or rabitq (index.vector_index)")
     args = parser.parse_args(argv)
@@ -79,10 +80,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     try:
-        path = args.lance_dir / f"{TABLE}.lance"
-        if not path.is_dir():
+        location = Location.from_child_arg(args.location)
+        path = Path(location.table(TABLE))
+        if not location.shared and not path.is_dir():
             raise FileNotFoundError(f"no table at {path}")
-        ds = lance.dataset(str(path))
+        ds = lance.dataset(location.table(TABLE), **location.dataset_args())
         fragments = [f.fragment_id for f in ds.get_fragments()]
         rows = int(ds.count_rows())
         index = ds.create_index_uncommitted(
@@ -95,8 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             **vector_index_params(args.kind, rows),
         )
         # durable before it is published: a manifest must never name missing index files
-        fsync_tree(path / "_indices" / str(index.uuid))
-        fsync_dir(path / "_indices")
+        # (an object store's PUT is durable once answered)
+        if not location.shared:
+            fsync_tree(path / "_indices" / str(index.uuid))
+            fsync_dir(path / "_indices")
     except Exception as exc:
         print(error_text(exc), file=sys.stderr)
         return 1
@@ -109,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         ds.commit_existing_index_segments(VECTOR_INDEX_NAME, "vector", [index])
         t2 = time.perf_counter()
-        for sub in ("_versions", "_transactions"):
+        for sub in ("_versions", "_transactions") if not location.shared else ():
             _fsync_written_since(path / sub, started_at)
     except Exception as exc:
         print(error_text(exc), file=sys.stderr)
@@ -142,7 +146,7 @@ def _fsync_written_since(directory: Path, since: float) -> None:
 
 
 async def build_in_subprocess(
-    lance_dir: Path,
+    where: Location | Path,
     hold_commits: Callable[[], AbstractAsyncContextManager[None]] | None = None,
     nice: int = NICE,
     kind: str = "hnsw",
@@ -153,13 +157,15 @@ async def build_in_subprocess(
     package_root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+    location = where if isinstance(where, Location) else Location(where)
+    env.update(location.child_env())
     # -P: not the daemon's working directory first on the path (a json.py there)
     command = [
         sys.executable,
         "-P",
         "-m",
         "omegad.storage.indexer",
-        str(lance_dir),
+        location.child_arg(),
         "--nice",
         str(nice),
         "--kind",

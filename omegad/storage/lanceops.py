@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from omegad.errors import error_text
+from omegad.storage.location import Location
 
 __all__ = [
     "DATASET_CACHE_BYTES",
@@ -188,18 +189,19 @@ def preempted(exc: BaseException) -> bool:
 
 
 class LocalOps:
-    """Lance's maintenance calls on the tables in *lance_dir*, made in this process. Each call
-    opens the table's newest version."""
+    """Lance's maintenance calls on the tables at *where* (a directory, or a team store's
+    `Location`), made in this process. Each call opens the table's newest version."""
 
-    def __init__(self, lance_dir: Path) -> None:
-        self.lance_dir = lance_dir
+    def __init__(self, where: Location | Path) -> None:
+        self.location = where if isinstance(where, Location) else Location(where)
         self._compaction: dict[str, Any] | None = None
 
     def _open(self, table: str) -> Any:
         import lance
 
         return lance.dataset(
-            str(self.lance_dir / f"{table}.lance"),
+            self.location.table(table),
+            **self.location.dataset_args(),
             index_cache_size_bytes=DATASET_CACHE_BYTES["index_cache_size_bytes"],
             metadata_cache_size_bytes=DATASET_CACHE_BYTES["metadata_cache_size_bytes"],
         )
@@ -340,7 +342,8 @@ class LocalOps:
 
     def cleanup(self, table: str) -> dict[str, int]:
         """Remove every version of *table* but the newest, and the files only they used."""
-        st = self._open(table).cleanup_old_versions(older_than=timedelta(0))
+        keep = timedelta(seconds=self.location.keep_versions_s)  # (a team store's other hosts read them)
+        st = self._open(table).cleanup_old_versions(older_than=keep)
         return {"old_versions": int(st.old_versions), "bytes_removed": int(st.bytes_removed)}
 
     def close(self) -> None:
@@ -379,7 +382,7 @@ def say(obj: dict[str, Any]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="omegad.storage.lanceops", description="Lance maintenance calls for omegad")
-    parser.add_argument("lance_dir", type=Path)
+    parser.add_argument("location", help="the tables' directory, or a team store's URI")
     args = parser.parse_args(argv)
     # a Ctrl-C or systemd's SIGTERM to the whole group is meant for the daemon, which ends us:
     # the end of our input, or its death (parent watch), after the current call
@@ -391,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # library's print) goes to standard error instead of into the protocol
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
-    ops = LocalOps(args.lance_dir)
+    ops = LocalOps(Location.from_child_arg(args.location))
     calls = {
         name: getattr(ops, name)
         for name in (

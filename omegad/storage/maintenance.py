@@ -478,7 +478,7 @@ class Maintenance:
         indexes")."""
         t0 = time.perf_counter()
         cache_mb = (index_cache_mb or self.store.cache_mb[0], self.store.cache_mb[1])
-        db, session = connect(self.store.directory, *cache_mb)
+        db, session = connect(self.store.location, *cache_mb)
         table = db.open_table(TABLE)
 
         def swap() -> None:

@@ -32,6 +32,7 @@ __all__ = [
     "StoreMismatch",
     "hits_of",
     "id_in",
+    "insert_absent",
     "one_per_id",
     "open_or_create",
     "records",
@@ -130,7 +131,18 @@ def open_or_create(db: Any, name: str, schema: pa.Schema) -> Any:
     try:
         return db.open_table(name)
     except ValueError:  # no such table yet
+        pass
+    try:
         return db.create_table(name, schema=schema)
+    except (ValueError, OSError):  # (a team store: another host created it first)
+        return db.open_table(name)
+
+
+def insert_absent(table: Any, data: pa.Table) -> None:
+    """Insert the rows of *data* whose id is not in the table. With ``id`` the table's primary
+    key, two writers inserting one id at once commit one row: the later commit sees the
+    conflict and retries."""
+    table.merge_insert("id").when_not_matched_insert_all().execute(data)
 
 
 def upsert_by_id(table: Any, data: pa.Table) -> None:

@@ -14,6 +14,7 @@ import json
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace as with_fields
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ import pyarrow.compute
 import structlog
 
 from omegad.config import Config
+from omegad.storage.bucket import PREFIX, Bucket
 from omegad.storage.childops import ChildOps
 from omegad.storage.commits import appended_files, commit_files, connect, delete_in, fsync_commits
 from omegad.storage.fsutil import fsync_dir
@@ -40,6 +42,7 @@ from omegad.storage.indexes import (
     index_sizes,
 )
 from omegad.storage.lanceops import LanceOps, LocalOps
+from omegad.storage.location import Location
 from omegad.storage.maintenance import Maintenance
 from omegad.storage.readers import Readers, reader
 from omegad.storage.repair import load_dead_rows
@@ -50,6 +53,7 @@ from omegad.storage.rows import (
     Row,
     StoreMismatch,
     id_in,
+    insert_absent,
     open_or_create,
     records,
     rows_of,
@@ -63,7 +67,7 @@ from omegad.storage.tombstones import NO_DEAD_ROWS, RETIRING, DeadRows
 
 log = structlog.get_logger("omegad")
 
-__all__ = ["STORE_FORMAT", "STORE_META", "MemoryStore", "read_store_meta"]
+__all__ = ["STORE_FORMAT", "STORE_META", "MemoryStore", "check_meta", "read_store_meta", "team_meta"]
 
 STORE_META = "store.json"
 STORE_FORMAT = 1
@@ -79,6 +83,38 @@ def read_store_meta(data_dir: Path) -> dict[str, Any] | None:
     return meta if isinstance(meta, dict) else None
 
 
+def check_meta(meta: Any, where: str, what: str, model_id: str, dim: int) -> None:
+    """Raise `StoreMismatch` unless the store description *meta* (read from *where*) is of
+    this format and of the configured embedding model."""
+    if not isinstance(meta, dict) or meta.get("format") != STORE_FORMAT:
+        got = meta.get("format") if isinstance(meta, dict) else meta
+        raise StoreMismatch(f"{where}: store format {got!r}, this omegad reads {STORE_FORMAT}")
+    if meta.get("embedding_model") != model_id or meta.get("embedding_dim") != dim:
+        raise StoreMismatch(
+            f"{what} was built with embedding model {meta.get('embedding_model')!r} "
+            f"(dim {meta.get('embedding_dim')}), but the configured model is {model_id!r} (dim {dim}). "
+            "Use the original model, or a new store: export with the original model and import "
+            "there (the texts are embedded again; docs/backup.md)."
+        )
+
+
+def team_meta(location: Location, model_id: str, dim: int) -> None:
+    """A team store's description, kept in its bucket: written by the first host to open it
+    (create-if-absent, so two first hosts agree), checked by every later one."""
+    bucket = Bucket(location.root, location.options)
+    want = {"format": STORE_FORMAT, "embedding_model": model_id, "embedding_dim": dim}
+    got = bucket.get(STORE_META)
+    if got is None and bucket.create(STORE_META, json.dumps(want, indent=2).encode()) is not None:
+        return
+    got = got or bucket.get(STORE_META)  # (another host wrote it first)
+    where = f"{bucket.uri}/{PREFIX}/{STORE_META}"
+    try:
+        meta = json.loads(got.data) if got is not None else None
+    except ValueError as exc:
+        raise StoreMismatch(f"{where} is unreadable: {exc}") from None
+    check_meta(meta, where, f"the team store {location.root}", model_id, dim)
+
+
 class MemoryStore:
     """The memories table. Open with `MemoryStore.open`; all methods block.
 
@@ -86,8 +122,15 @@ class MemoryStore:
     cache renewal swaps, and the dead rows; searches, maintenance, repair and index state
     are parts beside it (`search`, `maintenance`, `repair`, `indexes`)."""
 
-    def __init__(self, directory: Path, table: Any, db: Any, dim: int, model_id: str) -> None:
-        self.directory = directory
+    def __init__(
+        self, directory: Path, table: Any, db: Any, dim: int, model_id: str, location: Location | None = None
+    ) -> None:
+        self.directory = directory  # local files (markers); the tables too unless `location` is shared
+        self.location = location if location is not None else Location(directory)
+        #: a team store: other daemons commit to the same tables (docs/team.md), so rows are
+        #: deleted and replaced in single commits (no tombstones: their row addresses are
+        #: this host's alone) and inserted with the primary-key check of a merge-insert
+        self.shared = self.location.shared
         self.dim = dim
         self.model_id = model_id
         self.db = db
@@ -107,7 +150,7 @@ class MemoryStore:
         self.repair_pending = False  # an update failed between its two commits (see `upsert`)
         self.tombstones: Any = None  # their table (set by `open`)
         #: Lance's maintenance calls: compaction, index folds, cleanup (`omegad.storage.lanceops`)
-        self.ops: LanceOps = LocalOps(directory)
+        self.ops: LanceOps = LocalOps(self.location)
         self.search = Search(self)
         self.maintenance = Maintenance(self)
         self.refresh_index_state()
@@ -125,6 +168,7 @@ class MemoryStore:
         vector_index: str = Config.vector_index,
         rabitq_from_rows: int = AUTO_RABITQ_ROWS,
         min_namespace_rows: int | None = None,
+        team: Location | None = None,
     ) -> MemoryStore:
         """Open (or create) the store. LanceDB's caches are bounded (its defaults, 6 GB of
         indexes and 1 GB of metadata, let every replaced index version stay in memory); the
@@ -133,27 +177,21 @@ class MemoryStore:
         *ops_in_child*: Lance's maintenance calls run in a child process (`ChildOps`; the
         daemon), else in this one. *vector_index*: the kind of vector index to build
         (`VECTOR_INDEX_SETTINGS`; ``auto``: RaBitQ from *rabitq_from_rows* rows);
-        *min_namespace_rows*: see `use_vector_index`."""
+        *min_namespace_rows*: see `use_vector_index`. *team*: the tables are in this team store
+        (its ``directory`` is ignored), and its description with them (`team_meta`)."""
 
         directory = data_dir / "lance"
         directory.mkdir(parents=True, exist_ok=True)
+        location = Location(directory) if team is None else with_fields(team, directory=directory)
         meta_path = data_dir / STORE_META
-        if meta_path.exists():
+        if team is not None:
+            team_meta(location, model_id, dim)
+        elif meta_path.exists():
             try:
                 meta = json.loads(meta_path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 raise StoreMismatch(f"{meta_path} is unreadable: {exc}") from None
-            if meta.get("format") != STORE_FORMAT:
-                raise StoreMismatch(
-                    f"{meta_path}: store format {meta.get('format')!r}, this omegad reads {STORE_FORMAT}"
-                )
-            if meta.get("embedding_model") != model_id or meta.get("embedding_dim") != dim:
-                raise StoreMismatch(
-                    f"the store in {data_dir} was built with embedding model {meta.get('embedding_model')!r} "
-                    f"(dim {meta.get('embedding_dim')}), but the configured model is {model_id!r} (dim {dim}). "
-                    "Use the original model, or a new --data-dir: export with the original model and import "
-                    "there (the texts are embedded again; docs/backup.md)."
-                )
+            check_meta(meta, str(meta_path), f"the store in {data_dir}", model_id, dim)
         else:
             tmp = meta_path.with_suffix(".tmp")
             tmp.write_text(
@@ -165,24 +203,24 @@ class MemoryStore:
                 os.fsync(f.fileno())
             os.replace(tmp, meta_path)
         need_mb = index_cache_need_mb({})  # (no indexes yet: the margin)
-        if (directory / f"{TABLE}.lance").is_dir():
+        if not location.shared and (directory / f"{TABLE}.lance").is_dir():
             try:
                 need_mb = index_cache_need_mb(index_sizes(directory))
             except Exception as exc:  # (the sizes are a hint; opening the table tells what is wrong)
                 log.warning("index_sizes_unreadable", error=str(exc)[:300])
         cache_mb = (index_cache_mb or auto_index_cache_mb(need_mb), metadata_cache_mb)
-        db, session = connect(directory, *cache_mb)
+        db, session = connect(location, *cache_mb)
         table = open_or_create(db, TABLE, schema(dim))
-        store = cls(directory, table, db, dim, model_id)
+        store = cls(directory, table, db, dim, model_id, location)
         store.session, store.cache_mb = session, cache_mb
         store.use_vector_index(vector_index, rabitq_from_rows, min_namespace_rows=min_namespace_rows)
         store.cache_auto, store.index_cache_need_mb = not index_cache_mb, need_mb
         store.warn_small_cache()
         if ops_in_child:
-            store.ops = ChildOps(directory)
+            store.ops = ChildOps(location)
         # The side tables (edges, signals) are small and get caches of their own, so that
         # the memories' caches can be replaced whole (`renew_cache`).
-        store.side_db, _ = connect(directory, SIDE_CACHE_MB, SIDE_CACHE_MB)
+        store.side_db, _ = connect(location, SIDE_CACHE_MB, SIDE_CACHE_MB)
         load_dead_rows(store)
         return store
 
@@ -384,6 +422,9 @@ class MemoryStore:
         return out
 
     def disk_bytes(self) -> int:
+        """The tables' bytes on disk (0 for a team store: objects are not listed for this)."""
+        if self.shared:
+            return 0
         total = 0
         for root, _dirs, files in os.walk(self.directory):
             for name in files:
@@ -422,7 +463,10 @@ class MemoryStore:
     def insert(self, rows: Sequence[Row]) -> None:
         if rows:
             with self.commit_lock:
-                self.table.add(records(rows, self.dim))
+                if self.shared:  # another host may insert one of these ids at the same moment
+                    insert_absent(self.table, records(rows, self.dim))
+                else:
+                    self.table.add(records(rows, self.dim))
             for r in rows:
                 self.ns_rows[r.namespace] = self.ns_rows.get(r.namespace, 0) + 1
 
@@ -439,7 +483,7 @@ class MemoryStore:
         (`Maintenance._compact`); under the big index segments, which passes never rewrite, they stay."""
         if ids:
             with self.commit_lock:
-                if not self.indexes.vector:
+                if self.shared or not self.indexes.vector:
                     self.table.delete(id_in(ids))
                 else:
                     self.delete_rows(self._live_rows_of(ids))
@@ -454,7 +498,7 @@ class MemoryStore:
         if not rows:
             return
         with self.commit_lock:
-            if not self.indexes.vector:
+            if self.shared or not self.indexes.vector:
                 upsert_by_id(self.table, records(rows, self.dim))
                 return
             old = self._live_rows_of([r.id for r in rows])
@@ -490,7 +534,7 @@ class MemoryStore:
         vector index exists (`delete`), else from the table. Under the write lock."""
         if not rows:
             return
-        if not self.indexes.vector:
+        if self.shared or not self.indexes.vector:
             delete_in(self.table, "_rowid", list(rows))
             return
         self.tombstones.add(
@@ -528,6 +572,11 @@ class MemoryStore:
     def _version_count(self) -> int:
         """The memories table's versions: its manifests on disk. (LanceDB's `list_versions`
         reads every manifest, and fails when a pass's cleanup removes one meanwhile.)"""
+        if self.shared:  # (listed in the bucket: one request)
+            try:
+                return len(self.table.list_versions())
+            except Exception:
+                return 0
         try:
             return sum(1 for name in os.listdir(self.table_dir / "_versions") if name.endswith(".manifest"))
         except FileNotFoundError:

@@ -1,0 +1,293 @@
+"""Team mode (``store.uri``, docs/team.md): several daemons on several hosts share one store in
+object storage. This module is what a daemon does beyond its own reads and writes:
+
+* at start, the bucket's probe (`Bucket.probe`: conditional writes honoured, else no start);
+* the maintenance lease (`Lease`): only its holder compacts, folds indexes and cleans up old
+  versions (`may_maintain`), and sweeps every host's commits for contradictions;
+* following the other hosts: when a table's version moves, what this daemon keeps in memory
+  from it (index state, the contradiction graph, feedback and access signals) is read again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import anyio
+import structlog
+
+from omegad.config import Config
+from omegad.errors import error_text
+from omegad.storage.bucket import Bucket, BucketError, Lease, Stored, redacted_options
+from omegad.storage.location import Location
+from omegad.timeutil import iso, now_us
+
+if TYPE_CHECKING:
+    from omegad.app.service import Service
+
+__all__ = ["KEEP_VERSIONS_S", "SWEEP_OVERLAP_US", "Team", "team_config"]
+
+log = structlog.get_logger("omegad")
+
+#: Old versions a cleanup keeps in a team store: other hosts' reads (an export's pinned
+#: snapshot among them) may still be on one.
+KEEP_VERSIONS_S = 3600.0
+#: The sweeps' watermark, in the bucket (`Bucket` names).
+SWEEP_OBJECT = "sweep.json"
+#: The leader's sweep re-checks this much before its watermark: commit stamps are each host's
+#: clock, and a host whose clock is behind commits below the newest stamp already seen.
+SWEEP_OVERLAP_US = 60_000_000
+
+
+def team_config(config: Config) -> Config:
+    """What team mode changes. Stores are acknowledged at their commit: the object store's
+    PUT is durable, and a local log replayed after a crash could write a stale version over
+    another host's newer one. No neighbour cache: it is fed by this host's writes alone."""
+    return config.with_overrides(store_ack="commit", cache_rows=0)
+
+
+def default_host(config: Config) -> str:
+    """This daemon's name in the lease: the host name and a digest of its data directory (two
+    daemons on one machine are two hosts)."""
+    digest = hashlib.sha256(str(config.data_dir.resolve()).encode()).hexdigest()[:8]
+    return f"{socket.gethostname()}/{digest}"
+
+
+class Team:
+    """One daemon's part in a team store (see the module docstring)."""
+
+    def __init__(self, config: Config, bucket: Bucket, location: Location, probe: dict[str, Any]) -> None:
+        self.config, self.bucket, self.location, self.probe = config, bucket, location, probe
+        self.host = config.team_host or default_host(config)
+        self.lease = Lease(bucket, self.host, config.team_lease_ttl_s)
+        self.lease_error: str | None = None
+        self.versions: dict[str, int] = {}  # table → the version this daemon's view was built from
+        self.refreshes: dict[str, int] = {}  # table → times it was read again for another host's commits
+        self.followed_at: float | None = None  # monotonic time of the last successful look
+        self.follow_error: str | None = None
+        self.lag_ms: float | None = None  # age of another host's newest commit when first seen
+        self.sweeps = 0
+        self.swept = 0  # memories queued by the sweeps
+        self._health_at = -math.inf  # when the leader last read the table's health
+        self.watermark: int | None = None  # the sweeps' (a commit stamp), once read from the bucket
+        self._watermark_tag: str | None = None
+
+    @classmethod
+    def open(cls, config: Config) -> Team:
+        """Connect to the bucket and probe it (blocking); raises `BucketError` when the store
+        cannot be used safely."""
+        assert config.store_uri is not None
+        options = dict(config.store_storage_options)
+        bucket = Bucket(config.store_uri, options)
+        ddb = urlsplit(config.store_uri).scheme.lower() == "s3+ddb"
+        try:
+            probe = bucket.probe()
+        except BucketError as exc:
+            # s3+ddb commits through DynamoDB; only the lease needs conditional writes then
+            if not ddb or "conditional writes" not in str(exc):
+                raise
+            if config.team_maintenance == "auto":
+                raise BucketError(
+                    f"{exc}. With s3+ddb:// the maintenance lease cannot be held in this bucket: set "
+                    'team.maintenance = "always" on exactly one host and "never" on the others'
+                ) from None
+            probe = {"conditional_writes": False, "commits": "dynamodb"}
+        location = Location(
+            config.data_dir / "lance",
+            config.store_uri,
+            options,
+            visibility_s=config.store_visibility_s,
+            keep_versions_s=KEEP_VERSIONS_S,
+        )
+        log.info(
+            "team_store",
+            uri=config.store_uri,
+            options=redacted_options(options),
+            probe=probe,
+            maintenance=config.team_maintenance,
+        )
+        return cls(config, bucket, location, probe)
+
+    @property
+    def maintains(self) -> bool:
+        """Whether this host may compact, fold indexes and clean up (and sweep)."""
+        mode = self.config.team_maintenance
+        return mode == "always" or (mode == "auto" and self.lease.held)
+
+    def period_s(self) -> float:
+        """How often the lease is ticked and the tables looked at."""
+        return max(0.05, min(self.config.team_lease_ttl_s / 3, self.config.store_visibility_s))
+
+    # -- the loop (the service's task group) --------------------------------------------------
+
+    async def run(self, svc: Service) -> None:
+        """Tick the lease and follow the other hosts until cancelled; give the lease up then."""
+        try:
+            while True:
+                await self._tick(svc)
+                await self.follow(svc)
+                await anyio.sleep(self.period_s())
+        finally:
+            with anyio.CancelScope(shield=True):
+                if self.lease.held:
+                    try:
+                        await anyio.to_thread.run_sync(self.lease.release)
+                    except Exception as exc:  # the others take over after the TTL instead
+                        log.warning("lease_release_failed", error=error_text(exc))
+
+    async def _tick(self, svc: Service) -> None:
+        if self.config.team_maintenance != "auto":
+            return
+        was = self.lease.held
+        try:
+            await anyio.to_thread.run_sync(self.lease.tick)
+            self.lease_error = None
+        except Exception as exc:  # (unreachable bucket: not a leader until a tick works)
+            if self.lease_error is None:
+                log.warning("lease_tick_failed", error=error_text(exc))
+            self.lease_error = error_text(exc)
+        if self.lease.held and not was:  # the new leader looks at what the others left
+            svc.scheduler.jobs.submit_nowait(lambda: svc.scheduler.job(True, "leader"), key="maintenance")
+
+    async def follow(self, svc: Service) -> None:
+        """Read again what this daemon keeps from a table another host committed to."""
+        try:
+            await self._follow(svc)
+            self.followed_at, self.follow_error = time.monotonic(), None
+        except Exception as exc:
+            if self.follow_error is None:
+                log.warning("team_follow_failed", error=error_text(exc))
+            self.follow_error = error_text(exc)
+
+    async def _follow(self, svc: Service) -> None:
+        store = svc.store
+
+        def versions() -> dict[str, int]:
+            out = {"memories": int(store.table.version), "edges": int(svc.edges.table.version)}
+            signals = svc.writer.signal_store
+            if signals is not None:
+                out["signals"] = int(signals.table.version)
+            return out
+
+        now = await anyio.to_thread.run_sync(versions, limiter=svc.read_limiter)
+        moved = {name for name, v in now.items() if self.versions.get(name) not in (None, v)}
+        first = not self.versions
+        self.versions = now
+        if first:
+            return
+        if "memories" in moved:
+            await anyio.to_thread.run_sync(store.refresh_index_state, limiter=svc.read_limiter)
+            newest = await anyio.to_thread.run_sync(store.max_updated_at, limiter=svc.read_limiter)
+            if newest > svc.writer.last_stamp:  # another host's commit: how late it is seen
+                self.lag_ms = round(max(0.0, (now_us() - newest) / 1000), 1)
+                svc.writer.last_stamp = newest  # (stamps go on above every host's)
+            if self.maintains:
+                await self._sweep(svc)
+                await self._maintain_if_due(svc)
+        if "edges" in moved:
+            edges = await anyio.to_thread.run_sync(svc.edges.load, limiter=svc.read_limiter)
+            svc.reload_graph(edges)
+        if "signals" in moved and svc.writer.signal_store is not None:
+            fresh = await anyio.to_thread.run_sync(svc.writer.signal_store.load, limiter=svc.read_limiter)
+            for mid in svc.signals.dirty:  # (this host's counts not saved yet win)
+                if mid in svc.signals.by_id:
+                    fresh[mid] = svc.signals.by_id[mid]
+            svc.signals.load(fresh)
+        for name in moved:
+            self.refreshes[name] = self.refreshes.get(name, 0) + 1
+
+    async def _sweep(self, svc: Service) -> None:
+        """The leader checks every host's new memories for contradictions: a pair stored on two
+        hosts at once was checked by neither against the other (each looked before the other's
+        commit was visible). Checks are idempotent and edge ids deterministic, so a pair found
+        twice is one edge. What was swept is marked by a watermark in the bucket (a commit
+        stamp), so that the next leader goes on from there."""
+        if not self.config.contradiction_enabled:
+            return
+        if self.watermark is None:
+            stored = await anyio.to_thread.run_sync(self.bucket.get, SWEEP_OBJECT)
+            self.watermark, self._watermark_tag = _watermark_of(stored), stored.etag if stored else None
+            if self.watermark is None:  # the first leader: from what its own checker covers
+                self.watermark = svc.checker.safe_cursor()
+        start = max(0, self.watermark - SWEEP_OVERLAP_US)
+        committed = await anyio.to_thread.run_sync(svc.store.updated_after, start, limiter=svc.read_limiter)
+        self.sweeps += 1
+        self.swept += svc.checker.sweep(committed)
+        newest = max((stamp for _, stamp in committed), default=self.watermark)
+        if newest > self.watermark:
+            self.watermark = newest
+            await anyio.to_thread.run_sync(self._save_watermark)
+
+    async def _maintain_if_due(self, svc: Service) -> None:
+        """The leader's passes count other hosts' commits too: at most once per
+        ``maintenance.interval_s`` it reads the table's fragments and unindexed rows (its own
+        writes' count, which makes passes due locally, knows nothing of theirs)."""
+        now = time.monotonic()
+        if now - self._health_at < min(self.config.maintenance_interval_s, 10.0):
+            return
+        self._health_at = now
+        health = await anyio.to_thread.run_sync(svc.store.health, limiter=svc.read_limiter)
+        policy = svc.scheduler.policy
+        reason = None
+        if not svc.store.indexes.ready and health["rows"]:
+            reason = "indexes"
+        elif health["fragments"] > svc.scheduler.fragment_limit():
+            reason = "fragments"
+        elif health["unindexed_rows"] >= policy.unindexed_rows:
+            reason = "unindexed_rows"
+        if reason is not None:
+            svc.scheduler.fragments_estimate = health["fragments"]
+            svc.scheduler.jobs.submit_nowait(lambda: svc.scheduler.job(True, f"team_{reason}"), key="maintenance")
+
+    def _save_watermark(self) -> None:
+        """Write the watermark to the bucket (If-Match: a lost race means another leader
+        moved it; the overlap re-checks what that leaves out)."""
+        body = json.dumps({"swept_through_us": self.watermark, "host": self.host}).encode()
+        tag = (
+            self.bucket.create(SWEEP_OBJECT, body)
+            if self._watermark_tag is None
+            else self.bucket.replace(SWEEP_OBJECT, body, self._watermark_tag)
+        )
+        if tag is None:  # (read again next time)
+            self.watermark, self._watermark_tag = None, None
+        else:
+            self._watermark_tag = tag
+
+    # -- reports ----------------------------------------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        """``stats`` → ``team`` and ``doctor``: the mode, the probe, the lease, how fresh this
+        host's view is and the requests made to the bucket."""
+        age = None if self.followed_at is None else round(time.monotonic() - self.followed_at, 3)
+        return {
+            "mode": "team",
+            "uri": self.config.store_uri,
+            "host": self.host,
+            "probe": self.probe,
+            "maintenance": self.config.team_maintenance,
+            "maintains": self.maintains,
+            "lease": {**self.lease.describe(), "error": self.lease_error},
+            "visibility_s": self.config.store_visibility_s,
+            "followed_s_ago": age,
+            "follow_error": self.follow_error,
+            "visibility_lag_ms": self.lag_ms,
+            "table_versions": dict(self.versions),
+            "refreshes": dict(self.refreshes),
+            "sweeps": self.sweeps,
+            "sweep_watermark": iso(self.watermark) if self.watermark else None,
+            "swept": self.swept,
+            "bucket_requests": dict(self.bucket.requests),
+        }
+
+
+def _watermark_of(stored: Stored | None) -> int | None:
+    try:
+        value = json.loads(stored.data)["swept_through_us"] if stored is not None else None
+    except (ValueError, KeyError, TypeError):
+        return None
+    return int(value) if isinstance(value, int) else None

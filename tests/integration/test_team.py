@@ -1,0 +1,305 @@
+"""Team mode (docs/team.md): real daemons, each with its own data directory, share one store in
+an S3 bucket served on 127.0.0.1 by moto (`tests.s3server`), which honours conditional writes
+as AWS S3 does; a proxy in front of it that drops them stands for a server that does not."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from omegad_client import Client, OmegadError
+
+from ..helpers import Daemon
+from ..s3server import MotoServer, NoConditionalProxy
+
+BUCKET = "team"
+#: Short enough for a test to wait out: other hosts' commits seen within VISIBILITY_S, a dead
+#: leader replaced after TTL_S.
+VISIBILITY_S = 0.5
+TTL_S = 3.0
+
+
+@pytest.fixture(scope="module")
+def moto() -> Iterator[MotoServer]:
+    with MotoServer() as server:
+        server.create_bucket(BUCKET)
+        yield server
+
+
+def team_config(
+    endpoint: str, options: dict[str, str], prefix: str, extra: str = "", visibility_s: float = VISIBILITY_S
+) -> str:
+    lines = [
+        f'store.uri = "s3://{BUCKET}/{prefix}"',
+        f"store.visibility_s = {visibility_s}",
+        f"team.lease_ttl_s = {TTL_S}",
+        extra,
+        "[store.storage_options]",
+        *(f'{k} = "{v}"' for k, v in {**options, "endpoint": endpoint}.items()),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def hosts(tmp_path: Path, moto: MotoServer) -> Iterator[Callable[..., list[Daemon]]]:
+    """Start *n* daemons on one fresh prefix of the bucket (each its own data directory)."""
+    started: list[Daemon] = []
+    prefix = uuid.uuid4().hex[:10]
+
+    def start(
+        n: int, extra: str = "", options: dict[str, str] | None = None, visibility_s: float = VISIBILITY_S
+    ) -> list[Daemon]:
+        config = team_config(moto.endpoint, {**moto.storage_options(), **(options or {})}, prefix, extra, visibility_s)
+        new = [Daemon(tmp_path, config=config, name=f"h{len(started) + i}") for i in range(n)]
+        started.extend(new)
+        for d in new:
+            d.start(wait=False)
+        for d in new:
+            d.wait_ready()
+        return new
+
+    yield start
+    for d in started:
+        if d.alive:
+            assert d.stop() == 0, d.log()
+        d.cleanup()
+
+
+def ids_in(client: Client, namespace: str) -> list[str]:
+    """Every memory id of *namespace*, as this daemon lists it (duplicates kept)."""
+    out: list[str] = []
+    cursor = None
+    while True:
+        page = client.list(namespace=namespace, limit=100, cursor=cursor)
+        out += [m["id"] for m in page["memories"]]
+        cursor = page.get("next_cursor")
+        if not cursor:
+            return out
+
+
+def eventually(check: Callable[[], Any], timeout: float, what: str) -> Any:
+    """*check*'s first truthy value within *timeout* seconds (else fail saying *what*)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {timeout} s: {what}")
+        time.sleep(0.1)
+
+
+def leaders(daemons: list[Daemon]) -> list[Daemon]:
+    out = []
+    for d in daemons:
+        with d.client() as c:
+            if c.stats()["team"]["lease"]["held_here"]:
+                out.append(d)
+    return out
+
+
+def test_a_bucket_that_ignores_conditional_writes_is_refused(tmp_path: Path, moto: MotoServer) -> None:
+    with NoConditionalProxy(moto.endpoint) as proxy:
+        config = team_config(proxy.endpoint, moto.storage_options(), uuid.uuid4().hex[:10])
+        d = Daemon(tmp_path, config=config)
+        try:
+            with pytest.raises(RuntimeError, match="does not honour conditional writes"):
+                d.start()
+            assert d.proc is not None and d.proc.returncode not in (None, 0)
+        finally:
+            d.cleanup()
+        assert proxy.dropped, "the probe never reached the proxy"
+
+
+def test_one_daemon_on_the_bucket(hosts: Callable[..., list[Daemon]]) -> None:
+    secret = "sk-" + uuid.uuid4().hex  # (moto takes any credentials; this one must never be shown)
+    (d,) = hosts(1, options={"aws_secret_access_key": secret})
+    with d.client() as c:
+        mid = c.store("The deploy pipeline runs on GitHub Actions", namespace="ops")
+        assert c.get(mid)["text"] == "The deploy pipeline runs on GitHub Actions"
+        assert [r["id"] for r in c.query("where does the deploy run", namespace="ops")] == [mid]
+        c.update(mid, text="The deploy pipeline runs on Buildkite")
+        assert c.get(mid)["text"] == "The deploy pipeline runs on Buildkite"
+        assert c.delete(mid) is True
+        with pytest.raises(OmegadError):
+            c.get(mid)
+        stats = c.stats()
+        team = stats["team"]
+        assert team["probe"]["conditional_writes"] is True
+        assert team["mode"] == "team" and team["lease"]["holder"] == team["host"]
+        assert stats["store"]["mode"] == "team"
+        assert secret not in str(stats)
+    # the tables live in the bucket, and the credentials are in no log line
+    assert not (d.data_dir / "lance" / "memories.lance").exists()
+    assert secret not in d.log() and "[hidden]" in d.log()
+
+
+def test_three_daemons_share_one_store(hosts: Callable[..., list[Daemon]]) -> None:
+    daemons = hosts(3)
+    acked: list[list[str]] = [[] for _ in daemons]
+    errors: list[BaseException] = []
+
+    def writer(k: int, j: int, d: Daemon) -> None:
+        try:
+            with d.client() as c:
+                for i in range(15):
+                    text = f"host {k} client {j} note {i}: the build cache lives in bucket {k}-{j}-{i}"
+                    acked[k].append(c.store(text, namespace="s"))
+        except BaseException as exc:  # (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(k, j, d)) for k, d in enumerate(daemons) for j in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    every = sorted(i for ids in acked for i in ids)
+    assert len(every) == 90 == len(set(every))
+    for d in daemons:  # every acknowledged memory, once, on every host, within the visibility interval
+        with d.client() as c:
+            seen = eventually(
+                lambda c=c: (lambda got: got if sorted(got) == every else None)(ids_in(c, "s")),
+                VISIBILITY_S + 5,
+                f"all 90 memories listed by {d.socket}",
+            )
+            assert len(seen) == len(set(seen))
+            hit = c.query("where does the build cache of host 2 client 1 note 7 live", namespace="s", limit=3)
+            assert any("host 2 client 1 note 7" in r["text"] for r in hit)
+    assert len(leaders(daemons)) == 1
+
+
+def test_one_id_stored_on_two_hosts_at_once_is_one_row(hosts: Callable[..., list[Daemon]]) -> None:
+    a, b = hosts(2)
+    ids = sorted(f"shared-{i}" for i in range(20))
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def writer(d: Daemon, who: str) -> None:
+        try:
+            with d.client() as c:
+                barrier.wait()
+                c.store_batch([{"id": i, "text": f"idempotent note {i} from {who}", "namespace": "p"} for i in ids])
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(a, "a")), threading.Thread(target=writer, args=(b, "b"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for d in (a, b):
+        with d.client() as c:
+            got = eventually(
+                lambda c=c: (lambda x: x if sorted(set(x)) == ids else None)(ids_in(c, "p")),
+                VISIBILITY_S + 5,
+                "both hosts' ids listed",
+            )
+            assert sorted(got) == ids, "an id has two rows"
+
+
+def test_a_killed_daemon_loses_nothing_it_acknowledged(hosts: Callable[..., list[Daemon]]) -> None:
+    a, b = hosts(2)
+    acked: list[str] = []
+    stop = threading.Event()
+
+    def writer() -> None:
+        try:
+            with a.client(timeout=10) as c:
+                i = 0
+                while not stop.is_set():
+                    acked.append(c.store(f"write {i} before the crash", namespace="k"))
+                    i += 1
+        except (OmegadError, OSError):
+            pass  # the daemon died under us
+
+    t = threading.Thread(target=writer)
+    t.start()
+    eventually(lambda: len(acked) >= 20, 60, "20 stores acknowledged")
+    a.kill()
+    stop.set()
+    t.join()
+    with b.client() as c:
+        got = eventually(
+            lambda: (lambda x: x if set(acked) <= set(x) else None)(ids_in(c, "k")),
+            VISIBILITY_S + 5,
+            f"all {len(acked)} acknowledged stores of the killed host",
+        )
+        assert len(got) == len(set(got))
+
+
+def test_the_lease_passes_to_another_host_when_the_leader_dies(hosts: Callable[..., list[Daemon]]) -> None:
+    daemons = hosts(3)
+    (leader,) = eventually(lambda: leaders(daemons) or None, TTL_S + 5, "a leader")
+    with leader.client() as c:
+        c.store("the first leader was here", namespace="l")
+        assert c.maintain()["reason"]  # (the leader maintains)
+    others = [d for d in daemons if d is not leader]
+    with others[0].client() as c:
+        with pytest.raises(OmegadError) as refused:
+            c.maintain()
+        assert refused.value.code == "unavailable" and refused.value.data["reason"] == "not_leader"
+    leader.kill()
+    (successor,) = eventually(lambda: leaders(others) or None, 3 * TTL_S + 5, "a new leader after the TTL")
+    with successor.client() as c:
+        team = c.stats()["team"]
+        assert team["lease"]["acquired"] == 1 and team["maintains"]
+        c.store("the second leader maintains", namespace="l")
+        runs = c.stats()["maintenance"]["runs"]
+        assert c.maintain()["after"]["rows"] == 2
+        assert c.stats()["maintenance"]["runs"] > runs  # (its takeover may have run one too)
+
+
+def test_a_contradiction_stored_on_two_hosts_at_once_is_flagged_once(hosts: Callable[..., list[Daemon]]) -> None:
+    a, b = hosts(2)
+    barrier = threading.Barrier(2)
+    ids: dict[str, str] = {}
+
+    def writer(d: Daemon, text: str) -> None:
+        with d.client() as c:
+            barrier.wait()
+            ids[text] = c.store(text, namespace="c")
+
+    texts = ["Our package manager is npm", "Our package manager is pnpm"]
+    threads = [threading.Thread(target=writer, args=(d, t)) for d, t in zip((a, b), texts, strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for d in (a, b):
+        with d.client() as c:
+            (edge,) = eventually(lambda c=c: c.contradictions(namespace="c"), 20, "the contradiction on every host")
+            assert {edge["new"]["id"], edge["old"]["id"]} == set(ids.values())
+    time.sleep(3 * VISIBILITY_S + 1)  # (a second detection would be a second edge by now)
+    for d in (a, b):
+        with d.client() as c:
+            assert len(c.contradictions(namespace="c")) == 1
+
+
+def test_the_leader_sweeps_the_memories_another_host_did_not_check(hosts: Callable[..., list[Daemon]]) -> None:
+    """A host that never checks its own memories (its checker off here; in life, one killed
+    between a commit and its check and never restarted): the leader's sweep of every host's
+    commits finds the pair."""
+    (leader,) = hosts(1)
+    eventually(lambda: leaders([leader]), TTL_S + 5, "the first host leads")
+    (quiet,) = hosts(1, extra="contradiction.enabled = false")
+    with leader.client() as c:
+        old = c.store("Our package manager is npm", namespace="w")
+        c.flush()  # (checked now: nothing to contradict yet)
+        assert c.contradictions(namespace="w") == []
+    with quiet.client() as c:
+        new = c.store("Our package manager is pnpm", namespace="w")
+    for d in (leader, quiet):
+        with d.client() as c:
+            (edge,) = eventually(lambda c=c: c.contradictions(namespace="w"), 20, "the swept contradiction")
+            assert (edge["new"]["id"], edge["old"]["id"]) == (new, old)
+    with leader.client() as c:
+        team = c.stats()["team"]
+        assert team["sweeps"] >= 1 and team["swept"] >= 1 and team["sweep_watermark"]
