@@ -18,6 +18,8 @@ code                cause                                      what still works
                                                                reloaded when its files change
 ``model_damaged``   the loaded model's files changed on disk   everything (from the loaded
                     and no longer load                         copy); clears once they load
+``store_unreachable`` a team store's bucket refuses or does    nothing that touches the store;
+                    not answer (network, credentials)          clears once a read or write works
 =================== ========================================== ==============================
 
 A failed write is never acknowledged, and what was acknowledged before stays (see
@@ -49,7 +51,7 @@ log = structlog.get_logger("omegad")
 EMBEDDER_FIX = "run `omegad models fetch` (or fix embedding.model_dir); the daemon reloads it by itself"
 
 #: Problems a successful write proves gone.
-STORAGE = ("disk_full", "read_only", "io_error")
+STORAGE = ("disk_full", "read_only", "io_error", "store_unreachable")
 
 _ERRNO_KIND = {
     errno.ENOSPC: "disk_full",
@@ -69,6 +71,11 @@ _TEXT_KIND = (
     ("Read-only file system", "read_only"),
     ("Permission denied", "read_only"),
     ("Input/output error", "io_error"),
+    # object_store's errors (a team store's bucket), as Lance and obstore pass them on
+    ("Generic S3 error", "store_unreachable"),
+    ("Generic GCS error", "store_unreachable"),
+    ("Generic MicrosoftAzure error", "store_unreachable"),
+    ("Generic DynamoDB error", "store_unreachable"),
 )
 
 
@@ -149,6 +156,11 @@ class Faults:
                 f"restore {d} from a backup, then restart omegad (a restart without it starts an empty store)",
             ),
             "embedder": ("the embedding model cannot be loaded: stores and queries are refused", EMBEDDER_FIX),
+            "store_unreachable": (
+                "the team store's bucket cannot be reached or refuses this host",
+                "check the bucket's endpoint, credentials and network (store.storage_options, omegad "
+                "doctor); the daemon resumes by itself once it answers",
+            ),
             "model_damaged": (
                 "the embedding model's files changed on disk and no longer load: the daemon serves "
                 "from the copy it loaded, but cannot start again until they are fixed",

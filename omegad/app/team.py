@@ -159,10 +159,12 @@ class Team:
         try:
             await self._follow(svc)
             self.followed_at, self.follow_error = time.monotonic(), None
+            svc.faults.clear("store_unreachable")  # (the bucket answers again)
         except Exception as exc:
             if self.follow_error is None:
                 log.warning("team_follow_failed", error=error_text(exc))
             self.follow_error = error_text(exc)
+            svc.faults.storage_error(exc, "following the other hosts")  # (reported when it is the bucket)
 
     async def _follow(self, svc: Service) -> None:
         store = svc.store

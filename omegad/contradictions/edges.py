@@ -118,9 +118,12 @@ class EdgeStore:
     """The ``edges`` table and the checker's cursor file. Blocking; writer thread only for
     writes."""
 
-    def __init__(self, table: Any, cursor_path: Path) -> None:
+    def __init__(self, table: Any, cursor_path: Path, shared: bool = False) -> None:
         self._table = table
         self.cursor_path = cursor_path
+        #: a team store: other hosts write edges too, so the ledger of ids may be stale and
+        #: every edge is merged on its id (two hosts finding one pair write one row)
+        self.shared = shared
         self._ids: dict[str, tuple[str, str]] | None = None  # edge id → (source, target)
 
     def _ledger(self) -> dict[str, tuple[str, str]]:
@@ -134,7 +137,9 @@ class EdgeStore:
 
     @classmethod
     def open(cls, store: MemoryStore, data_dir: Path) -> EdgeStore:
-        return cls(open_or_create(store.side_db, EDGES_TABLE, _edge_schema()), data_dir / CURSOR_FILE)
+        return cls(
+            open_or_create(store.side_db, EDGES_TABLE, _edge_schema()), data_dir / CURSOR_FILE, shared=store.shared
+        )
 
     def load(self, table: Any | None = None) -> list[Edge]:
         """Every edge (of *table*, a pinned snapshot of the edges table, when given)."""
@@ -152,6 +157,10 @@ class EdgeStore:
         unique = list({e.id: e for e in edges}.values())
         new = [e for e in unique if e.id not in ids]
         known = [e for e in unique if e.id in ids]
+        if self.shared:  # (merged on the primary key: another host may write one of these now)
+            upsert_by_id(self._table, self._arrow(unique))
+            ids.update((e.id, (e.source, e.target)) for e in unique)
+            return
         if new:
             self._table.add(self._arrow(new))
         if known:

@@ -303,3 +303,24 @@ def test_the_leader_sweeps_the_memories_another_host_did_not_check(hosts: Callab
     with leader.client() as c:
         team = c.stats()["team"]
         assert team["sweeps"] >= 1 and team["swept"] >= 1 and team["sweep_watermark"]
+
+
+def test_an_unreachable_bucket_is_a_typed_error_and_the_daemon_stays_up(tmp_path: Path) -> None:
+    server = MotoServer().start()
+    d = Daemon(tmp_path, config=team_config(server.endpoint, server.storage_options(), "gone"))
+    try:
+        server.create_bucket(BUCKET)
+        d.start()
+        with d.client(timeout=120) as c:
+            c.store("written while the bucket answered", namespace="u")
+            server.stop()  # (the bucket is gone for good)
+            with pytest.raises(OmegadError) as failed:
+                c.store("written after it stopped answering", namespace="u")
+            assert failed.value.code == "unavailable" and failed.value.data["reason"] == "store_unreachable"
+            hello = c.call("hello", {})
+            assert "store_unreachable" in {p["code"] for p in hello["problems"]}
+        assert d.alive
+        d.kill()
+    finally:
+        server.stop()
+        d.cleanup()
