@@ -324,3 +324,20 @@ def test_an_unreachable_bucket_is_a_typed_error_and_the_daemon_stays_up(tmp_path
     finally:
         server.stop()
         d.cleanup()
+
+
+def test_a_clean_stop_gives_the_lease_up(hosts: Callable[..., list[Daemon]], moto: MotoServer) -> None:
+    (d,) = hosts(1)
+    eventually(lambda: leaders([d]), TTL_S + 5, "the host leads")
+    with d.client() as c:
+        uri = c.stats()["team"]["uri"]
+    bucket, prefix = uri.removeprefix("s3://").split("/", 1)
+    s3 = moto.s3_client()
+    try:
+        key = f"{prefix}/_omegad/leases/maintenance"
+        assert s3.head_object(Bucket=bucket, Key=key)["ContentLength"] > 0
+        assert d.stop() == 0
+        with pytest.raises(s3.exceptions.ClientError):
+            s3.head_object(Bucket=bucket, Key=key)  # (released: the next host need not wait a TTL)
+    finally:
+        s3.close()
