@@ -78,7 +78,7 @@ def ids_in(client: Client, namespace: str) -> list[str]:
     while True:
         page = client.list(namespace=namespace, limit=100, cursor=cursor)
         out += [m["id"] for m in page["memories"]]
-        cursor = page.get("next_cursor")
+        cursor = page.get("next")
         if not cursor:
             return out
 
@@ -341,3 +341,31 @@ def test_a_clean_stop_gives_the_lease_up(hosts: Callable[..., list[Daemon]], mot
             s3.head_object(Bucket=bucket, Key=key)  # (released: the next host need not wait a TTL)
     finally:
         s3.close()
+
+
+def test_the_leader_builds_the_vector_index_and_every_host_uses_it(hosts: Callable[..., list[Daemon]]) -> None:
+    a, b = hosts(2, extra="index.vector_index_rows = 100")
+    (leader,) = eventually(lambda: leaders([a, b]) or None, TTL_S + 5, "a leader")
+    other = b if leader is a else a
+    with other.client(timeout=120) as c:  # (written by the host that does not maintain)
+        c.store_batch(
+            [
+                {"text": f"memory {i} about topic {i % 7} with detail {i * 13 % 101}", "namespace": "v"}
+                for i in range(300)
+            ]
+        )
+    with leader.client(timeout=120) as c:
+        c.maintain()  # (indexes: full text first; the vector index is built after, in a child process)
+        eventually(lambda: c.stats()["store"]["vector_index"], 60, "the vector index on the leader")
+    with other.client(timeout=120) as c:
+        eventually(lambda: c.stats()["store"]["vector_index"], VISIBILITY_S + 10, "the index seen by the other host")
+        hits = c.query("topic 3 with detail", namespace="v", limit=3)
+        assert all("topic 3" in h["text"] for h in hits)
+        c.update(hits[0]["id"], text="memory rewritten about topic 3 after the index")
+        assert c.delete(hits[1]["id"]) is True
+        assert len(ids_in(c, "v")) == 299
+        assert c.stats()["store"]["dead_rows"] == 0  # (no tombstones in a team store)
+    with leader.client(timeout=120) as c:
+        seen = eventually(lambda: (lambda x: x if len(x) == 299 else None)(ids_in(c, "v")), VISIBILITY_S + 5, "299")
+        assert hits[1]["id"] not in seen
+        assert c.get(hits[0]["id"])["text"] == "memory rewritten about topic 3 after the index"
