@@ -37,6 +37,10 @@ log = structlog.get_logger("omegad")
 #: Old versions a cleanup keeps in a team store: other hosts' reads (an export's pinned
 #: snapshot among them) may still be on one.
 KEEP_VERSIONS_S = 3600.0
+#: The leader sweeps at most this often, and a host reads the table's newest commit stamp (for
+#: `visibility_lag_ms`) at most this often: each is a scan of the stamps' column.
+SWEEP_EVERY_S = 2.0
+STAMP_EVERY_S = 10.0
 #: The sweeps' watermark, in the bucket (`Bucket` names).
 SWEEP_OBJECT = "sweep.json"
 #: The leader's sweep re-checks this much before its watermark: commit stamps are each host's
@@ -74,6 +78,10 @@ class Team:
         self.sweeps = 0
         self.swept = 0  # memories queued by the sweeps
         self._health_at = -math.inf  # when the leader last read the table's health
+        self._swept_at = -math.inf  # when it last swept
+        self._stamped_at = -math.inf  # when the newest commit stamp was last read (lag)
+        self._newest = 0  # the newest commit stamp seen in the table
+        self._sweep_owed = self._health_owed = False  # the table moved since the last sweep / look
         self.watermark: int | None = None  # the sweeps' (a commit stamp), once read from the bucket
         self._watermark_tag: str | None = None
 
@@ -182,15 +190,18 @@ class Team:
         self.versions = now
         if first:
             return
+        clock = time.monotonic()
         if "memories" in moved:
             await anyio.to_thread.run_sync(store.refresh_index_state, limiter=svc.read_limiter)
-            newest = await anyio.to_thread.run_sync(store.max_updated_at, limiter=svc.read_limiter)
-            if newest > svc.writer.last_stamp:  # another host's commit: how late it is seen
-                self.lag_ms = round(max(0.0, (now_us() - newest) / 1000), 1)
-                svc.writer.last_stamp = newest  # (stamps go on above every host's)
-            if self.maintains:
-                await self._sweep(svc)
-                await self._maintain_if_due(svc)
+            self._sweep_owed = self._health_owed = True
+            if not self.maintains and clock - self._stamped_at >= STAMP_EVERY_S:  # (a column's scan)
+                self._stamped_at = clock
+                self._saw(await anyio.to_thread.run_sync(store.max_updated_at, limiter=svc.read_limiter), svc)
+        if self.maintains and self._sweep_owed and clock - self._swept_at >= SWEEP_EVERY_S:
+            self._sweep_owed, self._swept_at = False, clock
+            await self._sweep(svc)
+        if self.maintains and self._health_owed:
+            await self._maintain_if_due(svc)
         if "edges" in moved:
             edges = await anyio.to_thread.run_sync(svc.edges.load, limiter=svc.read_limiter)
             svc.reload_graph(edges)
@@ -203,12 +214,22 @@ class Team:
         for name in moved:
             self.refreshes[name] = self.refreshes.get(name, 0) + 1
 
+    def _saw(self, newest: int, svc: Service) -> None:
+        """*newest*: the newest commit stamp in the table. Newer than this host's own last one,
+        it is another host's commit, and its age is how late this host sees it."""
+        if newest > max(svc.writer.last_stamp, self._newest):
+            self.lag_ms = round(max(0.0, (now_us() - newest) / 1000), 1)
+        self._newest = max(self._newest, newest)
+
     async def _sweep(self, svc: Service) -> None:
-        """The leader checks every host's new memories for contradictions: a pair stored on two
-        hosts at once was checked by neither against the other (each looked before the other's
-        commit was visible). Checks are idempotent and edge ids deterministic, so a pair found
-        twice is one edge. What was swept is marked by a watermark in the bucket (a commit
-        stamp), so that the next leader goes on from there."""
+        """The leader checks every host's new memories for contradictions, as far as its own
+        checker has not checked them at that version. A host checks its own after its commit,
+        which sees every commit before it, so of two contradicting memories stored on two
+        hosts at once the later one's check finds the pair; the sweep covers what no host
+        checked: a host killed between a commit and its check and never restarted, a checker
+        turned off or overflowed. Checks are idempotent and edge ids deterministic, so a pair
+        found twice is one edge. What was swept is marked by a watermark in the bucket (a
+        commit stamp), so that the next leader goes on from there."""
         if not self.config.contradiction_enabled:
             return
         if self.watermark is None:
@@ -221,6 +242,7 @@ class Team:
         self.sweeps += 1
         self.swept += svc.checker.sweep(committed)
         newest = max((stamp for _, stamp in committed), default=self.watermark)
+        self._saw(newest, svc)
         if newest > self.watermark:
             self.watermark = newest
             await anyio.to_thread.run_sync(self._save_watermark)
@@ -232,7 +254,7 @@ class Team:
         now = time.monotonic()
         if now - self._health_at < min(self.config.maintenance_interval_s, 10.0):
             return
-        self._health_at = now
+        self._health_at, self._health_owed = now, False
         health = await anyio.to_thread.run_sync(svc.store.health, limiter=svc.read_limiter)
         policy = svc.scheduler.policy
         reason = None

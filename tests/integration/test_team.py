@@ -359,8 +359,9 @@ def test_the_leader_builds_the_vector_index_and_every_host_uses_it(hosts: Callab
         eventually(lambda: c.stats()["store"]["vector_index"], 60, "the vector index on the leader")
     with other.client(timeout=120) as c:
         eventually(lambda: c.stats()["store"]["vector_index"], VISIBILITY_S + 10, "the index seen by the other host")
-        hits = c.query("topic 3 with detail", namespace="v", limit=3)
-        assert all("topic 3" in h["text"] for h in hits)
+        want = f"memory 150 about topic {150 % 7} with detail {150 * 13 % 101}"
+        hits = c.query(want, namespace="v", limit=3)
+        assert hits[0]["text"] == want
         c.update(hits[0]["id"], text="memory rewritten about topic 3 after the index")
         assert c.delete(hits[1]["id"]) is True
         assert len(ids_in(c, "v")) == 299
