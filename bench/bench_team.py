@@ -2,7 +2,8 @@
 query, and how late another host sees a store.
 
     python bench/bench_team.py [--stores 200] [--queries 100] [--lag-samples 20]
-        [--visibility-s 1.0] [--lease-ttl-s 30] [--idle-s 5] [--seed 7] [--json] [--save FILE]
+        [--visibility-s 1.0] [--lease-ttl-s 30] [--idle-s 5] [--concurrent-budget-s 25]
+        [--seed 7] [--json] [--save FILE]
 
 Every setup gets fresh daemons (`_daemon.BenchDaemon`, their own temporary data dirs); the team
 daemons share a prefix of one bucket of a loopback moto S3 server (`tests.s3server.MotoServer`,
@@ -16,9 +17,11 @@ which honours conditional writes as AWS S3 does). Measured in this one run, setu
    sequential ``query`` calls (distinct questions of 4-10 words, limit 10) after 10 warm-up
    queries; latency median (p50) and p95 in ms. With three daemons the stores go to host 0 and,
    once host 1 sees the last of them, the queries to host 1; then the three hosts are written at
-   once, one client each, ``--stores`` / 3 stores each (per-host p50 / p95).
+   once, one client each, ``--stores`` / 3 stores each (per-host p50 / p95), but none begun
+   after ``--concurrent-budget-s`` (default 25): contending commits retry, and the phase would
+   otherwise take minutes.
 2. ratios team / local of store p50 and p95 and query p50 and p95 (team x1 and team x3).
-3. **visibility lag** (team x3): ``--lag-samples`` stores on host 0, spaced 0.1-0.6 s apart
+3. **visibility lag** (team x3): ``--lag-samples`` stores on host 0, spaced 0.05-0.4 s apart
    (random, so that they fall at every phase of the hosts' refresh interval), each followed by
    ``get(id)`` polled on host 1 every 10 ms until it stops raising ``NotFound``: p50 / p95 / max
    of (seen on host 1 - acknowledged on host 0), beside the configured ``store.visibility_s``.
@@ -27,13 +30,15 @@ which honours conditional writes as AWS S3 does). Measured in this one run, setu
    (``<table>/<folder>``, e.g. ``memories/_versions``): during the sequential stores / N
    ("requests per store"), during the queries / N ("per query"), and the idle background rate
    (lease ticks, following the other hosts, maintenance) over ``--idle-s`` seconds without any
-   client, measured before the stores and after the queries; per store / query both raw and net
-   of the mean idle rate over the phase's duration. The idle rate of the three daemons is
-   measured too.
+   client, measured before the stores and after the queries (with the maintenance passes that
+   ran meanwhile); per store / query both raw and net of the lower of the two idle rates (a
+   window that caught a maintenance pass is not the steady background) over the phase's
+   duration. The idle rate of the three daemons is measured too.
 
 The machine is assumed shared and noisy: compare the ratios within one run, not absolute times.
-The default run takes about 3 minutes on 2 shared cores. Every daemon and the moto server are
-stopped at the end, also on errors.
+The default run takes about 4 minutes on 2 shared cores, two of them the team setups' 200
+stores (a team store reads every data fragment from the bucket). Every daemon and the moto
+server are stopped at the end, also on errors.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import platform
 import random
@@ -60,7 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _daemon import REPO, BenchDaemon, pct
 from bench_store_query import memory_texts, query_texts
 
-from omegad_client import Client, NotFound
+from omegad_client import Client, NotFound, OmegadError
 from tests.s3server import MotoServer
 
 BUCKET = "bench"
@@ -69,6 +75,7 @@ WARMUP = 10
 METHODS = ("GET", "PUT", "HEAD", "POST", "DELETE", "LIST")
 LAG_POLL_S = 0.01
 LAG_TIMEOUT_S = 20.0
+DRIFT_K = 20  # stores at the start and the end of a run compared (un-compacted commits pile up)
 
 
 def log(msg: str) -> None:
@@ -170,7 +177,7 @@ class RequestLog:
             methods[m] += 1
             kinds[f"{m} {kind}"] += 1
             if status >= 300:
-                statuses[f"{m} {status}"] += 1
+                statuses[f"{m} {kind} {status}"] += 1
         return {
             "total": sum(methods.values()),
             "methods": {m: methods.get(m, 0) for m in METHODS},
@@ -223,10 +230,23 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     return out, (time.perf_counter() - s) * 1000
 
 
-def store_run(c: Client, texts: list[str]) -> tuple[list[str], list[float]]:
+def store_run(
+    c: Client, texts: list[str], failed: list[str] | None = None, deadline: float = math.inf
+) -> tuple[list[str], list[float]]:
+    """Sequential stores; their ids and latencies. With *failed*, a store the daemon refuses
+    is recorded there (its error) and left out, instead of ending the run; none is begun after
+    *deadline* (`time.perf_counter`)."""
     ids, lat = [], []
     for t in texts:
-        mid, ms = timed(lambda t=t: c.store(t, namespace=NAMESPACE))
+        if time.perf_counter() > deadline:
+            break
+        try:
+            mid, ms = timed(lambda t=t: c.store(t, namespace=NAMESPACE))
+        except OmegadError as exc:
+            if failed is None:
+                raise
+            failed.append(f"{type(exc).__name__}: {exc}")
+            continue
         ids.append(mid)
         lat.append(ms)
     return ids, lat
@@ -256,15 +276,22 @@ def wait_visible(c: Client, mid: str, timeout: float = LAG_TIMEOUT_S) -> float:
             time.sleep(LAG_POLL_S)
 
 
-def idle(reqlog: RequestLog, seconds: float, prefix: str) -> dict[str, Any]:
+def idle(reqlog: RequestLog, seconds: float, prefix: str, clients: list[Client]) -> dict[str, Any]:
+    """The requests of *seconds* without client calls; and whether a maintenance pass ran."""
+    runs0 = [maintenance_runs(c) for c in clients]
     start, t0 = reqlog.mark(), time.perf_counter()
     time.sleep(seconds)
-    counted = reqlog.count(start, reqlog.mark(), prefix)
-    wall = time.perf_counter() - t0
+    end, wall = reqlog.mark(), time.perf_counter() - t0
+    counted = reqlog.count(start, end, prefix)
+    counted["maintenance_runs"] = sum(maintenance_runs(c) for c in clients) - sum(runs0)
     counted["seconds"] = round(wall, 2)
     counted["per_s"] = round(counted["total"] / wall, 2)
     counted["methods_per_s"] = {m: round(n / wall, 2) for m, n in counted["methods"].items()}
     return counted
+
+
+def maintenance_runs(c: Client) -> int:
+    return int(c.stats()["maintenance"]["runs"])
 
 
 def per_call(counted: dict[str, Any], calls: int, seconds: float, idle_per_s: float) -> dict[str, Any]:
@@ -280,19 +307,18 @@ def per_call(counted: dict[str, Any], calls: int, seconds: float, idle_per_s: fl
     return out
 
 
-def maintenance_runs(c: Client) -> int:
-    return int(c.stats()["maintenance"]["runs"])
-
-
 def bench_local(args: argparse.Namespace, texts: dict[str, list[str]]) -> dict[str, Any]:
     log("local: 1 daemon, default configuration")
     with daemons([None]) as (d,), d.client() as c:
         res: dict[str, Any] = {"hello": c.hello()}
         warm_up(c, texts["warm"], texts["warm_q"])
         log(f"local: {args.stores} stores, {args.queries} queries")
+        runs0 = maintenance_runs(c)
         _, res["store_ms"] = store_run(c, texts["store"])
+        res["maintenance_runs_during_stores"] = maintenance_runs(c) - runs0
+        res["fragments_after_stores"] = c.stats()["store"].get("fragments")
+        res["fragments_at_queries"] = res["fragments_after_stores"]
         res["query_ms"] = query_run(c, texts["query"])
-        res["maintenance_runs"] = maintenance_runs(c)
     return res
 
 
@@ -303,13 +329,15 @@ def bench_team1(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
         res: dict[str, Any] = {"hello": c.hello()}
         warm_up(c, texts["warm"], texts["warm_q"])
         log(f"team x1: idle {args.idle_s} s")
-        res["idle_before"] = idle(reqlog, args.idle_s, "one")
+        res["idle_before"] = idle(reqlog, args.idle_s, "one", [c])
         log(f"team x1: {args.stores} stores")
         runs0 = maintenance_runs(c)
         start, t0 = reqlog.mark(), time.perf_counter()
         _, res["store_ms"] = store_run(c, texts["store"])
         store_s, store_end = time.perf_counter() - t0, reqlog.mark()
         res["maintenance_runs_during_stores"] = maintenance_runs(c) - runs0
+        res["fragments_after_stores"] = c.stats()["store"].get("fragments")
+        res["fragments_at_queries"] = res["fragments_after_stores"]
         log(f"team x1: {args.queries} queries")
         runs0 = maintenance_runs(c)
         qstart, t0 = reqlog.mark(), time.perf_counter()
@@ -317,8 +345,9 @@ def bench_team1(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
         query_s, query_end = time.perf_counter() - t0, reqlog.mark()
         res["maintenance_runs_during_queries"] = maintenance_runs(c) - runs0
         log(f"team x1: idle {args.idle_s} s")
-        res["idle_after"] = idle(reqlog, args.idle_s, "one")
-        idle_rate = (res["idle_before"]["per_s"] + res["idle_after"]["per_s"]) / 2
+        res["idle_after"] = idle(reqlog, args.idle_s, "one", [c])
+        # the lower of the two: a window that caught a maintenance pass is not the steady background
+        idle_rate = min(res["idle_before"]["per_s"], res["idle_after"]["per_s"])
         res["idle_per_s"] = round(idle_rate, 2)
         res["requests_store"] = per_call(reqlog.count(start, store_end, "one"), args.stores, store_s, idle_rate)
         res["requests_query"] = per_call(reqlog.count(qstart, query_end, "one"), args.queries, query_s, idle_rate)
@@ -331,23 +360,28 @@ def bench_team1(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
 def bench_team3(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog, texts: dict[str, Any]) -> dict:
     log("team x3: 3 daemons on s3://bench/three")
     config = team_config(server, "three", args.visibility_s, args.lease_ttl_s)
-    with daemons([config] * 3) as ds, ds[0].client() as c0, ds[1].client() as c1:
+    with daemons([config] * 3) as ds, ds[0].client() as c0, ds[1].client() as c1, ds[2].client() as c2:
         res: dict[str, Any] = {}
         warm_up(c0, texts["warm"], [])
         wait_visible(c1, c0.list(namespace=NAMESPACE, limit=1)["memories"][0]["id"])
         warm_up(c1, [], texts["warm_q"])
         log(f"team x3: idle {args.idle_s} s")
-        res["idle"] = idle(reqlog, args.idle_s, "three")
+        res["idle"] = idle(reqlog, args.idle_s, "three", [c0, c1, c2])
         log(f"team x3: {args.stores} stores on host 0")
+        runs0 = sum(map(maintenance_runs, (c0, c1, c2)))
         ids, res["store_ms"] = store_run(c0, texts["store"])
         res["host1_caught_up_s"] = round(wait_visible(c1, ids[-1]), 3)
+        res["maintenance_runs_during_stores"] = sum(map(maintenance_runs, (c0, c1, c2))) - runs0
+        res["fragments_after_stores"] = c0.stats()["store"].get("fragments")
+        res["fragments_at_queries"] = c1.stats()["store"].get("fragments")
         log(f"team x3: {args.queries} queries on host 1")
         res["query_ms"] = query_run(c1, texts["query"])
 
         each = max(1, args.stores // 3)
-        log(f"team x3: 3 clients at once, one per host, {each} stores each")
+        log(f"team x3: 3 clients at once, one per host, {each} stores each (at most {args.concurrent_budget_s} s)")
         barrier = threading.Barrier(3)
         lat: list[list[float]] = [[] for _ in ds]
+        failed: list[list[str]] = [[] for _ in ds]
         errors: list[BaseException] = []
 
         def writer(k: int) -> None:
@@ -355,12 +389,13 @@ def bench_team3(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
                 with ds[k].client() as c:
                     c.ping()
                     barrier.wait(60)
-                    lat[k] = store_run(c, texts["concurrent"][k * each : (k + 1) * each])[1]
+                    mine = texts["concurrent"][k * each : (k + 1) * each]
+                    lat[k] = store_run(c, mine, failed[k], time.perf_counter() + args.concurrent_budget_s)[1]
             except BaseException as exc:  # (reported below)
                 errors.append(exc)
                 barrier.abort()
 
-        t0 = time.perf_counter()
+        start, t0 = reqlog.mark(), time.perf_counter()
         threads = [threading.Thread(target=writer, args=(k,)) for k in range(3)]
         for t in threads:
             t.start()
@@ -369,10 +404,18 @@ def bench_team3(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
         if errors:
             raise RuntimeError(f"a concurrent writer failed: {errors[0]!r}") from errors[0]
         wall = time.perf_counter() - t0
+        counted = reqlog.count(start, reqlog.mark(), "three")
         res["concurrent"] = {
+            "requests": counted,
+            # each commit attempt writes its manifest create-if-absent: 412 = lost the race, retried
+            "manifest_puts": counted["kinds"].get("PUT memories/_versions", 0),
+            "manifest_puts_refused": counted["non_2xx"].get("PUT memories/_versions 412", 0),
             "per_host_ms": [lat[k] for k in range(3)],
+            "failed": failed,
+            "target_each": each,
+            "budget_s": args.concurrent_budget_s,
             "wall_s": round(wall, 2),
-            "per_s": round(3 * each / wall, 1),
+            "per_s": round(sum(map(len, lat)) / wall, 1),
         }
 
         log(f"team x3: visibility lag, {args.lag_samples} samples")
@@ -380,7 +423,7 @@ def bench_team3(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
         lags: list[float] = []
         timeouts = 0
         for i, t in enumerate(texts["lag"]):
-            time.sleep(rng.uniform(0.1, 0.6))
+            time.sleep(rng.uniform(0.05, 0.4))
             mid = c0.store(t, namespace=NAMESPACE)  # acknowledged on host 0 when this returns
             try:
                 lags.append(wait_visible(c1, mid) * 1000)
@@ -389,9 +432,7 @@ def bench_team3(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
                 log(f"sample {i}: not visible on host 1 within {LAG_TIMEOUT_S} s")
         res["lag_ms"] = lags
         res["lag_timeouts"] = timeouts
-        stats = [c.stats() for c in (c0, c1)]
-        with ds[2].client() as c2:
-            stats.append(c2.stats())
+        stats = [c.stats() for c in (c0, c1, c2)]
         res["team_stats"] = [s["team"] for s in stats]
         res["leaders"] = [i for i, s in enumerate(stats) if s["team"]["lease"]["held_here"]]
     return res
@@ -403,6 +444,9 @@ def bench_team3(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
 def derive(r: dict[str, Any]) -> None:
     for key in ("local", "team1", "team3"):
         s = r[key]
+        k = max(1, min(DRIFT_K, len(s["store_ms"]) // 2))
+        s["store_first"] = summary(s["store_ms"][:k])
+        s["store_last"] = summary(s["store_ms"][-k:])
         s["store"] = summary(s.pop("store_ms"))
         s["query"] = summary(s.pop("query_ms"))
     conc = r["team3"]["concurrent"]
@@ -449,14 +493,36 @@ def render(r: dict[str, Any]) -> str:
         s = r[key]
         where = " (on host 0)" if key == "team3" else ""
         row(f"{label}: store{where}", ms(s["store"]), f"n={s['store']['n']}, max {s['store']['max']:.0f}")
+        row(
+            f"  first {s['store_first']['n']} / last {s['store_last']['n']} stores, p50",
+            f"{s['store_first']['median']:.1f} / {s['store_last']['median']:.1f}",
+            f"fragments after the stores {s.get('fragments_after_stores', '-')}, maintenance passes meanwhile "
+            f"{s['maintenance_runs_during_stores']}",
+        )
         where = " (on host 1)" if key == "team3" else ""
-        row(f"{label}: query{where}", ms(s["query"]), f"n={s['query']['n']}, max {s['query']['max']:.0f}")
+        row(
+            f"{label}: query{where}",
+            ms(s["query"]),
+            f"n={s['query']['n']}, max {s['query']['max']:.0f}, {s['fragments_at_queries']} fragments",
+        )
     t3 = r["team3"]
     row("team x3: host 1 saw the last store after", f"{t3['host1_caught_up_s'] * 1000:.0f} ms")
     c = t3["concurrent"]
     for k, s in enumerate(c["per_host"]):
-        row(f"team x3, 3 hosts written at once: host {k} store", ms(s), f"n={s['n']}, max {s['max']:.0f}")
-    row("team x3, 3 hosts at once: throughput", f"{c['per_s']:.1f} stores/s", f"{c['wall_s']:.1f} s wall")
+        fails = c["failed"][k]
+        note = f", {len(fails)} refused ({fails[0][:120]})" if fails else ""
+        row(f"team x3, 3 hosts written at once: host {k} store", ms(s), f"n={s['n']}, max {s['max']:.0f}{note}")
+    row(
+        "team x3, 3 hosts at once: throughput",
+        f"{c['per_s']:.1f} stores/s",
+        f"{c['wall_s']:.1f} s wall; target {c['target_each']} per host, none begun after {c['budget_s']:.0f} s",
+    )
+    row(
+        "team x3, 3 hosts at once: manifest PUTs",
+        f"{c['manifest_puts']}",
+        f"{c['manifest_puts_refused']} refused with 412 (a commit that lost the race, retried)",
+    )
+    row("team x3: lease holder (maintains)", f"host {', '.join(map(str, t3['leaders'])) or '-'}")
     add("")
     add("2. ratios team / local")
     for key, label in (("team1", "team x1"), ("team3", "team x3")):
@@ -473,16 +539,21 @@ def render(r: dict[str, Any]) -> str:
     if t3["lag_timeouts"]:
         note += f", {t3['lag_timeouts']} not seen within {LAG_TIMEOUT_S:.0f} s"
     row("lag p50 / p95", ms(lag), note)
+    own = ", ".join(f"host {k} {t['visibility_lag_ms']}" for k, t in enumerate(t3["team_stats"]))
+    row("the daemons' own visibility_lag_ms (last seen)", "", own)
     add("")
     t1 = r["team1"]
     add(f"4. object-store requests (moto access log), team x1 (leader {t1['team_stats']['lease']['held_here']})")
-    for label, key in (("idle before the stores", "idle_before"), ("idle after the queries", "idle_after")):
-        i = t1[key]
+    for label, i in (
+        ("idle before the stores", t1["idle_before"]),
+        ("idle after the queries", t1["idle_after"]),
+        ("idle, team x3, three daemons", t3["idle"]),
+    ):
         parts = ", ".join(f"{m} {n}" for m, n in i["methods_per_s"].items() if n)
         row(f"{label} ({i['seconds']:.1f} s)", f"{i['per_s']:.2f} req/s", parts)
-    i3 = t3["idle"]
-    parts = ", ".join(f"{m} {n}" for m, n in i3["methods_per_s"].items() if n)
-    row(f"idle, three daemons ({i3['seconds']:.1f} s)", f"{i3['per_s']:.2f} req/s", parts)
+        top = ", ".join(f"{k} {n}" for k, n in list(i["kinds"].items())[:5])
+        row("", "", f"maintenance passes meanwhile {i['maintenance_runs']}; most: {top}")
+    add(f"  (net figures below take off the lower idle rate of team x1, {t1['idle_per_s']:.2f} req/s)")
     for label, key, runs in (
         ("store", "requests_store", t1["maintenance_runs_during_stores"]),
         ("query", "requests_query", t1["maintenance_runs_during_queries"]),
@@ -515,6 +586,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--visibility-s", type=float, default=1.0, help="store.visibility_s (default 1.0, omegad's)")
     ap.add_argument("--lease-ttl-s", type=float, default=30.0, help="team.lease_ttl_s (default 30, omegad's)")
     ap.add_argument("--idle-s", type=float, default=5.0, help="length of each idle window (default 5 s)")
+    ap.add_argument(
+        "--concurrent-budget-s", type=float, default=25.0, help="time limit of the 3-hosts-at-once phase (default 25)"
+    )
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     ap.add_argument("--save", type=Path, help="also write the JSON results to this file")

@@ -51,8 +51,10 @@ SWEEP_OVERLAP_US = 60_000_000
 def team_config(config: Config) -> Config:
     """What team mode changes. Stores are acknowledged at their commit: the object store's
     PUT is durable, and a local log replayed after a crash could write a stale version over
-    another host's newer one. No neighbour cache: it is fed by this host's writes alone."""
-    return config.with_overrides(store_ack="commit", cache_rows=0)
+    another host's newer one. The neighbour cache is dropped whenever another host commits
+    (`Team.follow`), and full-text searches always go to LanceDB: BM25 counts over every
+    namespace, which this host does not hold."""
+    return config.with_overrides(store_ack="commit", cache_fulltext=False)
 
 
 def default_host(config: Config) -> str:
@@ -71,6 +73,8 @@ class Team:
         self.lease = Lease(bucket, self.host, config.team_lease_ttl_s)
         self.lease_error: str | None = None
         self.versions: dict[str, int] = {}  # table → the version this daemon's view was built from
+        self.versions_before: dict[str, int] = {}  # (at the look before)
+        self.foreign_moves = 0  # looks that found another host's commit to the memories
         self.refreshes: dict[str, int] = {}  # table → times it was read again for another host's commits
         self.followed_at: float | None = None  # monotonic time of the last successful look
         self.follow_error: str | None = None
@@ -187,11 +191,15 @@ class Team:
         now = await anyio.to_thread.run_sync(versions, limiter=svc.read_limiter)
         moved = {name for name, v in now.items() if self.versions.get(name) not in (None, v)}
         first = not self.versions
-        self.versions = now
+        self.versions_before, self.versions = self.versions, now
         if first:
             return
         clock = time.monotonic()
         if "memories" in moved:
+            before = self.versions_before.get("memories", now["memories"])
+            if any(v not in store.own_versions for v in range(before + 1, now["memories"] + 1)):
+                svc.neighbours.clear()  # (another host's commit: the cached rows may be stale)
+                self.foreign_moves += 1
             await anyio.to_thread.run_sync(store.refresh_index_state, limiter=svc.read_limiter)
             self._sweep_owed = self._health_owed = True
             if not self.maintains and clock - self._stamped_at >= STAMP_EVERY_S:  # (a column's scan)
@@ -302,6 +310,7 @@ class Team:
             "visibility_lag_ms": self.lag_ms,
             "table_versions": dict(self.versions),
             "refreshes": dict(self.refreshes),
+            "foreign_moves": self.foreign_moves,
             "sweeps": self.sweeps,
             "sweep_watermark": iso(self.watermark) if self.watermark else None,
             "swept": self.swept,

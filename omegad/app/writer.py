@@ -351,7 +351,8 @@ class Writer:
                         self.texts.add(op.row)
                 flags.append(created)
             self._note_texts(new_rows.values())
-            self.store.insert(list(new_rows.values()))
+            chosen = any(op.client_id for op in inserts if op.row.id in new_rows)
+            self.store.insert(list(new_rows.values()), chosen=chosen)
             self.rows_since_maintenance += len(new_rows)
             if new_rows:
                 self.commits_since_maintenance += 1

@@ -9,6 +9,7 @@ variables (AWS_*, GOOGLE_*, AZURE_*) as Lance reads them. Every call blocks (wor
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 import uuid
@@ -191,16 +192,19 @@ def _short(exc: BaseException) -> str:
 
 class Lease:
     """The maintenance lease: one object naming its holder, taken by the first host to create
-    it and renewed with ``If-Match`` each *ttl_s* / 3. Whether another's lease has lapsed is
+    it and renewed with ``If-Match`` every *ttl_s* / 3. Whether another's lease has lapsed is
     judged by this host's own monotonic clock — the object unchanged (same entity tag) for
     *ttl_s* — so clock skew between hosts cannot make two leaders; the lapsed object is then
-    replaced with ``If-Match`` on that tag, which only one contender can win."""
+    replaced with ``If-Match`` on that tag, which only one contender can win. A host that does
+    not hold it looks every *ttl_s* / 6 (one GET), so it takes over within 7/6 of the TTL."""
 
     NAME = "leases/maintenance"
 
     def __init__(self, bucket: Bucket, holder: str, ttl_s: float) -> None:
         self.bucket, self.holder, self.ttl_s = bucket, holder, ttl_s
         self._etag: str | None = None  # ours, while we hold it
+        self._renewed = 0.0  # (monotonic) when we last wrote it
+        self._looked = -math.inf  # (monotonic) when we last read it, not holding it
         self._seen: tuple[str, float] | None = None  # another's tag and when we first saw it
         self.leader: str | None = None  # the holder as last read
         self.acquired = 0  # times this host took the lease
@@ -214,9 +218,9 @@ class Lease:
         return json.dumps({"holder": self.holder, "renewed_at": time.time(), "ttl_s": self.ttl_s}).encode()
 
     def tick(self) -> bool:
-        """Take, renew or watch the lease (call about every *ttl_s* / 3); whether this host
-        holds it now. Errors reaching the bucket propagate: the caller then stops maintaining
-        until a tick succeeds (`held` is reset)."""
+        """Take, renew or watch the lease, making a request only when one is due (call it
+        often); whether this host holds it now. Errors reaching the bucket propagate: the
+        caller then stops maintaining until a tick succeeds (`held` is reset)."""
         try:
             return self._tick()
         except BaseException:
@@ -224,32 +228,35 @@ class Lease:
             raise
 
     def _tick(self) -> bool:
+        now = time.monotonic()
         if self._etag is not None:
+            if now - self._renewed < self.ttl_s / 3:
+                return True
             renewed = self.bucket.replace(self.NAME, self._body(), self._etag)
             if renewed is not None:
-                self._etag = renewed
+                self._etag, self._renewed = renewed, now
                 return True
             self._etag = None  # taken over: we were too slow to renew
             self.lost += 1
             log.warning("lease_lost", holder=self.holder)
-        created = self.bucket.create(self.NAME, self._body())
-        if created is not None:
-            return self._won(created)
+        elif now - self._looked < self.ttl_s / 6:
+            return False
+        self._looked = now
         current = self.bucket.get(self.NAME)
         if current is None:
-            return False  # (released meanwhile: the next tick creates it)
+            created = self.bucket.create(self.NAME, self._body())
+            return self._won(created, now) if created is not None else False
         self.leader = _holder_of(current.data)
-        now = time.monotonic()
         if self._seen is None or self._seen[0] != current.etag:
             self._seen = (current.etag, now)
             return False
         if now - self._seen[1] < self.ttl_s:
             return False
         taken = self.bucket.replace(self.NAME, self._body(), current.etag)  # lapsed: take it over
-        return self._won(taken) if taken is not None else False
+        return self._won(taken, now) if taken is not None else False
 
-    def _won(self, etag: str) -> bool:
-        self._etag, self._seen, self.leader = etag, None, self.holder
+    def _won(self, etag: str, now: float) -> bool:
+        self._etag, self._renewed, self._seen, self.leader = etag, now, None, self.holder
         self.acquired += 1
         log.info("lease_acquired", holder=self.holder)
         return True

@@ -131,6 +131,9 @@ class MemoryStore:
         #: deleted and replaced in single commits (no tombstones: their row addresses are
         #: this host's alone) and inserted with the primary-key check of a merge-insert
         self.shared = self.location.shared
+        #: the memories table's versions this daemon's own writes made (a team store's
+        #: follower tells other hosts' commits by the versions not in it)
+        self.own_versions: set[int] = set()
         self.dim = dim
         self.model_id = model_id
         self.db = db
@@ -460,13 +463,18 @@ class MemoryStore:
         """The memories table's Lance directory."""
         return self.directory / f"{TABLE}.lance"
 
-    def insert(self, rows: Sequence[Row]) -> None:
+    def insert(self, rows: Sequence[Row], chosen: bool = True) -> None:
+        """Append *rows*. In a team store, when *chosen* (some ids were chosen by clients, so
+        another host may insert one of them at the same moment), by a merge-insert on the id;
+        fresh UUIDs cannot collide, and an append that loses the race for a version is
+        rebased cheaply where a merge-insert is redone."""
         if rows:
             with self.commit_lock:
-                if self.shared:  # another host may insert one of these ids at the same moment
+                if self.shared and chosen:
                     insert_absent(self.table, records(rows, self.dim))
                 else:
                     self.table.add(records(rows, self.dim))
+                self._made_version()
             for r in rows:
                 self.ns_rows[r.namespace] = self.ns_rows.get(r.namespace, 0) + 1
 
@@ -485,6 +493,7 @@ class MemoryStore:
             with self.commit_lock:
                 if self.shared or not self.indexes.vector:
                     self.table.delete(id_in(ids))
+                    self._made_version()
                 else:
                     self.delete_rows(self._live_rows_of(ids))
 
@@ -500,6 +509,7 @@ class MemoryStore:
         with self.commit_lock:
             if self.shared or not self.indexes.vector:
                 upsert_by_id(self.table, records(rows, self.dim))
+                self._made_version()
                 return
             old = self._live_rows_of([r.id for r in rows])
             marker = self.directory / RETIRING
@@ -519,6 +529,13 @@ class MemoryStore:
                 self.repair_pending = True
                 raise
             marker.unlink()
+
+    def _made_version(self) -> None:
+        """Note the version a commit of this daemon just made (team stores; under the lock)."""
+        if self.shared:
+            if len(self.own_versions) > 10_000:  # (the follower looks every second or so)
+                self.own_versions = {v for v in self.own_versions if v > max(self.own_versions) - 1_000}
+            self.own_versions.add(int(self.table.version))
 
     def _live_rows_of(self, ids: Sequence[str]) -> dict[int, tuple[str, str, str]]:
         """The live rows of *ids*: row address → (id, namespace, type)."""
