@@ -307,9 +307,9 @@ def per_call(counted: dict[str, Any], calls: int, seconds: float, idle_per_s: fl
     return out
 
 
-def bench_local(args: argparse.Namespace, texts: dict[str, list[str]]) -> dict[str, Any]:
-    log("local: 1 daemon, default configuration")
-    with daemons([None]) as (d,), d.client() as c:
+def bench_local(args: argparse.Namespace, texts: dict[str, list[str]], config: str | None = None) -> dict[str, Any]:
+    log(f"local: 1 daemon, {'default configuration' if config is None else config.strip()}")
+    with daemons([config]) as (d,), d.client() as c:
         res: dict[str, Any] = {"hello": c.hello()}
         warm_up(c, texts["warm"], texts["warm_q"])
         log(f"local: {args.stores} stores, {args.queries} queries")
@@ -442,7 +442,7 @@ def bench_team3(args: argparse.Namespace, server: MotoServer, reqlog: RequestLog
 
 
 def derive(r: dict[str, Any]) -> None:
-    for key in ("local", "team1", "team3"):
+    for key in ("local", "local_commit", "team1", "team3"):
         s = r[key]
         k = max(1, min(DRIFT_K, len(s["store_ms"]) // 2))
         s["store_first"] = summary(s["store_ms"][:k])
@@ -452,15 +452,15 @@ def derive(r: dict[str, Any]) -> None:
     conc = r["team3"]["concurrent"]
     conc["per_host"] = [summary(x) for x in conc.pop("per_host_ms")]
     r["team3"]["lag"] = summary(r["team3"].pop("lag_ms"))
-    loc = r["local"]
-    r["ratios"] = {
-        key: {
-            f"{what}_{stat}": round(r[key][what][stat] / loc[what][stat], 2)
-            for what in ("store", "query")
-            for stat in ("median", "p95")
+    for name, base in (("ratios", r["local"]), ("ratios_commit", r["local_commit"])):
+        r[name] = {
+            key: {
+                f"{what}_{stat}": round(r[key][what][stat] / base[what][stat], 2)
+                for what in ("store", "query")
+                for stat in ("median", "p95")
+            }
+            for key in ("team1", "team3")
         }
-        for key in ("team1", "team3")
-    }
 
 
 def render(r: dict[str, Any]) -> str:
@@ -489,7 +489,12 @@ def render(r: dict[str, Any]) -> str:
         return f"{s['median']:.1f} / {s['p95']:.1f}"
 
     add("1. latency, one client, sequential calls")
-    for key, label in (("local", "local"), ("team1", "team x1"), ("team3", "team x3")):
+    for key, label in (
+        ("local", "local"),
+        ("local_commit", "local, ack commit"),
+        ("team1", "team x1"),
+        ("team3", "team x3"),
+    ):
         s = r[key]
         where = " (on host 0)" if key == "team3" else ""
         row(f"{label}: store{where}", ms(s["store"]), f"n={s['store']['n']}, max {s['store']['max']:.0f}")
@@ -524,14 +529,15 @@ def render(r: dict[str, Any]) -> str:
     )
     row("team x3: lease holder (maintains)", f"host {', '.join(map(str, t3['leaders'])) or '-'}")
     add("")
-    add("2. ratios team / local")
-    for key, label in (("team1", "team x1"), ("team3", "team x3")):
-        q = r["ratios"][key]
-        row(
-            f"{label}: store p50 / p95, query p50 / p95",
-            f"x{q['store_median']:.2f} / x{q['store_p95']:.2f}",
-            f"query x{q['query_median']:.2f} / x{q['query_p95']:.2f}",
-        )
+    for name, title in (("ratios", "local (store.ack = log)"), ("ratios_commit", "local with store.ack = commit")):
+        add(f"2. ratios team / {title}")
+        for key, label in (("team1", "team x1"), ("team3", "team x3")):
+            q = r[name][key]
+            row(
+                f"{label}: store p50 / p95, query p50 / p95",
+                f"x{q['store_median']:.2f} / x{q['store_p95']:.2f}",
+                f"query x{q['query_median']:.2f} / x{q['query_p95']:.2f}",
+            )
     add("")
     add("3. visibility lag (store acknowledged on host 0 -> get(id) answers on host 1)")
     lag = t3["lag"]
@@ -614,6 +620,8 @@ def main(argv: list[str] | None = None) -> int:
         server.create_bucket(BUCKET)
         reqlog = RequestLog(server)
         r["local"] = bench_local(args, texts)
+        # (acknowledged at the commit, as a team store is: the like-for-like base)
+        r["local_commit"] = bench_local(args, texts, 'store.ack = "commit"\n')
         r["team1"] = bench_team1(args, server, reqlog, texts)
         r["team3"] = bench_team3(args, server, reqlog, texts)
     derive(r)

@@ -370,3 +370,21 @@ def test_the_leader_builds_the_vector_index_and_every_host_uses_it(hosts: Callab
         seen = eventually(lambda: (lambda x: x if len(x) == 299 else None)(ids_in(c, "v")), VISIBILITY_S + 5, "299")
         assert hits[1]["id"] not in seen
         assert c.get(hits[0]["id"])["text"] == "memory rewritten about topic 3 after the index"
+
+
+def test_doctor_reports_the_team_store(hosts: Callable[..., list[Daemon]], tmp_path: Path) -> None:
+    from .test_doctor import _doctor
+
+    (d,) = hosts(1)
+    eventually(lambda: leaders([d]), TTL_S + 5, "the host leads")
+    args = ("--socket", str(d.socket), "--data-dir", str(d.data_dir), "--config", str(d.config_path))
+    code, checks, err = _doctor(tmp_path, *args)
+    assert code == 0, (checks, err)
+    assert checks["team store"]["level"] == "ok" and "conditional writes honoured" in checks["team store"]["detail"]
+    assert checks["team lease"]["level"] == "ok" and "(this host)" in checks["team lease"]["detail"]
+    assert checks["team visibility"]["level"] == "ok"
+    assert d.stop() == 0
+    # without the daemon: doctor probes the bucket itself and names the holder (none: released)
+    code, checks, err = _doctor(tmp_path, *args)
+    assert checks["team store"]["level"] == "ok", (checks, err)
+    assert "lease holder none" in checks["team store"]["detail"]
