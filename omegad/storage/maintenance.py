@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -94,6 +95,7 @@ class Maintenance:
         self.store = store
         #: halvings of the compaction bounds after commits that ran out of time (`_compact`)
         self.compact_shrink = 0
+        self.cleaned_at = -math.inf  # (monotonic) the last removal of old versions
 
     def _create_missing_indexes(self, report: dict[str, Any]) -> None:
         """`create_missing_indexes` in a pass. Each index commits beside the writer; one that
@@ -361,6 +363,12 @@ class Maintenance:
         # The handles move to the newest version first (a commit made on another handle — a
         # compaction, the index build — leaves them behind): reads that start after the wait
         # then read a version that cleanup keeps, never a removed manifest.
+        # A team store keeps an hour of versions for other hosts' reads, and Lance's cleanup
+        # reads every kept manifest: cleaning at every pass made most of a store's requests
+        # to the bucket (docs/team.md, "Figures"), so there it runs every half of that.
+        every = self.store.location.keep_versions_s / 2
+        if every and time.monotonic() - self.cleaned_at < every:
+            return {"skipped": f"a team store's old versions are removed every {every:.0f} s"}
         tables = [self.store.table, self.store.tombstones, *tables]
         for table in tables:
             table.checkout_latest()
@@ -376,6 +384,7 @@ class Maintenance:
             out["versions_removed"] += st["old_versions"]
             out["bytes_freed"] += st["bytes_removed"]
         out["ms"] = round((time.perf_counter() - started) * 1000, 1)  # (with the wait for reads)
+        self.cleaned_at = time.monotonic()
         return out
 
     def finish(
