@@ -37,7 +37,7 @@ log = structlog.get_logger("omegad")
 #: Old versions a cleanup keeps in a team store: other hosts' reads (an export's pinned
 #: snapshot among them) may still be on one.
 KEEP_VERSIONS_S = 3600.0
-#: The leader sweeps at most this often, and a host reads the table's newest commit stamp (for
+#: The leader sweeps at most this often, and a host reads the table's new commit stamps (for
 #: `visibility_lag_ms`) at most this often: each is a scan of the stamps' column.
 SWEEP_EVERY_S = 2.0
 STAMP_EVERY_S = 10.0
@@ -78,13 +78,14 @@ class Team:
         self.refreshes: dict[str, int] = {}  # table → times it was read again for another host's commits
         self.followed_at: float | None = None  # monotonic time of the last successful look
         self.follow_error: str | None = None
-        self.lag_ms: float | None = None  # age of another host's newest commit when first seen
+        self.lag_ms: float | None = None  # (`_measure_lag`)
         self.sweeps = 0
         self.swept = 0  # memories queued by the sweeps
         self._health_at = -math.inf  # when the leader last read the table's health
         self._swept_at = -math.inf  # when it last swept
         self._stamped_at = -math.inf  # when the newest commit stamp was last read (lag)
-        self._newest = 0  # the newest commit stamp seen in the table
+        self._newest = 0  # the newest commit stamp read from the table (for the lag)
+        self._noticed_us: int | None = None  # when another host's commit was first noticed, unmeasured
         self._sweep_owed = self._health_owed = False  # the table moved since the last sweep / look
         self.watermark: int | None = None  # the sweeps' (a commit stamp), once read from the bucket
         self._watermark_tag: str | None = None
@@ -200,11 +201,13 @@ class Team:
             if any(v not in store.own_versions for v in range(before + 1, now["memories"] + 1)):
                 svc.neighbours.clear()  # (another host's commit: the cached rows may be stale)
                 self.foreign_moves += 1
+                if self._noticed_us is None:
+                    self._noticed_us = now_us()
             await anyio.to_thread.run_sync(store.refresh_index_state, limiter=svc.read_limiter)
             self._sweep_owed = self._health_owed = True
-            if not self.maintains and clock - self._stamped_at >= STAMP_EVERY_S:  # (a column's scan)
-                self._stamped_at = clock
-                self._saw(await anyio.to_thread.run_sync(store.max_updated_at, limiter=svc.read_limiter), svc)
+        if self._noticed_us is not None and clock - self._stamped_at >= STAMP_EVERY_S:  # (a column's scan)
+            self._stamped_at = clock
+            await self._measure_lag(svc)
         if self.maintains and self._sweep_owed and clock - self._swept_at >= SWEEP_EVERY_S:
             self._sweep_owed, self._swept_at = False, clock
             await self._sweep(svc)
@@ -222,12 +225,18 @@ class Team:
         for name in moved:
             self.refreshes[name] = self.refreshes.get(name, 0) + 1
 
-    def _saw(self, newest: int, svc: Service) -> None:
-        """*newest*: the newest commit stamp in the table. Newer than this host's own last one,
-        it is another host's commit, and its age is how late this host sees it."""
-        if newest > max(svc.writer.last_stamp, self._newest):
-            self.lag_ms = round(max(0.0, (now_us() - newest) / 1000), 1)
-        self._newest = max(self._newest, newest)
+    async def _measure_lag(self, svc: Service) -> None:
+        """`visibility_lag_ms`: from the commit stamp of the newest row committed before this
+        host noticed another host's commit, to that moment — how late this host's view (its
+        caches, the graph) follows the others (plus any clock skew between the hosts). Rows
+        are read by ``get`` or a query sooner: within ``store.visibility_s``."""
+        noticed, self._noticed_us = self._noticed_us, None
+        assert noticed is not None
+        committed = await anyio.to_thread.run_sync(svc.store.updated_after, self._newest, limiter=svc.read_limiter)
+        before = [stamp for _, stamp in committed if stamp <= noticed]
+        if before and self._newest:  # (the first read only sets where the stamps stand)
+            self.lag_ms = round((noticed - max(before)) / 1000, 1)
+        self._newest = max([self._newest, *(stamp for _, stamp in committed)])
 
     async def _sweep(self, svc: Service) -> None:
         """The leader checks every host's new memories for contradictions, as far as its own
@@ -250,7 +259,6 @@ class Team:
         self.sweeps += 1
         self.swept += svc.checker.sweep(committed)
         newest = max((stamp for _, stamp in committed), default=self.watermark)
-        self._saw(newest, svc)
         if newest > self.watermark:
             self.watermark = newest
             await anyio.to_thread.run_sync(self._save_watermark)
