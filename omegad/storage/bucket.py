@@ -161,6 +161,17 @@ class Bucket:
         self._count("delete")
         obstore.delete(self._store, self._key(name))
 
+    def count(self, path: str, suffix: str = "") -> int:
+        """How many objects under *path* (relative to the store's URI, not to omegad's own
+        objects) end with *suffix*: one LIST request per 1,000."""
+        import obstore
+
+        n = 0
+        for page in obstore.list(self._store, path.rstrip("/") + "/"):
+            self._count("list")
+            n += sum(1 for meta in page if str(meta["path"]).endswith(suffix))
+        return n
+
     def probe(self) -> dict[str, Any]:
         """Check that the bucket refuses a second create-if-absent write of one key, which
         Lance's commits and the lease rely on; raises `BucketError` when it does not (a server

@@ -134,6 +134,7 @@ class MemoryStore:
         #: the memories table's versions this daemon's own writes made (a team store's
         #: follower tells other hosts' commits by the versions not in it)
         self.own_versions: set[int] = set()
+        self._bucket: Bucket | None = None  # (a team store's, to list its versions)
         self.dim = dim
         self.model_id = model_id
         self.db = db
@@ -589,11 +590,10 @@ class MemoryStore:
     def _version_count(self) -> int:
         """The memories table's versions: its manifests on disk. (LanceDB's `list_versions`
         reads every manifest, and fails when a pass's cleanup removes one meanwhile.)"""
-        if self.shared:  # (listed in the bucket: one request)
-            try:
-                return len(self.table.list_versions())
-            except Exception:
-                return 0
+        if self.shared:  # (listed in the bucket: LanceDB's list_versions reads every manifest)
+            if self._bucket is None:
+                self._bucket = Bucket(self.location.root, self.location.options)
+            return self._bucket.count(f"{TABLE}.lance/_versions", ".manifest")
         try:
             return sum(1 for name in os.listdir(self.table_dir / "_versions") if name.endswith(".manifest"))
         except FileNotFoundError:
