@@ -25,7 +25,16 @@ Notes are prose as much as source files, so the rest reads context rather than s
 - a value alone on its line, named by the line after it ("…\nDB password, verified …") or before
   it (a label ending in ":", a cookie's name, a command that creates a key);
 - keys by documented shape near a word that names them: wallet mnemonics and keypairs,
-  recovery keys, VPN static keys, keys in URL paths (self-hosted chat webhooks, node RPC URLs).
+  recovery keys, VPN static keys, keys in URL paths (self-hosted chat webhooks, node RPC URLs);
+- structure: a property list's `<key>`/`<string>`, a name field and a value field of one object
+  (`secret_name` / `plaintext_value`), tables of names and values, `name|value` listings,
+  `COPY … FROM stdin` dumps, setters (`os.Setenv("DB_PASSWORD", "…")`), a file quoted inside a
+  JSON string (read unescaped), a password export's row without its header;
+- what commands print: a secret store's read, a CLI's token, a generator's output, a variable
+  echoed into a CI log, a password typed at a shell prompt; links that carry a sign-in, reset
+  or invite token; the shown part of a half-masked value; a secret written twice, everywhere;
+- a person's password given for an account or a device ("admin: …", "the wifi is …", "… — root
+  on nas01"), when it has a password's shape (`_human_password`).
 Values are judged by shape: random (entropy for its length and alphabet), or chosen by a person
 (letters, digits and a symbol; a passphrase of words; an app password) when a password name says so.
 Look-alikes that are not secrets (hashes, commit ids, UUIDs, base64 images, public keys,
@@ -197,6 +206,35 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "wif_private_key": re.compile(
         r"(?<![A-Za-z0-9])(?:5[HJK][1-9A-HJ-NP-Za-km-z]{49}|[KL][1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])"
     ),
+    # Fly.io's tokens (`fly tokens create`, `flyctl auth token`): "FlyV1 fm2_…" macaroons, "fo1_…"
+    "fly_token": re.compile(
+        r"\bfm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}(?:,fm[12][ar]?_[A-Za-z0-9+/]{40,}={0,3})*|\bfo1_[\w-]{43}\b"
+    ),
+    # Google's OAuth access tokens ("ya29." then the token, as `gcloud auth print-access-token` prints it)
+    "google_access_token": re.compile(r"\bya29\.[A-Za-z0-9_-]{30,}"),
+    # k3s's join token: "K10", the cluster CA's sha256, "::", a user and its password
+    "k3s_token": re.compile(r"\bK10[a-f0-9]{64}::[\w.-]{1,64}:[A-Za-z0-9]{16,64}\b"),
+    # AWS STS session tokens: base64 of a fixed header ("IQoJb3JpZ2luX2Vj", older "FwoGZXIvYXdz")
+    "aws_session_token": re.compile(r"(?<![A-Za-z0-9+/])(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/]{80,}={0,2}"),
+    # documented prefixes (as gitleaks lists them): 1Password service-account tokens and account
+    # secret keys, Amazon Bedrock keys, Dynatrace, EasyPost, Frame.io, Infracost, PlanetScale,
+    # Prefect, ReadMe, Scalingo, OpenShift, Clojars, Adobe, Cloudflare origin CA, Alibaba, Slack's
+    # config tokens, Octopus Deploy, MaxMind licence keys, Flutterwave, Artifactory reference tokens
+    "vendor_token": re.compile(
+        r"\bops_eyJ[A-Za-z0-9+/]{250,}={0,3}|\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b"
+        r"|\bABSK[A-Za-z0-9+/]{109,269}={0,2}|\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b|\bEZ[AT]K[A-Za-z0-9]{54}\b"
+        r"|\bfio-u-[A-Za-z0-9_=-]{64}|\bico-[A-Za-z0-9]{32}\b|\bpscale_(?:tkn|oauth|pw)_[\w=.-]{32,64}|\bpnu_[A-Za-z0-9]{36}\b"
+        r"|\brdme_[a-z0-9]{70}\b|\btk-us-[\w-]{48}\b|(?<![\w~])sha256~[\w-]{43}(?![\w-])|\bCLOJARS_[A-Za-z0-9]{60}\b"
+        r"|\bp8e-[A-Za-z0-9]{32}\b|\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b|\bLTAI[A-Za-z0-9]{20}\b|\bxoxe(?:\.xox[bp])?-\d-[A-Z0-9]{140,170}\b"
+        r"|\bAPI-[A-Z0-9]{26}\b|\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b|\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b|\bcmVmd[A-Za-z0-9]{59}\b"
+        r"|\bsm_(?:aat|pat|sat)_[A-Za-z0-9]{16}\b|\beyJrIjoi[A-Za-z0-9]{70,400}={0,3}"
+    ),
+    # a live or test secret key in the shape Stripe made common ("shippo_live_…", "duffel_test_…",
+    # "rzp_live_…"): a short vendor prefix, the mode, a random body. ("pk_" keys are publishable.)
+    "live_key": re.compile(r"\b(?!pk_)[a-z][a-z0-9]{1,11}_(?:live|test|prod|sandbox)_[A-Za-z0-9]{20,128}\b"),
+    # "sk-" then a random body: the secret-key prefix of OpenAI's first keys and of the APIs that
+    # copied its format (DeepSeek, Moonshot, …)
+    "sk_key": re.compile(r"(?<![\w-])sk-[A-Za-z0-9]{32,128}(?![\w-])"),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin)
     "webhook_url": re.compile(
         r"\bhttps://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,100}"
@@ -206,6 +244,8 @@ _TOKENS: dict[str, re.Pattern[str]] = {
         r"|\bhttps://hooks\.zapier\.com/hooks/catch/\d{3,12}/[a-z0-9]{5,12}/?"
     ),
 }
+#: Formats whose prefix is common enough that the body must also look random.
+_RANDOM_BODY = frozenset(["live_key", "sk_key"])
 #: A substring each format's tokens hold, tested before its pattern runs.
 _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "anthropic_key": ("sk-ant-",),
@@ -265,6 +305,17 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "paddle_key": ("pdl_",),
     "google_refresh_token": ("1//0",),
     "wif_private_key": ("5", "K", "L"),
+    "fly_token": ("fm1", "fm2", "fo1_"),
+    "google_access_token": ("ya29.",),
+    "k3s_token": ("K10",),
+    "aws_session_token": ("IQoJb3JpZ2luX2Vj", "FwoGZXIvYXdz"),
+    "vendor_token": (
+        *("ops_eyJ", "A3-", "ABSK", "dt0c01.", "EZAK", "EZTK", "fio-u-", "ico-", "pscale_", "pnu_", "rdme_"),
+        *("tk-us-", "sha256~", "CLOJARS_", "p8e-", "v1.0-", "LTAI", "xoxe", "API-", "_mmk", "FLWSECK", "cmVmd"),
+        *("sm_", "eyJrIjoi"),
+    ),
+    "live_key": ("_live_", "_test_", "_prod_", "_sandbox_"),
+    "sk_key": ("sk-",),
     "webhook_url": ("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com"),
 }
 KINDS = (
@@ -280,6 +331,7 @@ KINDS = (
     "crypto_key",
     "recovery_key",
     "vpn_account",
+    "aws_secret_key",
 )
 
 _PRIVATE_KEY = re.compile(
@@ -304,11 +356,19 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 #: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
 _NAME_HINT = re.compile(
-    r"(?i)(?=[pstcakswmhljşпパ密비uw])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key|cookie|sess"
+    r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key[ \t]+content\b|key"
+    r"|cookie|sess"
+    r"|veracrypt|truecrypt|(?<![a-z])luks|keepass"
+    r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser)(?![a-z])"
     r"|kennwort|contrase[ñn]a|mot de passe|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|adgangskode|heslo"
     r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|비밀번호|schl[üu]ssel"
-    r"|m[ậa]t[ \t]+kh[ẩa]u|kata[ \t]+sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
-    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community)"
+    r"|m[ậa]t[ \t_-]*kh[ẩa]u|kata[ \t_-]*sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
+    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community"
+    # (more languages: Romanian, Hungarian, Greek, Hebrew, Thai, Arabic, Persian, Hindi, Bengali,
+    # Urdu, Croatian and Serbian, Bulgarian, Lithuanian, Estonian, Icelandic, Malay, Swahili, Tamil)
+    r"|(?<![a-z])parol[aăe](?![a-z])|(?<![a-z])parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]"
+    r"|סיסמ[הא]|รหัสผ่าน|كلمة[ \t]+(?:المرور|السر)|رمز[ \t]+عبور|पासवर्ड|পাসওয়ার্ড|پاس[ \t]*ورڈ|lozink[aeu]"
+    r"|лозинк[аеу]|парола|slaptažod\w{0,4}|lykilorð|kata[ \t]+laluan|nenosiri|கடவுச்சொல்)"
 )
 #: Notes are not all in English: the word for a password in other languages, and for a key
 #: (a key is a password only where a network's is meant: "WLAN-Schlüssel").
@@ -318,6 +378,20 @@ _FOREIGN_NAMES = {
     **dict.fromkeys(["mật khẩu", "mat khau", "kata sandi", "code d'accès", "code d'acces", "clave"], "password"),
     **dict.fromkeys(["schlüssel", "schlussel", "clé", "cle"], "key"),
 }
+_FOREIGN_PASSWORD = re.compile(
+    r"(?i)parol[aăe]|parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]|סיסמ[הא]|รหัสผ่าน"
+    r"|كلمة[ \t]+(?:المرور|السر)|رمز[ \t]+عبور|पासवर्ड|পাসওয়ার্ড|پاس[ \t]*ورڈ|lozink[aeu]|лозинк[аеу]|парола"
+    r"|slaptažod\w{0,4}|lykilorð|kata[ \t]+laluan|nenosiri|கடவுச்சொல்"
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _foreign(word: str) -> str | None:
+    """What the word for a secret in another language names ("password", "key"), else None."""
+    kind = _FOREIGN_NAMES.get(word.lower())
+    return kind if kind is not None or _FOREIGN_PASSWORD.fullmatch(word) is None else "password"
+
+
 #: Where an SNMP community is meant, the word names a password ("snmp … community: X", "RW community").
 _SNMP_WORD = re.compile(r"(?i)snmp|\b(?:r[ow]|read-only|read-write)[ \t]+community\b")
 #: Words for a wireless network: its "key" is the network's password.
@@ -325,15 +399,20 @@ _WIFI_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:wi-?fi|wlan|ssid|wpa\d?|wireless|h
 _WIFI_NEEDS = ("wifi", "wi-fi", "wlan", "ssid", "wpa", "wireless", "hotspot")
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
 #: A name of words: "checkout.cloudflareApiToken" is a name however random it looks.
-_BEFORE = re.compile(r"([A-Za-z]+)[ \t]+$")
+_BEFORE = re.compile(r"([A-Za-z]+)(?:-\d{1,4})?[ \t]+$")  # ("AES-256 key": "aes")
 #: (a word may end in a digit or two: "AUTH0_CLIENT_SECRET", "S3_KEY", "OAUTH2_TOKEN")
 _WORDY = re.compile(r"^[A-Za-z]+\d{0,2}(?:[_.-]+[A-Za-z]+\d{0,2})*$")
 _CAMEL = re.compile(r"OAuth|[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: Name parts that make a value a password (any value that is not a placeholder counts).
 _PASSWORD_PART = re.compile(
-    r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk|passphrase|requirepass|\w+pass|bindpw|rootpw|authtok"
+    r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk\w*|passphrase|requirepass|\w+pass|bindpw|rootpw|authtok"
+    # (a disk's or a password database's only credential is its passphrase)
+    r"|veracrypt|truecrypt|luks\d?|keepass\w*"
     r"|passwort|kennwort|wachtwoord|senha|contrasena|heslo|haslo|losenord\w*|salasana|passord|adgangskode|jelszo|sifre\w*|clave)$"
 )
+#: Tools whose only credential is a passphrase: "the VeraCrypt container … — w w w w —".
+_CRYPT_TOOL = re.compile(r"veracrypt|truecrypt|keepass")
+_JOINED_PASSWORD = re.compile(r"motdepasse|katasandi|matkhau|katalaluan|codedacc[eè]s")
 #: Name parts that make a random value a secret.
 _SECRET_PART = re.compile(
     r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|\w*authkeys?|apikey|appkey|privatekey|\w*privkey|skey|pat|cookies?"
@@ -427,7 +506,7 @@ _PIECES = re.compile(r"[-_.:/]")
 _NOT_KEY_QUALIFIER = frozenset(
     [
         *("public", "ssh", "gpg", "pgp", "host", "deploy", "verify", "verifying", "verification", "object", "s3"),
-        *("kms", "license", "foreign", "lookup", "map", "dict", "json", "yaml", "config", "registry", "the", "a"),
+        *("kms", "license", "foreign", "map", "dict", "json", "yaml", "config", "registry", "the", "a"),
     ]
 )
 #: A last name part that says the value is about a secret, not one ("token_ttl", "password_file").
@@ -493,6 +572,11 @@ _NAME_NOT_VALUE = frozenset(
         "cache",
         "mechanism",
         "stdin",
+        # a user interface's text about the secret (a locale file's "auth.password.mismatch")
+        *("label", "title", "placeholder", "tooltip", "caption", "heading", "subtitle", "description", "help"),
+        *("error", "errors", "message", "messages", "msg", "text", "button", "link", "mismatch", "invalid"),
+        *("required", "missing", "incorrect", "wrong", "forgot", "forgotten", "weak", "changed", "expired"),
+        *("toggle", "show", "hide", "visibility"),
         # a file's extension: "secrets.csv" names a file
         *("csv", "json", "yaml", "yml", "txt", "xml", "toml", "ini", "log", "md", "bak", "gz", "zip"),
     ]
@@ -505,6 +589,7 @@ _NAME_MODIFIES = frozenset(
         *("manager", "scanning", "scanner", "field", "column", "prompt", "form", "strength", "lifetime"),
         *("revocation", "generation", "format", "introspection", "budget", "handling", "negotiation"),
         *("agreement", "derivation", "management", "lookup", "lookups", "reset", "resets", "hashing"),
+        *("authentication", "login", "logins", "prompt", "prompts", "change", "changes", "requirements"),
         # (the words for a policy in other languages: "Passwort-Richtlinie: mindestens …")
         *("richtlinie", "richtlinien", "politique", "regeln"),
     ]
@@ -515,6 +600,7 @@ _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b(?![:=])")
 #: The same noun as a label's last word: "password hashing: argon2id, …" is about the hashing.
 _NEXT_LABEL = re.compile(r"[ \t]+([A-Za-z]+):")
 #: A log line's level, then its logger's name.
+_NEGATED = re.compile(r"(?i)\b(?:no|without|kein(?:e|en)?|sans|sin|sem|zonder)[ \t]+$")
 _LOG_LEVELS = ("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL", "CRITICAL")
 _LOG_LEVEL = re.compile(rf"\b(?:{'|'.join(_LOG_LEVELS)}|WARNING)[ \t]+$")
 #: `docker run -e NAME` (no "="): the value is taken from the caller's environment.
@@ -525,8 +611,8 @@ _ENV_FLAG = re.compile(r"(?:^|\s)(?:-e|--env|--build-arg|--secret)[ \t]+$")
 #: A name's separator, then where its value starts (on the same line).
 _SEP = re.compile(
     r"[\"'`\]]{0,2}[ \t]*(?:\[[^\[\]\n]{0,30}\][ \t]*)?"
-    r"(?P<sep>:=|=>|->|\?\?|\|\||[:=>]|,(?=[ \t]*[\"'])|[ \t](?=[ \t]*[^\s:=]))"
-    r"[ \t]*(?:[\"'`(]|\[(?!redacted))?[ \t]*"
+    r"(?P<sep>:=|=>|->|\?\?|\|\||[:=>]|,(?=[ \t]*[\"'])|\|(?=[^\s|])|[ \t](?=[ \t]*[^\s:=]))"
+    r"[ \t]*(?:[\"'`(]|\[(?!(?i:redacted|filtered)))?[ \t]*"
 )
 _VALUE = re.compile(r"[^\s\"'`,;<>]{1,400}")
 #: The words after a name: a value may come a few words later ("token for the SMS sender: …").
@@ -536,8 +622,19 @@ _WORD_COUNT = 12
 _LETTERS = re.compile(r"^\d*[A-Za-z]+$")
 _VALUE_FIELD = re.compile(r"(?i)val(?:ue)?[:=]")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]*=")
+_PIPE_PAIR = re.compile(r"[A-Za-z_][\w.-]*\|")
 #: Another name's assignment among the words after a name ("C=j@…" is a value, not a name).
 _WORD_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]+=")
+#: Words after which the next is what a name is ("the pw is …", "Passwort ist …", "set it to …").
+_COPULAS = frozenset(["is", "was", "are", "ist", "est", "es", "är", "er", "è", "é", "jest", "to", "reads", "says"])
+_ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-"])
+#: A mask over a value's first characters, and the words of a passphrase it leaves shown.
+_MASK_PREFIX = re.compile(r"\*{3,}|•{3,}")
+_MASKED_PHRASE = re.compile(
+    r"[ \t]+(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){1,9}(?:[ \t](?P<digits>\d{1,4}))?)(?=[ \t]*(?:$|\n|[.,;—(]))"
+)
+#: Eight digits that are a date ("20240312").
+_COMPACT_DATE = re.compile(r"^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$")
 #: A word that names the next one an identifier or a digest: "correlation id 7f…", "request 7f…".
 _ID_WORDS = frozenset(
     [*("id", "ids", "request", "correlation", "trace", "span", "commit", "sha", "md5", "sha1", "sha256"), "uuid"]
@@ -555,7 +652,7 @@ _SSH_KEY_TYPE = re.compile(r"(?:sk-)?(?:ssh|ecdsa)-")
 _TRIM = "\"'`()[]{}.,;:!?"
 #: Values after a secret-sounding name that stand for one rather than being one.
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|\*+|•+|x+|\.{3,}|!\w+|"
+    r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|%\([^)]*\)[sdr]|\{[A-Za-z_][\w.:-]*\}?|#\{.*|@[\w.-]+@|\(+[A-Za-z_][\w.-]*\)*|__[A-Za-z][\w.]*__|\[\[.*|<<.*|\*+|•+|x+|\.{3,}|![A-Za-z_]+|"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
@@ -565,13 +662,19 @@ _PLACEHOLDER = re.compile(
 _REFERENCE = re.compile(
     r"^(?:os\.environ[/.\[].*|Secret(?:Str|Bytes)|(?:Optional|Secret)\[.*|[A-Za-z_]\w*\((?:os\.|process\.|ENV\b).*|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(.*)?|[A-Za-z_]+(?:\.[A-Za-z_]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\[.*)$"
 )
+#: The references that are code however quoted: an indexer or a call ("Configuration[…", "getenv(").
+_CODE_REFERENCE = re.compile(
+    r"^(?:os\.environ[/.\[].*|(?:Optional|Secret)\[.*|[A-Za-z_]\w*\((?:os\.|process\.|ENV\b).*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\[.*)$"
+)
 #: A path rather than a value ("/run/secrets/db", "~/.pgpass", "prod/gateway/db-x").
 _PATH = re.compile(r"^(?:~?/|\.\.?/)[\w.-]*(?:/[\w.-]*)*$|^(?:[a-z][a-z0-9_.-]*/){2,}[\w.-]*$")
-_QUERY_NEXT = re.compile(r"&\w+=")
-_QUERY_REST = re.compile(r"(?:&\w+=[^&\s]*)+$")
+_QUERY_NEXT = re.compile(r"&[A-Za-z_]+\d{0,2}=")
+_QUERY_REST = re.compile(r"(?:&[A-Za-z_]+\d{0,2}=[^&\s]*)+$")
 #: A mail address or user@host ("root@10.0.0.7", "ci@corp.example.com").
 _ADDRESS = re.compile(r"^[\w.+-]+@(?:(?:[\w-]+\.)+[A-Za-z]{2,}|\d{1,3}(?:\.\d{1,3}){3})$")
-_QUERY = re.compile(r"(?:^|[?&])\w+=[^&\s]*&\w+=|\.(?:com|net|org|io|dev|app|cloud)(?:$|[/:])")
+_QUERY = re.compile(
+    r"(?:^|[?&])[A-Za-z_][\w.-]*=[^&\s]*&[A-Za-z_]+\d{0,2}=|\.(?:com|net|org|io|dev|app|cloud)(?:$|[/:])"
+)
 #: A date or a time stamp (ISO 8601), a MAC address: when something happened, which device.
 _DATETIME = re.compile(
     r"^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?$"
@@ -606,11 +709,11 @@ _B64 = re.compile(r"^[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9_-]{8,}={0,2}$")
 #: Value, then a secret-sounding name after it: "… is the prod API key", "… <- uat token".
 _VALUE_FIRST = re.compile(
     r"(?<![^\s\"'`(\[])[\"'`(\[]?(?P<value>[^\s\"'`()\[\]<>]{6,400})[\"'`)\]]?[.,;:]?"
-    r"(?:[ \t]*<-|[ \t]*\n\^|[ \t]+(?:is|was|as)[ \t]+(?:the|our|my|a|an|what)\b|[ \t]+(?:that's|that[ \t]+is|it's)\b"
+    r"(?:[ \t]*(?:<-|←|⇐|<--)|[ \t]+[—–][ \t]+|[ \t]*\n\^|[ \t]+(?:is|was|as)[ \t]+(?:the|our|my|a|an|what)\b|[ \t]+(?:that's|that[ \t]+is|it's)\b"
     r"|\?[ \t]+(?:that's|that[ \t]+is|it's)\b)(?P<rest>[^\n]{0,60})"
 )
 
-_VALUE_FIRST_NEEDS = ("<-", "\n^", " is ", " was ", " as ", "that", "it's")
+_VALUE_FIRST_NEEDS = ("<-", "←", "⇐", "—", "–", "\n^", " is ", " was ", " as ", "that", "it's")
 #: A line that is one value and nothing else: a note may name it on the line after ("…\nDB
 #: password, verified …") or before ("JSESSIONID\n…", "recovery key for LAPTOP-1:\n…").
 _LONE_VALUE = re.compile(r"(?m)^[ \t]*[\"'`]?(?P<value>[^\s\"'`]{6,400}?)[\"'`]?[ \t]*$")
@@ -629,23 +732,25 @@ _CREATES = re.compile(r"(?i)\b(?:create|generate|new|issue|mint|rotate|print|sho
 #: argument: `AuthenticationHeaderValue("Bearer", "…")`.
 _AUTH_HEADER = re.compile(
     r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?!basic\b|digest\b)[a-z][\w-]{1,30}[ \t]+)?"
-    r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:-]{16,600})"
+    r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:!-]{16,600})"
 )
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
 _USER_PASS = re.compile(
-    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth|--(?:src-|dest-)?creds)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128}):"
+    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth|--(?:src-|dest-)?creds)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128})[\"']?:"
     r"(?P<q>[\"']?)(?P<value>[^\s\"'@]{1,200})(?P=q)"
 )
 #: The password flag of a command line. mysql's `-p` takes its value glued on (`-pSECRET`):
 #: `-p dbname` prompts for the password and names the database. sshpass and twine take it apart.
 _MYSQL = re.compile(
-    r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]{0,120}?[ \t]-p|(?:sshpass|twine)\b[^\n]{0,120}?[ \t]-p[ \t]*)"
+    r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\]|\\\n|\\){0,160}?\s-p|(?:sshpass|twine)\b[^\n]{0,120}?[ \t]-p[ \t]*)"
     r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
 )
 _MYSQL_COMMAND = re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b")
 _NETRC = re.compile(r"\bmachine[ \t]+\S{1,200}\s+login[ \t]+\S{1,200}\s+password[ \t]+(?P<value>\S{1,200})")
-_PGPASS = re.compile(r"(?m)^[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:(?P<value>\S{1,200})$")
+_PGPASS = re.compile(
+    r"(?m)^(?:[-*•][ \t]+)?[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:(?P<value>\S{1,200})$"
+)
 _HTPASSWD = re.compile(
     r"\bhtpasswd(?:[ \t]+-[A-Za-z]{1,8}){0,4}?[ \t]+-[A-Za-z]{0,8}b[A-Za-z]{0,8}(?:[ \t]+-[A-Za-z]{1,8}){0,4}"
     r"[ \t]+\S{1,200}[ \t]+\S{1,200}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
@@ -653,17 +758,24 @@ _HTPASSWD = re.compile(
 _AUTH_TUPLE = re.compile(
     r"\bauth[ \t]*=[ \t]*\([ \t]*[\"'][^\"'\n]{0,64}[\"'][ \t]*,[ \t]*[\"'](?P<value>[^\"'\n]{1,200})[\"']"
 )
-#: name/value pairs: `- name: DB_PASSWORD` + `value: …`, `<add key="DbPassword" value="…"/>`.
-_NAME_VALUE = re.compile(
-    r"(?i)\b(?:name|key|type)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w./-]{1,80})[\"']?[ \t]*,?[ \t]*\n?[ \t]*-?[ \t]*"
-    r"[\"']?value[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"'<>]{1,400})"
+#: name/value pairs: `- name: DB_PASSWORD` + `value: …`, `<add key="DbPassword" value="…"/>`, and
+#: the same fields with a qualifier, a few fields apart in one object (Terraform's `secret_name` /
+#: `plaintext_value`, `az … keys list`'s `"keyName": "key1", …, "value": "…"`).
+_NAME_FIELD = re.compile(
+    r"(?i)(?<![\w-])(?:[a-z]{1,20}_?)?(?:name|key|type)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<name>[\w./-]{1,80})[\"']?"
 )
+_VALUE_FIELD_AFTER = re.compile(
+    r"(?i)(?<![\w-])(?:[a-z]{1,20}_?)?value[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"'<>]{1,400})"
+)
+#: Where an object's fields end: its brace, the next list item, the next name.
+_FIELDS_END = re.compile(r"(?i)[{}]|\n[ \t]*-|(?<![\w-])(?:[a-z]{1,20}_?)?name[\"']?[ \t]*[:=]")
 #: XML properties: `<name>fs.s3a.secret.key</name><value>…</value>`, `<property name="…">` then
-#: `<value>…</value>`, a KeePass entry's `<Key>Password</Key><Value …>`, an element holding a value.
+#: `<value>…</value>`, a KeePass entry's `<Key>Password</Key><Value …>`, an element holding a value,
+#: a property list's `<key>ApiKey</key><string>…</string>` (iOS `Info.plist`, macOS preferences).
 _XML_PROPERTY = re.compile(
     r"(?:<(?i:name|key)>(?P<name>[\w./:-]{1,80})</(?i:name|key)>|\bname=[\"'](?P<name2>[\w./:-]{1,80})[\"'][^<>\n]{0,80}>"
     r"|<(?P<name3>[\w.:-]{1,80})>)"
-    r"\s{0,20}<(?i:value)(?:[ \t][^<>\n]{0,80})?>(?P<value>[^<\s]{1,400})</(?i:value)>"
+    r"\s{0,20}<(?P<tag>(?i:value|string|data))(?:[ \t][^<>\n]{0,80})?>\s{0,80}?(?P<value>[^<\s]{1,400})\s{0,80}</(?P=tag)>"
 )
 #: A Terraform variable's default: `variable "db_password" { … default = "…" }`.
 _TF_VARIABLE = re.compile(
@@ -671,17 +783,21 @@ _TF_VARIABLE = re.compile(
 )
 #: "the admin login is app / s3cret", "credentials: deploy / s3cret", "guest wifi: SSID / s3cret".
 _LOGIN_PAIR = re.compile(
-    r"(?i)\b(?:login|credentials?|creds|wi-?fi|wlan)\b[^\n/]{0,60}?[ \t:][\w.@+-]{1,64}[ \t]+/[ \t]+(?P<value>[^\s/]{4,200})"
+    r"(?i)\b(?:login|credentials?|creds|wi-?fi|wlan)\b[^\n/]{0,60}?[ \t:][\"']?[\w.@+-]{1,64}[\"']?[ \t]+/[ \t]+"
+    r"(?P<value>[^\s/]{4,200})"
+    # ("creds are jsmith:…", "login jsmith:… on staging")
+    r"|(?i:\b(?:login|credentials?|creds)(?:[ \t]+(?:are|is))?)[ \t:]+[A-Za-z][\w.@+-]{0,63}:(?P<value2>[^\s/]{6,200})"
 )
 #: An account and its password written "user / password" where the words before name an account
 #: ("admin / …", "use omar / …", "with user scanner / …", "UI -> apc / …"), or a device's
 #: built-in account run together ("admin/…").
 _ACCOUNT_PAIR = re.compile(
-    r"(?i)(?:(?:\b(?:admin|administrator|root|user|use|login|account)|->|:)[ \t]+[\w.@\\-]{1,64}[ \t]+/[ \t]+"
+    r"(?i)(?:(?:\b(?:admin|administrator|root|user|use|uses|login|account)|->|:)[ \t]+[\w.@\\-]{1,64}[ \t]+/[ \t]+"
+    r"|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+[ \t]+/[ \t]+"  # a mailbox and its password
     r"|(?<![\w/.-])(?:admin|administrator|root)/)(?P<q>)(?P<value>[^\s/]{6,200}?)[.,;)]?(?=\s|$)"
 )
 #: The URL's password ("postgres://app:…@db"), percent-encoded or not.
-_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
+_URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}:/{1,2}[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
 #: Keys that providers document as a URL's path: a self-hosted chat's incoming webhook
 #: (Mattermost's and Rocket.Chat's `/hooks/ID[/TOKEN]`), a blockchain node's key (Alchemy's
 #: `/v2/KEY`, Infura's `/v3/KEY`, QuickNode's), a Philips Hue bridge's user (`/api/USER/lights`).
@@ -690,6 +806,33 @@ _PATH_KEY = re.compile(
     r"|\.(?:alchemy\.com|alchemyapi\.io)/v2/(?P<alchemy>[A-Za-z0-9_-]{24,64})"
     r"|\.infura\.io/v3/(?P<infura>[a-f0-9]{32})\b|\.quiknode\.pro/(?P<quicknode>[a-f0-9]{32,64})\b"
     r"|/api/(?P<hue>[A-Za-z0-9-]{30,48})/(?:lights|groups|config|sensors|scenes|schedules|rules|resourcelinks)\b"
+    # a Google Calendar's secret address ("…/ical/ID/private-HEX/basic.ics")
+    r"|calendar\.google\.com/calendar/ical/[^/\s]{1,200}/private-(?P<ical>[a-f0-9]{32})\b"
+)
+#: A link that signs someone in or grants access by holding a token: a password reset, an invite, a
+#: magic sign-in or an email confirmation link, with the token as its last path segment
+#: ("…/magic-link/verify/TOKEN", "…/join/TOKEN") or a query parameter ("…/invite/accept?code=…").
+_AUTH_LINK = re.compile(
+    r"\bhttps?://[^\s/?#\"'<>]{1,253}(?P<path>(?:/[^\s/?#\"'<>]{1,100}){1,8}?)/(?P<token>[A-Za-z0-9_-]{16,256})"
+    r"(?=[?#\"'<>)\]\s,;]|$)"
+    r"|\bhttps?://[^\s/?#\"'<>]{1,253}(?P<qpath>(?:/[^\s/?#\"'<>]{1,100}){1,8})\?(?:[^\s#\"'<>&]{0,300}&){0,10}?"
+    r"(?:code|t|invite|invite_token|invitation_token|reset_token|confirmation_token|verification_token|magic_token"
+    r"|login_token|otp|ticket)=(?P<qvalue>[A-Za-z0-9_.%-]{16,512})"
+)
+_AUTH_PATH = re.compile(
+    r"(?i)reset|invit|join|verif|confirm|activat|magic|log-?in|sign-?in|accept|claim|recover|unlock|onboard"
+)
+#: An AWS key pair written together: the access key's id, then its secret access key (40 characters
+#: of base64) after a separator ("AKIA… / …", "AKIA…:…", a CSV row).
+_USERLIST = re.compile(r"(?m)^[ \t]*\"[^\"\s]{1,100}\"[ \t]+\"(?P<value>[^\"\s]{1,200})\"[ \t]*$")
+#: A shell history's (numbered) line running a command that prompts for a password, then a line
+#: that is no command but the password typed at the wrong prompt.
+_PROMPTED = re.compile(
+    r"(?m)^[ \t]*(?:\d{1,6}[ \t]+)?(?:sudo(?:[ \t]+-[isS]{1,2})?(?:[ \t]+su(?:[ \t]+-)?)?|su(?:[ \t]+-)?(?:[ \t]+[\w.-]{1,32})?)"
+    r"[ \t]*\n[ \t]*(?:\d{1,6}[ \t]+)?(?P<value>[^\s]{8,200})[ \t]*$"
+)
+_AWS_PAIR = re.compile(
+    r"\b(?:AKIA|ASIA)[A-Z2-7]{16}\b[\"']?[ \t]*(?:[/:,;|][ \t]*|[ \t])[\"']?(?P<value>[A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])"
 )
 #: A token as a URL's user ("https://TOKEN@github.com").
 _URL_TOKEN = re.compile(r"\bhttps?://(?P<value>[A-Za-z0-9_.~-]{20,200})@")
@@ -700,7 +843,8 @@ def _cli(tools: str, flag: str, glued: bool = False) -> re.Pattern[str]:
     apart from the flag or, when *glued*, right after it ("7z -pSECRET")."""
     space = "" if glued else r"(?:[ \t]+|=)"
     return re.compile(
-        rf"\b(?:{tools})\b[^\n]{{0,200}}?(?<=\s)(?:{flag}){space}(?P<q>[\"']?)(?P<value>[^\s\"']{{1,200}})(?P=q)"
+        rf"\b(?:{tools})\b[^\n]{{0,200}}?(?<=\s)(?:{flag}){space}(?P<q>[\"']?)"
+        rf"(?P<value>[^\s\"']{{1,200}}|(?<=[\"'])[^\"'\n]{{1,200}})(?P=q)"
     )
 
 
@@ -712,6 +856,13 @@ _CLI_PASSWORDS = (
     (_cli(r"security[ \t]+add-(?:generic|internet)-password", r"-w"), ("security",)),
     (_cli(r"zip|unzip", r"-P"), ("zip",)),
     (_cli(r"mcrcon", r"-p"), ("mcrcon",)),
+    (
+        re.compile(
+            r"\b(?:mosquitto_passwd|htdigest)\b[^\n]{0,100}?[ \t]-b[ \t]+\S{1,200}[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("mosquitto_passwd", "htdigest"),
+    ),
+    (_cli(r"ssh-keygen", r"-[NP]"), ("ssh-keygen",)),
     (_cli(r"7z|7za|7zr", r"-p", glued=True), ("7z",)),
     (_cli(r"ldap[a-z]{2,10}", r"-w"), ("ldap",)),
     (
@@ -781,6 +932,29 @@ _CLI_PASSWORDS = (
 #: line (`"user" "password"`).
 _OTHER_PASSWORDS = (
     (_cli(r"lftp", r"-u[ \t]+[^\s,\"']{1,100},", glued=True), ("lftp",)),
+    # SAP HANA's secure store: `hdbuserstore SET KEY HOST:PORT USER PASSWORD`; Windows' product key
+    # (`slmgr /ipk KEY`); Unity's licence serial (`-serial SERIAL`)
+    (
+        re.compile(
+            r"\bhdbuserstore\b(?:[ \t]+-\w+)*[ \t]+SET[ \t]+\S{1,100}[ \t]+\S{1,200}[ \t]+\S{1,100}[ \t]+"
+            r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)",
+            re.I,
+        ),
+        ("hdbuserstore",),
+    ),
+    (
+        re.compile(r"\bslmgr(?:\.vbs)?[ \t]+[/-]ipk[ \t]+(?P<q>)(?P<value>[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4})\b", re.I),
+        ("slmgr",),
+    ),
+    (_cli(r"[Uu]nity(?:-editor)?|Unity\.exe", r"-serial"), ("-serial",)),
+    # Bundler's credentials for a private gem source: `bundle config [--local] HOST USER:PASSWORD`
+    (
+        re.compile(
+            r"\bbundle[ \t]+config\b(?:[ \t]+--?\w+)*[ \t]+[\w.-]{1,100}\.[A-Za-z]{2,}[ \t]+[^\s:\"']{1,100}:"
+            r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("bundle",),
+    ),
     (
         re.compile(
             r"\bnet[ \t]+user[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"'*/][^\s\"']{0,199})(?P=q)[ \t]+/(?:add|domain)\b"
@@ -898,7 +1072,7 @@ _COMMAND_PASSWORDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_PGPASS, (":",)),
     (_HTPASSWD, ("htpasswd",)),
     (_AUTH_TUPLE, ("auth",)),
-    (_LOGIN_PAIR, (" / ",)),
+    (_LOGIN_PAIR, (" / ", "login", "cred")),
 )
 #: Kubernetes Secret data: base64 values under `data:` (YAML or JSON) or printed by kubectl.
 _K8S_YAML_DATA = re.compile(r"(?m)^(?P<indent>[ \t]*)data:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$)){1,100})")
@@ -975,23 +1149,33 @@ _SECURE_STRING = re.compile(
 )
 #: Postfix `sasl_passwd`: `[smtp.host]:587 user:password`.
 _SASL_PASSWD = re.compile(
-    r"(?m)^\[[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\](?::\d{1,5})?[ \t]+[^\s:]{1,200}:(?P<value>\S[^\n]{0,199}?)[ \t]*$"
+    r"(?m)(?:^|(?<=[ \t]))\[[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\](?::\d{1,5})?[ \t]+[^\s:]{1,200}:(?P<value>\S[^\n]{0,199}?)[ \t]*$"
 )
 #: A key file printed on a terminal: `$ cat config/master.key` and its one line.
 _CAT_SECRET_FILE = re.compile(r"\bcat[ \t]+(?P<file>[^\s|;&<>]{1,200})[ \t]*\n(?P<value>[^\s]{6,400})[ \t]*(?:\n|$)")
+_CAT_FILE = re.compile(r"\bcat[ \t]+([^\s|;&<>]{1,200})[ \t]*$")
 _SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential)[^/]*$")
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
 #: `Fernet(b"…")`; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
 _KEY_CALL = re.compile(
-    r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API)(?:\.[Ii]nit|::new|\.new)?|\bcreate_?[cC]lient"
+    r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API|Server)(?:\.[Ii]nit|::new|\.new)?|\bcreate_?[cC]lient"
     r"|\bSearchClient\.create|\balgoliasearch|\bFernet"
     r"|\brequire\([ \t]*[\"'][\w@/.-]{1,80}[\"'][ \t]*\)"  # a package's factory: require('twilio')(SID, TOKEN)
     r"|(?P<auth>\b(?:[A-Za-z_][\w.]{0,60})?(?:Auth|Credentials?|Signer)(?:::new|\.new)?"
     r"|\bhmac\.new|\bhmac\.HMAC|\bjwt\.(?:encode|decode|sign|verify))"
     # a database connection's (dsn or host, user, password): PHP's PDO and mysqli, JDBC
-    r"|(?P<login>\bPDO|\bmysqli(?:_connect)?|\bmysql_connect|\bDriverManager\.getConnection))"
+    r"|(?P<login>\bPDO|\bmysqli(?:_connect)?|\bmysql_connect|\bDriverManager\.getConnection)"
+    # a connection's (server, user, password) (ldap3's `Connection`, DB-API `connect`), a login's
+    # or a bind's (user, password) (`ftplib`, `smtplib`, `simple_bind_s`)
+    r"|(?P<connect>\bConnection|\b(?:[\w.]{0,40}\.)?connect)|(?P<bind>\.(?:login|simple_bind_s|simple_bind|bind_s|bind)))"
     r"[ \t]*\((?P<args>(?:[^()\n]|\([^()\n]{0,200}\)){1,400})\)"
+)
+_SETTER = re.compile(
+    r"(?:\b(?:set|put|add|Set|Put|Add)[A-Za-z]{0,20}|\bsetdefault)\([ \t]*\n?[ \t]*[\"'](?P<name>[\w.:/-]{1,120})[\"'][ \t]*,"
+    r"\s{0,40}[\"'](?P<value>[^\"'\s]{1,400})[\"']"
+    r"|(?<![\w$])(?P<fn>(?:[Ss]et_?|[Ww]ith_?)?(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret|[Tt]oken|[Aa]pi_?[Kk]ey|[Aa]ccess_?[Kk]ey))"
+    r"\([ \t]*[\"'](?P<value2>[^\"'\s]{1,400})[\"'][ \t]*\)"
 )
 _LITERAL = re.compile(r"(?:[bB](?=[\"'`]))?(?P<q>[\"'`])(?P<value>[^\"'`\n]{1,400})(?P=q)")
 _KEY_LITERAL = re.compile(
@@ -1016,6 +1200,20 @@ _SPEAKER_LINE = re.compile(r"[^\W\d][\w .'-]{0,40}?[ \t]+\d{1,2}:\d{2}(?:[ \t]*[
 _FILLER = re.compile(
     r"(?i)(?:one[ \t]+)?(?:sec|moment|min(?:ute)?|hang[ \t]+on|hold[ \t]+on|wait|checking|let me check|sure|ok)\W{0,3}"
 )
+_DIGEST_PREFIX = re.compile(r"(?i)(?:sha\d{0,3}|md5|blake2b?)[-:=]")
+#: An API object's id: a short type prefix and a body ("pi_3MtwBw…", "cus_Nffr…").
+_OBJECT_ID = re.compile(r"^[a-z]{2,6}_[A-Za-z0-9]{8,40}$")
+_PROSE_WORD = re.compile(r"(?<![\w/.-])[A-Za-z][a-z]{1,15}(?![\w/.-])")
+#: A word of prose between spaces that may be a token.
+_RANDOM_WORD = re.compile(r"(?<![^\s(\"'`])(?P<value>[A-Za-z0-9+/_.=-]{24,200})(?=[\s)\"'`.,;:!?]|$)")
+_ID_BEFORE = re.compile(
+    r"(?i)\b(?:id|ids|request|correlation|trace|span|commit|sha\d*|md5|digest|hash|etag|nonce|salt|cursor|page|code"
+    r"|error|signature|fingerprint)\b\W{0,3}$"
+)
+_TAIL_LINE = re.compile(r"(?m)^[^\n:]{0,200}:[^\n]{0,200}?:[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?[ \t]*$")
+_API_KEY_WORDS = re.compile(r"(?i)\bapi[ _-]?key|\btoken")
+#: An answer's value at the end of its sentence, after a colon ("use the shared one: …").
+_TAIL_VALUE = re.compile(r":[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?[.,;!]?[ \t]*$")
 _ANSWER_VALUE = re.compile(r"[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?(?:[ \t]+[-—(]|[.,;!]?[ \t]*$)")
 #: An `otpauth://` URI (the Key Uri Format authenticator apps scan): its `secret=` is the seed;
 #: Google Authenticator's export (`otpauth-migration://offline?data=…`) holds every seed.
@@ -1040,6 +1238,16 @@ _PROSE_WORDS = frozenset(
         *("the", "and", "for", "with", "that", "this", "you", "are", "was", "not", "but", "have", "from", "our"),
         *("its", "can", "will", "into", "has", "then", "when", "what", "your", "them", "they", "were", "been"),
         *("which", "would", "should", "could", "there", "their", "here", "these", "those", "than", "only"),
+    ]
+)
+#: Small words of prose in other languages: a quoted sentence in a locale file is no passphrase
+#: ("Les mots de passe ne correspondent pas").
+_FOREIGN_PROSE = frozenset(
+    [
+        *("de", "le", "la", "les", "ne", "pas", "un", "une", "des", "du", "et", "est", "pour", "votre", "vous"),
+        *("der", "die", "das", "und", "nicht", "ist", "ein", "eine", "sie", "ihr", "ihre", "mit", "zu", "von"),
+        *("el", "los", "las", "que", "por", "para", "con", "su", "no", "es", "se", "del", "een", "het", "van"),
+        *("niet", "uw", "je", "il", "di", "che", "non", "do", "da", "em", "os", "na", "nie", "jest", "się"),
     ]
 )
 _KEYPAIR = re.compile(r"\[(?P<value>[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){63}[ \t]*)\]")
@@ -1073,7 +1281,8 @@ _LOCK_WORD = re.compile(
     r"(?i)\b(?:door|alarm|disarm|gate|safe|tresor|lock(?:box|er)?|keypad|entry|garage|building|room|cabinet|vault"
     r"|padlock|voicemail|mailbox)\b"
 )
-_PIN_DIGITS = re.compile(r"(?<![\w.,:/*+#$€£-])\d{4,12}(?:#(?!\w))?(?![\w/%-]|[.,:]\d)")
+_LOWER_PIN = re.compile(r"(?i)\bpin\b")
+_PIN_DIGITS = re.compile(r"(?<![\w.,:/*+#$€£-])(?:\d{4,12}|\d{3,6}-\d{3,6})(?:#(?!\w))?(?![\w/%-]|[.,:]\d)")
 _CHAT_PAIR = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:yes|yeah|yep|sure|ok|here|try)[,:!.]?[ \t]+){0,2}"
     r"[\"'`]?[\w.@+-]{1,64}[\"'`]?(?:[ \t]+(?:and|&)[ \t]+|[ \t]*/[ \t]*|,[ \t]*)[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?"
@@ -1088,6 +1297,8 @@ _WORD_PHRASE = re.compile(
     r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)(?=[ \t]*(?:$|\n|[—(]|--|\.[ \t]*$))"
 )
 _LONE_PHRASE = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)[ \t]*$")
+_CLAUSE_END = re.compile(r"[ \t]*(?:$|\n|[.,;:!?)(—–]|--)|[ \t]+[A-Z\u3000-\u9fff]")
+_LONE_APP = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})[ \t]*$")
 _APP_PASSWORD = re.compile(r"[\"'`]?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
 #: Sixteen random letters carry about 3.5 bits each or more; sixteen letters of words less.
 _APP_ENTROPY = 3.4
@@ -1096,7 +1307,9 @@ _PASSWORD_SYMBOLS = frozenset("!#$%&*+=?@^~")
 #: Apple's app-specific passwords: four groups of four lower-case letters joined by hyphens.
 _APPLE_APP_PASSWORD = re.compile(r"^[a-z]{4}-[a-z]{4}-[a-z]{4}-[a-z]{4}$")
 #: A passphrase of words ("maple.lantern.orange.walnut", "zebra_silver_glacier").
-_PASSPHRASE = re.compile(r"^[a-z]{3,12}(?P<sep>[._-])[a-z]{3,12}(?:(?P=sep)[a-z]{3,12}){1,6}\d{0,4}$", re.I)
+_PASSPHRASE = re.compile(
+    r"^[a-z]{3,12}\d{0,4}(?P<sep>[._-])[a-z]{3,12}\d{0,4}(?:(?P=sep)[a-z]{3,12}\d{0,4}){1,6}(?:(?P=sep)\d{1,4})?$", re.I
+)
 _SECRET_WORDS = frozenset(
     [
         "pass",
@@ -1132,13 +1345,24 @@ _ENV_NAME = re.compile(r"^[A-Z]+(?:_[A-Z]+)*$")
 #: ("CORE-488", "800-63B"), a source location ("src/main.rs:14:10"), AWS KMS ciphertext (its blobs
 #: open with a version header that base64 spells "AQICAH"), an argon2 hash's "p=N$salt$digest" tail.
 _NOT_A_VALUE = re.compile(
-    r"^(?:(?:argon2:|sha1:)?\$(?:2[abxy]?|1|5|6|8|9|y|gy|7|argon2(?:i|d|id)|pbkdf2[\w-]*|scrypt|sha\d*)\$.*"
+    r"^(?:(?:argon2:|sha1:)?\$(?:2[abxy]?|1|5|6|8|9|y|gy|7|apr1|argon2(?:i|d|id)|pbkdf2[\w-]*|scrypt|sha\d*)\$.*"
     r"|(?i:\{?(?:s?sha\d{0,3}|s?md5|crypt|pbkdf2[\w-]{0,12}|argon2)\}).+|U2FsdGVkX1.*|AQICAH[A-Za-z0-9+/]{40,}={0,2}|[a-z]=\d{1,10}\$[A-Za-z0-9+/.]{8,}\$[A-Za-z0-9+/.]{16,}={0,2}"
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
+    # a version or a standard's number ("^24.13.4", "v2.3.1-rc1", "802.1X"), an algorithm's name
+    r"|[\^~>=<v]{0,2}\d{1,4}(?:\.\d{1,4}){1,3}[A-Za-z]?(?:[-+][\w.]{1,20})?"
+    r"|(?i:(?:scram|hmac|pbkdf2|rsa|ecdsa|aes|chacha20|sha|blake2b?)(?:-(?:sha)?\d{1,4}|-[a-z]{2,8}){1,3})"
     r"|[\w./-]+\.[A-Za-z]{1,5}:\d+(?::\d+)?"
     # Django's "algorithm$iterations$salt$hash", an htpasswd line "user:$2y$…", an image's digest
     r"|(?:pbkdf2_sha\d+|bcrypt_sha256|bcrypt|argon2|scrypt|sha1|md5)\$\w.*|[\w.-]{1,64}:\$(?:2[abxy]?|apr1|1|5|6|y)\$.*"
-    r"|[^\s@]{1,200}@sha256:[0-9a-f]{64})$"
+    r"|[^\s@]{1,200}@sha256:[0-9a-f]{64}|(?i:sha\d{1,3}|md5|blake2b?)[:=-][0-9a-fA-F]{32,128}"
+    # a file's name ("laptop_handout_2024-11-12.csv", "ewallet.p12")
+    r"|[\w.-]{1,200}\.(?i:csv|tsv|txt|json|ya?ml|xml|log|md|pdf|zip|gz|tgz|tar|7z|conf|cfg|ini|env|pem|crt|cer|p12|pfx|jks"
+    r"|kdbx|sql|db|sqlite|bak|py|js|ts|go|rb|sh|ps1|html?|png|jpe?g|docx?|xlsx?|key|pub|ovpn|keytab))$"
+)
+#: A host's name: labels and a top-level domain, public or of a private network ("db-04.qa.corp").
+_HOSTNAME = re.compile(
+    r"^(?:[A-Za-z0-9-]{1,63}\.)+(?i:com|net|org|io|dev|app|cloud|co|ai|me|info|biz|eu|de|fr|uk|nl|jp|us|ca|au|ch|se|no"
+    r"|es|it|pl|br|in|local|localdomain|lan|corp|internal|intra|intranet|home|arpa|test|example|invalid|svc|cluster)$"
 )
 _NAME_LIKE_WORD = re.compile(r"pass|secret|token|(?<![a-z])keys?(?![a-z])|cred")
 _LOOPBACK = frozenset(["localhost", "127.0.0.1", "[::1]", "::1"])
@@ -1163,12 +1387,55 @@ _COMMAND_SECRETS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 #: Password |"); a column whose name is a secret's makes that column's cells secrets.
 _HEADER_CELL = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
 _TABLE_NEEDS = ("pass", "secret", "token", "key", "community", "pin", "pwd")
+#: A column of values, in a table of names and values ("| Variable | Value | Notes |").
+_VALUE_WORDS = frozenset(["value", "values", "wert", "valeur", "valor", "waarde", "wartosc", "valore"])
+_KEY_COLUMNS = frozenset(
+    [("name",), ("key",), ("variable",), ("var",), ("setting",), ("field",), ("parameter",), ("param",), ("env",)]
+)
 #: psql's rule under its header row (" id | name\n----+------").
 _PSQL_RULE = re.compile(r"[ \t]*-+(?:\+-+)+[ \t]*$")
 #: An SQL INSERT with its column list: a dump's or a fixture's rows, each value under its column.
 _SQL_INSERT = re.compile(
     r"(?i)\bINSERT[ \t]+INTO[ \t]+[\w.`\"\[\]]{1,80}[ \t]*\((?P<cols>[^()\n]{1,400})\)[ \t]*VALUES\s{0,20}"
     r"(?P<rows>(?:\((?:[^()'\n]|'(?:[^'\\\n]|\\.|''){0,400}'){1,400}\)[ \t]*,?\s{0,20}){1,50})"
+)
+#: PostgreSQL's dump of a table: `COPY t (cols) FROM stdin;`, rows of tab-separated values, `\.`.
+_SQL_COPY = re.compile(
+    r"(?i)\bCOPY[ \t]+[\w.\"]{1,80}[ \t]*\((?P<cols>[^()\n]{1,400})\)[ \t]*FROM[ \t]+stdin;?[ \t]*\n"
+)
+#: A command whose output is a secret: a secret store's read (`kubectl get secret …`, `vault kv get
+#: -field=…`, `aws secretsmanager get-secret-value`, `gcloud secrets versions access`, `az keyvault
+#: secret show`, `security find-generic-password -w`, `pass show`, `op read`, `doppler secrets get`,
+#: `heroku config:get`), a CLI printing its token (`gh auth token`, `fly auth token`, `gcloud auth
+#: print-access-token`), a generator (`openssl rand`, `pwgen`, `/dev/urandom`, `secrets.token_hex`,
+#: `wg genkey`, `kubeadm token create`), and `… | base64 -d` of something named a secret.
+_SECRET_COMMAND = re.compile(
+    r"\bkubectl\b[^\n]{0,200}?\bget[ \t]+secrets?\b|\bvault[ \t]+(?:kv[ \t]+get|read)\b[^\n]{0,200}?[ \t]-field\b"
+    r"|\baws[ \t]+secretsmanager[ \t]+get-secret-value\b|\baws[ \t]+ssm[ \t]+get-parameters?\b[^\n]{0,200}?--with-decryption"
+    r"|\bgcloud[ \t]+secrets[ \t]+versions[ \t]+access\b|\bgcloud[ \t]+auth[ \t]+(?:application-default[ \t]+)?print-"
+    r"|\baz[ \t]+keyvault[ \t]+secret[ \t]+show\b|\bsecurity[ \t]+find-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-\w*w"
+    r"|\b(?:go)?pass[ \t]+show\b|\bop[ \t]+(?:read|item[ \t]+get)\b|\bdoppler[ \t]+secrets[ \t]+get\b"
+    r"|\bheroku[ \t]+(?:config:get|auth:token)\b|\bgh[ \t]+auth[ \t]+token\b|\bfly(?:ctl)?[ \t]+(?:auth[ \t]+token|tokens?[ \t]+create)\b"
+    r"|\bopenssl[ \t]+rand\b|\bpwgen\b|/dev/u?random\b|\bsecrets\.token_\w+|\bwg[ \t]+genkey\b|\bkubeadm[ \t]+token[ \t]+create\b"
+    r"|\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b"
+)
+_TRUNCATED = re.compile(r"\|[ \t]*(?:head|cut)[ \t]+-c")
+_GENERATOR = re.compile(r"openssl|pwgen|/dev/|secrets\.")
+_COMMAND_NEEDS = (
+    *("kubectl", "vault", "secretsmanager", "ssm", "gcloud", "keyvault", "find-", "pass", "op ", "doppler"),
+    *("heroku", "gh auth", "fly", "openssl", "pwgen", "random", "secrets.", "genkey", "kubeadm", "base64"),
+)
+#: A shell's `echo "… $SECRET_VAR …"` and the line it printed: the variable's value, unmasked in a
+#: CI log.
+_ECHO_VAR = re.compile(
+    r"\becho[ \t]+(?:-[neE][ \t]+)?(?P<q>[\"']?)(?P<pre>[^\n$\"'`]{0,200})\$\{?(?P<var>[A-Za-z_]\w{0,60})\}?"
+    r"(?P<post>[^\n$\"'`]{0,200})(?P=q)[ \t]*\n(?P<out>[^\n]{1,600})"
+)
+#: A row of a browser's password export pasted without its header: the site's URL, the user, the
+#: password (Chrome's `name,url,username,password,note`, Firefox's `url,username,password,…`).
+_LOGIN_ROW = re.compile(
+    r"(?m)^(?:[^,\t\n]{0,200}[,\t])?https?://[^\s,\t]{1,300}[,\t][\"']?[^\s,\t\"']{1,100}[\"']?[,\t]"
+    r"(?P<q>[\"']?)(?P<value>[^\s,\t\"']{1,200})(?P=q)(?:[,\t][^\n]{0,300})?$"
 )
 _SQL_ROW = re.compile(r"\((?P<body>(?:[^()'\n]|'(?:[^'\\\n]|\\.|''){0,400}'){1,400})\)")
 _SQL_FIELD = re.compile(r"[ \t]*(?:'(?P<str>(?:[^'\\\n]|\\.|''){0,400})'|[^,']{0,400})[ \t]*(?:,|$)")
@@ -1204,6 +1471,13 @@ def _looks_random(value: str) -> bool:
         value = value[2:]  # (hex written as a number: an Ethereum key)
     elif _GROUPED.match(value):
         value = value.replace("-", "")  # a key in groups ("XZGB-GSI5-…"): the dashes are layout
+        if (
+            not _HEX.match(value)
+            and any(c.isdigit() for c in value)
+            and sum(c.isalpha() for c in value) * 3 >= len(value)
+            and _entropy(value) >= 3.3
+        ):
+            return True  # (a recovery or licence key: one case and digits, its grouping says what it is)
     if _HEX.match(value):
         return len(value) >= 20 and _entropy(value) >= _ENTROPY["hex"]
     classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
@@ -1263,8 +1537,10 @@ def _placeholder(value: str) -> bool:
     follows a placeholder-like word is random ("secret-N0CN…" is a Statsig key)."""
     if not _PLACEHOLDER.match(value):
         return len(value) >= 6 and _sequential(value)
-    if value.startswith(("@", "!")) and _looks_random(value[1:]):
+    if value.startswith(("@", "!")) and (_looks_random(value[1:]) or _human_password(value)):
         return False  # a random value, not a reference or a tag ("@vault_password", "!vault")
+    if value.startswith("$") and _chosen_password(value[1:]) and any(c.isdigit() for c in value.split("$")[1][:20]):
+        return False  # a password that starts with "$" ("$umm1t3mber#44"), not a variable
     prefixed = _PREFIXED.match(value)
     return prefixed is None or not _looks_random(prefixed.group("body")) or "example" in value.lower()
 
@@ -1326,8 +1602,167 @@ def _passphrase(value: str) -> bool:
     m = _PASSPHRASE.match(value)
     if m is None or len(value) < 12:
         return False
-    words = value.lower().split(m.group("sep"))
+    pieces = value.lower().split(m.group("sep"))
+    words = [w.rstrip(string.digits) for w in pieces]
+    if sum(w != v for w, v in zip(words, pieces, strict=True)) > 2:
+        return False  # (digits after most words: versions and ids, "node12.eu3.prod4")
     return words[0] not in _NOT_PASSPHRASE and not any(w in _SECRET_WORDS or w in _NOT_PASSPHRASE for w in words[1:])
+
+
+_SWITCHES = re.compile(r"[A-Za-z]\d|\d[A-Za-z]")
+
+
+def _random_piece(value: str) -> bool:
+    """A piece of the dotted *value* switches between letters and digits again and again
+    ("tj1y14a6pgysxqml"): a random token's, not a code reference's ("v1alpha1")."""
+    return any(len(p) >= 10 and len(_SWITCHES.findall(p)) >= 4 for p in value.split("."))
+
+
+#: Words for an account or a device whose password is what a note gives next ("admin: …", "the
+#: wifi is …", "VNC on the mac mini is …").
+_ACCOUNT_WORDS = frozenset(
+    ["admin", "administrator", "root", "login", "superuser", "wifi", "wlan", "vpn", "rcon", "vnc", "svc"]
+)
+
+
+#: The word for a password, whole (not a piece of a value: "…8G7Pw").
+_PASSWORD_WORD = re.compile(
+    r"(?i)(?<![\w-])(?:pass(?:word|wd|phrase|code)?|pw|pwd|passwort|kennwort|contrase[ñn]a|mot de passe|senha"
+    r"|wachtwoord|has[łl]o|l[öo]senord|salasana|heslo|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|비밀번호)(?![\w-])"
+)
+_ACCOUNT_HINTS = frozenset([*_ACCOUNT_WORDS, "wi-fi"])
+
+
+def _account_name(parts: tuple[str, ...]) -> bool:
+    """*parts* name an account or a device's login ("admin", "wifi", "svc_backup")."""
+    return bool(parts) and (parts[-1] in _ACCOUNT_WORDS or parts[0] == "svc" or parts[-2:] == ("wi", "fi"))
+
+
+def _transitions(value: str) -> int:
+    """How often *value* changes between lower case, upper case and digits."""
+    kinds = [0 if c.islower() else 1 if c.isupper() else 2 if c.isdigit() else 3 for c in value]
+    return sum(a != b for a, b in itertools.pairwise(kinds))
+
+
+def _human_password(value: str) -> bool:
+    """*value* has the shape of a password a person made: letters with digits and a symbol, three
+    words run together with digits ("IrisCometFjord941"), letters and digits mixed through ("leet"),
+    a season and a year ("Herbst2022"), words joined with digits, or random characters; not a
+    name with a number ("JaneDoe2024", "ClusterAdmin01", "Office-5G")."""
+    if not 8 <= len(value) <= 64 or _HEX.match(value):
+        return False
+    upper = lower = digit = symbol = joiner = False
+    for c in value:
+        if c.isupper():
+            upper = True
+        elif c.islower():
+            lower = True
+        elif c.isdigit():
+            digit = True
+        elif c in _PASSWORD_SYMBOLS:
+            symbol = True
+        elif c in "-_.":
+            joiner = True
+    if (digit and symbol and _chosen_password(value)) or (len(value) >= 16 and _looks_random(value)):
+        return True
+    if upper and lower and digit:
+        if symbol or (
+            joiner and len(value) >= 10 and (sum(c.isdigit() for c in value) >= 2 or _UPPER_RUN.search(value))
+        ):
+            return True
+        return (
+            len(_CAPITALIZED.findall(value)) >= 3
+            or len(_SWITCHES.findall(value)) >= 4
+            or _SEASONAL.match(value) is not None
+            or (_transitions(value) >= 4 and not _WORDLIKE.search(value))  # ("DvdNd4kH": no word in it)
+        )
+    if upper and lower and (symbol or joiner) and len(value) >= 10 and _UPPER_RUN.search(value) is not None:
+        return True  # ("ruoa_IFZROvgw": random letters of both cases)
+    return (digit and _passphrase(value)) or (_passphrase(value) and len(value) >= 16)
+
+
+_CAPITALIZED = re.compile(r"[A-Z][a-z]{2,}")
+_WORDLIKE = re.compile(r"[A-Z]?[a-z]{4,}|[A-Z][a-z]{2,}\d")
+#: The most common password people choose: a season (or a greeting) and a year.
+_SEASONAL = re.compile(
+    r"(?i)^(?:spring|summer|autumn|fall|winter|sommer|herbst|fr[üu]hling|invierno|verano|primavera|oto[ñn]o|hiver"
+    r"|printemps|automne|[ée]t[ée]|inverno|estate|autunno|zomer|welcome|willkommen|bienvenue|password|passw0rd)"
+    r"[^A-Za-z]{0,2}\d{2,4}[^A-Za-z0-9]{0,2}$"
+)
+_UPPER_RUN = re.compile(r"[A-Z]{3}")
+_REPEAT = re.compile(r"(.)\1{3}")
+
+
+def _person_password(value: str) -> bool:
+    """*value* mixes both cases, digits and a symbol: a password a person made ("Ivana1963-pep")."""
+    return (
+        10 <= len(value) <= 64
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and 0 < sum(c.isdigit() for c in value) * 2 <= len(value)
+        and any(not c.isalnum() for c in value)
+        and not _ASSIGNMENT.match(value)
+        and _REPEAT.search(value) is None
+    )
+
+
+def _token_like(value: str) -> bool:
+    """*value* is letters and digits mixed through twenty or more characters (a Mattermost token:
+    26 lower-case letters and digits), varied enough not to be a word and a number."""
+    return (
+        len(value) >= 20
+        and value.isalnum()
+        and sum(c.isdigit() for c in value) >= 4
+        and sum(c.isalpha() for c in value) >= 4
+        and len(_SWITCHES.findall(value)) >= 6
+        and _entropy(value) >= 3.2
+    )
+
+
+def _random_letters(value: str) -> bool:
+    """*value* is eight or more letters in one case drawn at random ("SCYHBWTM", a device's printed
+    default password): no word has so few vowels."""
+    return (
+        len(value) >= 8
+        and value.isalpha()
+        and (value.isupper() or value.islower())
+        and sum(c in "aeiouAEIOU" for c in value) * 4 < len(value)
+        and _entropy(value) >= 2.5
+    )
+
+
+def _pin_like(value: str) -> bool:
+    """*value* is a number a device takes as its password (six to twelve digits, not a date, a
+    year or a run: "49664561")."""
+    return (
+        6 <= len(value) <= 12
+        and value.isdigit()
+        and len(set(value)) >= 3
+        and not _sequential(value)
+        and not _COMPACT_DATE.match(value)
+    )
+
+
+def _unmasked(text: str, pos: int, kind: str) -> tuple[int, int] | None:
+    """Where the part of a half-masked value at *pos* that is still shown starts and ends: a mask
+    hides its first characters ("**********McDQ…", "****** quartz hazel dune"), the rest is enough
+    to be a secret."""
+    if not text.startswith(("*", "•"), pos):
+        return None
+    m = _MASK_PREFIX.match(text, pos)
+    if m is None:
+        return None
+    rest = _VALUE.match(text, m.end())
+    if rest is not None:
+        value = rest.group().rstrip(".,;:)]}")
+        if len(value) >= 16 and _looks_random(value) and not any(c in "*•" for c in value):
+            return m.end(), m.end() + len(value)
+        return None
+    if kind == "password":
+        phrase = _MASKED_PHRASE.match(text, m.end())
+        if phrase is not None and (len(phrase.group("value").split()) >= 3 or phrase.group("digits")):
+            return phrase.span("value")
+    return None
 
 
 def _spaced_phrase(value: str) -> bool:
@@ -1337,7 +1772,11 @@ def _spaced_phrase(value: str) -> bool:
         len(words) >= 3
         and len(value) >= 12
         and not any(
-            w.lower() in _PROSE_WORDS or w.lower() in _NOT_PASSPHRASE or w.lower() in _SECRET_WORDS for w in words
+            w.lower() in _PROSE_WORDS
+            or w.lower() in _NOT_PASSPHRASE
+            or w.lower() in _SECRET_WORDS
+            or w.lower() in _FOREIGN_PROSE
+            for w in words
         )
         and not _placeholder(words[0])
         and sum(w.isalpha() for w in words) >= 3
@@ -1396,8 +1835,16 @@ def _name_kind(name: str, before: str) -> str | None:
         for p, q in itertools.pairwise((before.lower(), *parts))
     ):
         return None
-    if any(_PASSWORD_PART.match(p) for p in parts):
-        return "password"
+    if (
+        any(_PASSWORD_PART.match(p) for p in parts)
+        or any(
+            (p, q) in (("shared", "secret"), ("pre", "shared"), ("preshared", "key"), ("key", "content"))
+            for p, q in itertools.pairwise((before.lower(), *parts))
+        )
+        or _CRYPT_TOOL.search("".join(parts))
+        or _JOINED_PASSWORD.search("".join(parts))  # ("mot_de_passe", "motDePasse", "kata_sandi")
+    ):
+        return "password"  # (a shared secret is a password two ends were given: RADIUS, L2TP, IPsec)
     if any(_SECRET_PART.match(p) for p in parts):
         return "secret"
     if any(p in _SESSION_PART for p in parts):
@@ -1416,24 +1863,37 @@ def _name_kind(name: str, before: str) -> str | None:
     return None
 
 
-def _usable(value: str) -> bool:
-    """Not a placeholder, reference, path or URL: a value that may be a secret."""
+@functools.lru_cache(maxsize=4096)
+def _usable(value: str, literal: bool = False) -> bool:
+    """Not a placeholder, reference, path or URL: a value that may be a secret. A *literal* (a
+    quoted string, a password by its syntax) is no code reference, however dotted."""
     if (
         not value
         or _placeholder(value)
         or _PUBLIC_TOKEN.match(value)
-        or (_REFERENCE.match(value) and not _passphrase(value))
+        or (
+            not literal
+            and _REFERENCE.match(value)
+            and not _passphrase(value)
+            and not _random_piece(value)
+            and not (_BOOTSTRAP_TOKEN.fullmatch(value) and _bootstrap_token(value))
+        )
+        or ("." in value and _REFERENCE.match(value) and _NAME_LIKE_WORD.search(value.lower()) is not None)
+        or (literal and _CODE_REFERENCE.match(value))
         or "://" in value
         or _RUN.search(value)
         or _QUERY.search(value)
         or _ADDRESS.match(value)
         or _DATETIME.match(value)
-        or value.startswith(("arn:", "data:"))  # a resource's name; an inline file
+        or (_HOSTNAME.match(value) and (value.islower() or value.isupper()))
+        or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
+        or _SECRET_REF.match(value)  # a secret manager's name for it ("projects/1/secrets/db/versions/2")
         or (value.startswith("eyJ") and _sample_jwt(value))
         or _regex_source(value)
         or _NOT_A_VALUE.match(value)
         or "***" in value
         or "•••" in value  # a masked key ("sk_live_****Xw0s")
+        or "…" in value  # (an elided one: "sk-ant-…Ri20")
         or _public_point(value)
         or _plain_json(value[value.index("=") + 1 :] if _ASSIGNMENT.match(value) else value)
     ):
@@ -1489,6 +1949,8 @@ def _template(text: str, start: int, end: int) -> bool:
 
 
 _URL_REST = re.compile(r"[^\s/]{1,200}")
+#: Elements that hold a name, not a value (`<key>CFBundleVersion</key>` in a property list).
+_TAG_NAMES = frozenset(["key", "name", "value", "string", "data"])
 
 
 def _in_url_authority(text: str, pos: int) -> bool:
@@ -1513,6 +1975,33 @@ def _shown_plain(text: str, f: Finding) -> bool:
     return decoded is not None and len(decoded) >= 4 and decoded in text
 
 
+def _labelled_password(text: str, line_start: int, value: str) -> bool:
+    """The line before *line_start* (or the one before a blank line) is a password's label
+    ("Password:") and *value* has a password's shape though it holds an "=" ("parj=UUNJCuyc")."""
+    prev_start = _previous_line(text, line_start)
+    prev = text[prev_start : max(prev_start, line_start - 1)].strip()
+    if not prev and prev_start:
+        prev = text[_previous_line(text, prev_start) : prev_start - 1].strip()
+    return prev.endswith(":") and _line_kind(prev) == "password" and _human_password(value)
+
+
+def _with_repeats(text: str, found: list[Finding]) -> list[Finding]:
+    """*found* and every other place its secrets appear in *text* ("login as: X" / "X@host's
+    password:"): a secret is redacted wherever it is written, not only where it was recognised."""
+    values = {text[f.start : f.end]: f.kind for f in found if 8 <= f.end - f.start <= 400}
+    if not values or len(found) > 50:
+        return found
+    starts = {f.start for f in found}
+    extra: list[Finding] = []
+    for value, kind in values.items():
+        at = text.find(value)
+        while at >= 0 and len(extra) < 50:
+            if at not in starts:
+                extra.append(Finding(kind, at, at + len(value)))
+            at = text.find(value, at + len(value))
+    return sorted([*found, *extra], key=lambda f: (f.start, -f.end)) if extra else found
+
+
 def _inside(spans: list[tuple[int, int]], f: Finding) -> bool:
     return any(a <= f.start and f.end <= b for a, b in spans)
 
@@ -1522,6 +2011,35 @@ def _cookie_like(value: str) -> bool:
     26 lower-case letters and digits; not an analytics id of digits and dots)."""
     value = _unquoted(value)
     return _looks_random(value) or (_varied(value) and sum(c.isalpha() for c in value) * 4 >= len(value))
+
+
+_ESCAPE = re.compile(r"\\(?:[\"\\/nrt]|u[0-9a-fA-F]{4})")
+_ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
+
+
+def _unescaped(text: str) -> tuple[str, list[int], list[int]] | None:
+    """*text* with a JSON string's escapes decoded (``\\n``, ``\\"``, ``\\uXXXX``), and for each of
+    its characters where it starts and ends in *text*; None when *text* has no quote or line
+    escaped (nothing to gain)."""
+    if '\\"' not in text and "\\n" not in text:
+        return None
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for m in _ESCAPE.finditer(text):
+        out.append(text[pos : m.start()])
+        starts.extend(range(pos, m.start()))
+        ends.extend(range(pos + 1, m.start() + 1))
+        code = m.group()[1]
+        out.append(_ESCAPED.get(code, code) if code != "u" else chr(int(m.group()[2:], 16)))
+        starts.append(m.start())
+        ends.append(m.end())
+        pos = m.end()
+    out.append(text[pos:])
+    starts.extend(range(pos, len(text)))
+    ends.extend(range(pos + 1, len(text) + 1))
+    return "".join(out), starts, ends
 
 
 def _unquoted(value: str) -> str:
@@ -1538,7 +2056,16 @@ class SecretScanner:
 
     def scan(self, text: str) -> list[Finding]:
         """The secrets in *text*, by position, overlapping ones merged (the earlier kind wins)."""
-        found = sorted(self._find(text), key=lambda f: (f.start, -f.end))
+        found = list(self._find(text))
+        view = _unescaped(text)
+        if view is not None:
+            # a file quoted inside a JSON string (a tool call's result, a log's payload): read it
+            # as the file it is, then map what is found back to the escaped text
+            plain, starts, ends = view
+            found += (Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in self._find(plain) if f.end > f.start)
+        found.sort(key=lambda f: (f.start, -f.end))
+        if found:
+            found = _with_repeats(text, found)
         if "encryptedData" in text:  # (a SealedSecret's ciphertext opens only in its cluster)
             sealed = [m.span() for m in _ENCRYPTED_DATA.finditer(text)]
             found = [f for f in found if not _inside(sealed, f)]
@@ -1556,8 +2083,9 @@ class SecretScanner:
     def _find(self, text: str) -> Iterator[Finding]:
         yield from self._formats(text)
         yield from self._syntax(text)
-        yield from self._named(text)
-        yield from self._tables(text)
+        hints = list(_NAME_HINT.finditer(text))  # (the words that may name a secret, found once)
+        yield from self._named(text, hints)
+        yield from self._tables(text, bool(hints))
         yield from self._sql_rows(text)
         yield from self._value_first(text)
         yield from self._lone_values(text)
@@ -1567,6 +2095,8 @@ class SecretScanner:
         yield from self._answers(text)
         yield from self._otp(text)
         yield from self._pins(text)
+        yield from self._outputs(text)
+        yield from self._paragraphs(text)
 
     def _formats(self, text: str) -> Iterator[Finding]:
         for m in _PRIVATE_KEY.finditer(text):
@@ -1609,24 +2139,27 @@ class SecretScanner:
             if not any(literal in text for literal in _TOKEN_LITERALS[kind]):
                 continue  # (a substring test is far cheaper than the pattern)
             for m in pattern.finditer(text):
-                if not _RUN.search(m.group(0)) and not _sequential(m.group(0)):
-                    yield Finding(kind, m.start(), m.end())
+                if _RUN.search(m.group(0)) or _sequential(m.group(0)):
+                    continue
+                if kind in _RANDOM_BODY and not _looks_random(m.group(0).rsplit("_", 1)[-1].rsplit("-", 1)[-1]):
+                    continue  # (a prefix then a word: "rzp_test_placeholderkeyvalue")
+                yield Finding(kind, m.start(), m.end())
 
     def _syntax(self, text: str) -> Iterator[Finding]:
         """Credentials that the syntax around them names: URLs, headers, command lines, files.
         (Each pattern runs only when a substring it needs is in the text: the scan is on every
         store.)"""
         low = text.lower()
+        for m in _URL_PASSWORD.finditer(text) if ":/" in text else ():
+            value = m.group("value")
+            if (
+                not _placeholder(value)
+                and value.upper() != "PASSWORD"
+                and "[redacted:" not in m.group()  # (a token redacted in the URL's user part)
+                and not _default_login(text, m.start("value"), m.end("value"))
+            ):
+                yield Finding("basic_auth", m.start("value"), m.end("value"))
         if "://" in text:
-            for m in _URL_PASSWORD.finditer(text):
-                value = m.group("value")
-                if (
-                    not _placeholder(value)
-                    and value.upper() != "PASSWORD"
-                    and "[redacted:" not in m.group()  # (a token redacted in the URL's user part)
-                    and not _default_login(text, m.start("value"), m.end("value"))
-                ):
-                    yield Finding("basic_auth", m.start("value"), m.end("value"))
             for m in _URL_TOKEN.finditer(text):
                 host = _URL_HOST.match(text, m.end("value"))
                 line = text.rfind("\n", 0, m.start()) + 1
@@ -1642,10 +2175,19 @@ class SecretScanner:
                 if _looks_random(m.group("value")):
                     yield Finding("high_entropy", m.start("value"), m.end("value"))
             for m in _PATH_KEY.finditer(text):
-                name = next(g for g in ("hook", "alchemy", "infura", "quicknode", "hue") if m.group(g))
+                name = next(g for g in ("hook", "alchemy", "infura", "quicknode", "hue", "ical") if m.group(g))
                 value = m.group(name)
                 if _varied(value.replace("/", "")) or (name != "hook" and _looks_random(value)):
                     yield Finding("webhook_url" if name == "hook" else "high_entropy", m.start(name), m.end(name))
+            for m in _AUTH_LINK.finditer(text):
+                name = "token" if m.group("token") else "qvalue"
+                path = m.group("path") if name == "token" else m.group("qpath")
+                value = _unquoted(m.group(name))
+                if _AUTH_PATH.search(path) and not _UUID.match(value) and (_looks_random(value) or _hex_key(value)):
+                    yield Finding("high_entropy", m.start(name), m.end(name))
+        for m in _AWS_PAIR.finditer(text) if "AKIA" in text or "ASIA" in text else ():
+            if _looks_random(m.group("value")) and "EXAMPLE" not in m.group():
+                yield Finding("aws_secret_key", m.start("value"), m.end("value"))
         for m in _URL_SIGNATURE.finditer(text) if "sig" in low else ():
             if _looks_random(_unquoted(m.group("value"))):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
@@ -1678,12 +2220,27 @@ class SecretScanner:
             if not any(n in low for n in needs):
                 continue
             for m in pattern.finditer(text):
+                if m.groupdict().get("value2"):  # ("creds are jsmith:…": only a password's shape)
+                    value = m.group("value2").rstrip(".,;)")
+                    if _usable(value) and (_human_password(value) or _passphrase(value)):
+                        yield Finding("password", m.start("value2"), m.start("value2") + len(value))
+                    continue
                 value = m.group("value")
-                if _usable(value) and "$" not in value[:2]:
+                if _usable(value, True) and "$" not in value[:2]:
                     yield Finding("password", m.start("value"), m.end("value"))
         for m in _ACCOUNT_PAIR.finditer(text) if " / " in text or "admin/" in low or "root/" in low else ():
             value = m.group("value")
-            if _usable(value) and (_credential_like(value) or _passphrase(value)):
+            if _usable(value) and (_credential_like(value) or _passphrase(value) or _random_letters(value)):
+                yield Finding("password", m.start("value"), m.end("value"))
+        # a PgBouncer `userlist.txt` line pasted without its name: `"user" "password"`
+        for m in _USERLIST.finditer(text) if '" "' in text and "userlist" not in low else ():
+            value = m.group("value")
+            if len(value) >= 6 and _usable(value) and (_credential_like(value) or _human_password(value)):
+                yield Finding("password", m.start("value"), m.end("value"))
+        # a password typed where the shell history shows a command (`sudo -i`, `su -`) prompted for it
+        for m in _PROMPTED.finditer(text) if "su" in text else ():
+            value = m.group("value")
+            if _usable(value) and not _LETTERS.match(value) and (_human_password(value) or _passphrase(value)):
                 yield Finding("password", m.start("value"), m.end("value"))
         for m in _USER_THEN_P.finditer(text) if " -p" in text else ():
             command = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
@@ -1695,21 +2252,24 @@ class SecretScanner:
             value = m.group("value")
             if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
-        for m in _NAME_VALUE.finditer(text) if "value" in low else ():
-            kind = _name_kind(m.group("name"), "")
-            value = m.group("value").rstrip(".,;)]}")
-            if kind is None and "cookie" in low and _cookie_name(m.group("name")) and _usable(value):
+        for m, v in _name_values(text) if "value" in low else ():
+            name = m.group("name")
+            kind = _name_kind(name, "")
+            value = v.group("value").rstrip(".,;)]}")
+            if kind is None and "cookie" in low and _cookie_name(name) and _usable(value):
                 kind = "secret" if _cookie_like(value) else None  # a cookie in a browser's export
                 if kind:
-                    yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+                    yield Finding("high_entropy", v.start("value"), v.start("value") + len(value))
                 continue
-            if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
+            if kind is None and _BARE_KEY.match(name):
+                kind = "key"  # ("keyName": "key1": an account's key)
+            if kind and _usable(value) and self._accepts(value, kind, _name_parts(name), True):
                 yield Finding(
                     "password" if kind == "password" else "high_entropy",
-                    m.start("value"),
-                    m.start("value") + len(value),
+                    v.start("value"),
+                    v.start("value") + len(value),
                 )
-        for m in _XML_PROPERTY.finditer(text) if "<value" in low else ():
+        for m in _XML_PROPERTY.finditer(text) if "<value" in low or "<string" in low or "<data" in low else ():
             name = m.group("name") or m.group("name2") or m.group("name3")
             kind = _name_kind(name, "")
             value = m.group("value")
@@ -1788,14 +2348,16 @@ class SecretScanner:
             if _decoded(m.group("value")) is not None:
                 yield Finding("k8s_secret", m.start("value"), m.end("value"))
 
-    def _named(self, text: str) -> Iterator[Finding]:
+    def _named(self, text: str, hints: list[re.Match[str]] | None = None) -> Iterator[Finding]:
         """A value beside a secret-sounding name: right after its separator, or a few words on
         within the line ("auth token for the SMS sender: …")."""
         n = len(text)
         covered = 0  # the end of the last name read: a hint inside it is the same name
         # how far the words after a name of each kind were read in vain: read each once, so
         # text made of names ("pw pw pw …") stays linear
-        scanned = {"password": 0, "secret": 0, "session": 0, "key": 0, "value": 0}
+        scanned = {"password": 0, "secret": 0, "session": 0, "key": 0, "value": 0, "account": 0}
+        password_lines: dict[int, bool] = {}  # whether the line starting there names a password
+        line_start = line_seen = 0
         # (what most texts lack is looked for once, not at every name)
         urls = "://" in text
         env_flags = any(f in text for f in (" -e ", "--env", "--build-arg", "--secret"))
@@ -1803,7 +2365,7 @@ class SecretScanner:
         wifi = any(w in lowered for w in _WIFI_NEEDS) and _WIFI_WORD.search(text) is not None
         logs = any(level in text for level in _LOG_LEVELS)
         snmp = "community" in lowered and _SNMP_WORD.search(text) is not None
-        for m in _NAME_HINT.finditer(text):
+        for m in hints if hints is not None else _NAME_HINT.finditer(text):
             start, end = m.start(), m.end()
             if start < covered:
                 continue
@@ -1813,7 +2375,8 @@ class SecretScanner:
             high = min(n, end + 60)
             while end < high and text[end] in _IDENT_CHARS:
                 end += 1
-            covered = end
+            # (an account's word may start a longer name: "WLAN-Schlüssel" is read at its "Schlüssel")
+            covered = end if m.group().lower() not in _ACCOUNT_HINTS else covered
             name = text[start:end]
             flag = name.startswith("-")  # "--password VALUE", "-storepass VALUE"
             stripped = name.rstrip(".-@$")
@@ -1826,6 +2389,7 @@ class SecretScanner:
                 or (start and text[start - 1] == ":" and _in_arn(text, start))
                 or text.startswith("[redacted:", start - 10)  # (a kind in our own marker)
                 or _template(text, start, end)
+                or (start and text[start - 1] == "<" and text.startswith(">", end) and name.lower() in _TAG_NAMES)
                 or _blob(name)
                 or _NOT_A_NAME.fullmatch(name)
                 or text.startswith(("+", "/"), end)  # (inside base64: "…IPw+wF…", "…VPw/Ef…")
@@ -1839,14 +2403,14 @@ class SecretScanner:
                 opened = text.rfind("(", line_start, start)
                 if opened > line_start and text[opened - 1].isalnum() and ")" not in text[opened:start]:
                     continue  # a variable passed to a call ("Pbkdf2(password, salt, …)")
-            foreign = _FOREIGN_NAMES.get(m.group().lower())
+            foreign = _foreign(m.group())
             before = ""  # the word before a bare "key" or "token": "admin key", "API token"
             if foreign is not None:
                 parts = (*_name_parts(text[start : m.start()]), foreign)
                 kind = "password" if foreign == "password" else None
             else:
                 parts = _name_parts(name)
-                if parts and parts[0] in ("key", "keys", "token"):
+                if parts and parts[0] in ("key", "keys", "token", "secret"):
                     word = _BEFORE.search(text, max(0, start - 30), start)
                     before = word.group(1).lower() if word else ""
                 kind = _name_kind(name, before)
@@ -1861,12 +2425,23 @@ class SecretScanner:
                 and wifi
                 and (
                     any(_WIFI_WORD.fullmatch(p) for p in (before, *parts))
-                    or _WIFI_WORD.search(text, max(0, start - 120, text.rfind("\n", 0, start) + 1), start)
+                    or _WIFI_WORD.search(text, max(0, start - 300), start)  # (a config block's: "config wifi-iface")
                 )
             ):
                 kind = "password"  # a network's key is its password ("WLAN key", "wifi …, key …")
-            if kind is None and parts[-1:] == ("community",) and snmp:
-                kind = "password"
+            if kind is None and parts[-1:] == ("community",):
+                kind = "password" if snmp else "account"  # (an SNMP community; elsewhere only a password-shaped one)
+            if kind is None and _account_name(parts):
+                # "admin: …", "the wifi is …": a person's password, if one follows; unless the line
+                # names the password itself ("guest wifi is 'TP-Link_4F2A', password is on the …")
+                newline = text.rfind("\n", line_seen, start)  # (the hints come in order: read each span once)
+                line_start = newline + 1 if newline >= 0 else line_start
+                line_seen = start
+                if line_start not in password_lines:  # (each line is searched once)
+                    line_end = text.find("\n", end)
+                    line_end = n if line_end < 0 else line_end
+                    password_lines[line_start] = _PASSWORD_WORD.search(text, line_start, line_end) is not None
+                kind = None if password_lines[line_start] else "account"
             if kind is None:
                 continue
             if before:
@@ -1874,20 +2449,43 @@ class SecretScanner:
             if _COMMAND_OPTION.match(text, end) and _COMMAND_START.search(text, max(0, start - 8), start):
                 continue  # a program ("sshpass -f …", "htpasswd -b …"), not a name
             modifier = _NEXT_WORD.match(text, end)
-            if not flag and modifier and modifier.group(1).lower() in _NAME_MODIFIES:
-                continue
             label = _NEXT_LABEL.match(text, end)
-            if not flag and label and label.group(1).lower() in _NAME_MODIFIES:
-                continue  # the name qualifies a noun ("token refresh", "password policy")
-            found = self._value_after(text, end, kind, parts, scanned, flag)
-            if found is not None:
-                yield found
+            if not flag and (
+                (modifier and modifier.group(1).lower() in _NAME_MODIFIES)
+                or (label and label.group(1).lower() in _NAME_MODIFIES)
+            ):
+                # the name qualifies a noun ("token refresh", "password policy"): only a password
+                # a person chose, said to be one, counts ("the password field … reads Kessler2022!")
+                if kind != "password":
+                    continue
+                kind = "account"
+            found = self._value_after(text, end, kind, parts, scanned, flag, start)
+            if found is not None and not _NEGATED.search(text, max(0, start - 12), start):
+                yield found  # (not after "no password; staff network uses 802.1X …": there is none)
 
     def _value_after(
-        self, text: str, pos: int, kind: str, parts: tuple[str, ...], scanned: dict[str, int], flag: bool = False
+        self,
+        text: str,
+        pos: int,
+        kind: str,
+        parts: tuple[str, ...],
+        scanned: dict[str, int],
+        flag: bool = False,
+        name_start: int = -1,
     ) -> Finding | None:
-        label = "password" if kind == "password" else "high_entropy"
+        label = "password" if kind in ("password", "account") else "high_entropy"
         sep = _SEP.match(text, pos)
+        if kind == "account":
+            # an account's own value: a password in a properties file ("admin=…,admin"), if shaped like one
+            if sep is not None and sep.group("sep") in ("=", ":") and sep.end() >= scanned["value"]:
+                vm = _VALUE.match(text, sep.end())
+                value = vm.group().rstrip(".,;:)]}") if vm else ""
+                if vm is not None:
+                    scanned["value"] = vm.end()  # (judged once, as for the other names)
+                community = parts[-1:] == ("community",) and len(value) >= 8 and _credential_like(value)
+                if vm is not None and _usable(value) and (_human_password(value) or community):
+                    return Finding(label, vm.start(), vm.start() + len(value))
+            sep = None
         session = kind == "session"
         if session:  # (a value right after its separator only)
             if sep is None or sep.group("sep").isspace():
@@ -1916,25 +2514,43 @@ class SecretScanner:
                 if query and _QUERY_REST.match(value, query.start()):
                     value = value[: query.start()]  # "?user=app&password=…&ssl=true": up to the next field
                 value = value.rstrip(".,;:)]}")
-                # a separator, a command's flag or a quote says the value is the name's
-                explicit = (
-                    not sep.group("sep").isspace() or (flag and text[pos] in " \t") or text[sep.end() - 1] in "\"'`"
+                shown = (
+                    _unmasked(text, vm.start() + lead, kind) if text.startswith(("*", "•"), vm.start() + lead) else None
                 )
-                if (
-                    len(value) >= 4
-                    and _usable(value)
-                    and not _id_field(value)
-                    and self._accepts(value, kind, parts, explicit)
-                ):
+                if shown is not None:
+                    return Finding(label, *shown)  # a value half masked: the rest is shown
+                # a separator, a command's flag or a quote says the value is the name's; so does a
+                # config line of the name and the value alone
+                literal = text[sep.end() - 1] in "\"'`"
+                explicit = (
+                    not sep.group("sep").isspace()
+                    or (flag and text[pos] in " \t")
+                    or literal
+                    or (
+                        # (a name that starts its line, then one value that ends it: a config file's
+                        # `spark.authenticate.secret VALUE`, isync's `Pass VALUE`)
+                        name_start >= 0
+                        and not text[vm.start() + lead + len(value) : _line_end(text, vm.end(), 200)].strip()
+                        and _starts_line(text, name_start)
+                    )
+                )
+                usable = len(value) >= 4 and _usable(value, literal)
+                if usable and not _id_field(value) and self._accepts(value, kind, parts, explicit):
                     if (
                         kind == "password"
                         and value.isalpha()
                         and _DEFAULT.search(text, vm.end(), _line_end(text, vm.end(), 80))
-                    ):
-                        return None  # a product's documented default ("minioadmin  # default"), not a secret
+                    ) or _EXAMPLE_COMMENT.match(text, vm.end()):
+                        return None  # a documented default or example ("minioadmin  # default"), not a secret
                     return Finding(label, vm.start() + lead, vm.start() + lead + len(value))
-                if explicit and (_placeholder(value) or _REFERENCE.match(value)):
-                    return None  # "token: ${{ secrets.TOKEN }}": what follows is the placeholder's
+                if explicit and (
+                    _placeholder(value)
+                    or _REFERENCE.match(value)
+                    or _NOT_A_VALUE.match(value)
+                    or _SECRET_REF.match(value)
+                    or (sep.group("sep") in ("=", ":") and len(value) >= 4 and not usable)
+                ):
+                    return None  # "token: ${{ secrets.TOKEN }}", a hash, a host: what follows is theirs
         if session:
             return None
         if scanned[kind] >= pos + _WORD_WINDOW:
@@ -1944,10 +2560,17 @@ class SecretScanner:
         minimum = 6 if kind == "password" else 8
         argument = False  # the next word is an option's argument ("--project NAME")
         weak: Finding | None = None  # a password candidate of letters and digits only
+        found: Finding | None = None  # a candidate, unless a labelled value follows in a few words
+        found_at = 0
         previous = ""
+        labelled = False  # the word follows a label or a copula ("…: X", "… is X")
+        since_label = 99  # words since the last label or copula
+        budget, window = _WORD_COUNT, _WORD_WINDOW
         for count, wm in enumerate(_WORDS.finditer(text, max(pos, scanned[kind]), stop)):
-            if count >= _WORD_COUNT or wm.start() >= pos + _WORD_WINDOW:
+            if count >= budget or wm.start() >= pos + window:
                 break  # (a value starts within the window and may run past it)
+            if found is not None and count >= found_at + 4:
+                break
             scanned[kind] = wm.end()
             word = wm.group()
             offset = wm.start()
@@ -1958,7 +2581,11 @@ class SecretScanner:
             lead, word = _cjk_trimmed(word)
             offset += lead
             named_id = previous in _ID_WORDS
+            after_label, labelled = labelled, False
             previous = word.strip(_TRIM).lower()
+            if previous in _VALUE_WORDS:
+                # "… Current value, set today by priya: X": the value is announced, read on to it
+                budget, window = count + 8, max(window, wm.end() - pos + 80)
             if _CALL_OPEN.match(word):
                 continue  # a call: its argument follows ("urlBase64ToUint8Array('…')")
             if argument or text[offset - 1 : offset] == "<" or named_id:
@@ -1970,25 +2597,77 @@ class SecretScanner:
                 argument = not any(p in _VALUE_OPTIONS or _name_kind(p, "") for p in _name_parts(option.group(1)))
                 continue
             value = word.strip(_TRIM)
-            if word.endswith(":") and value:
+            since_label += 1
+            if (word.endswith(":") and value) or word in (":", "=", ":="):
+                labelled, since_label = True, -1
+                budget = max(budget, count + 2)  # (the labelled value may be the word past the count)
                 continue  # a label: the value follows it ("password for db1: …")
+            if previous in _COPULAS or word in _ARROWS:
+                labelled, since_label = True, -1
+                continue
+            if kind == "account":
+                # a person's password said to be one: the first or second word after a label or a
+                # copula ("admin: sync-bot TZgK…", "the wifi is …"), shaped like one
+                if 0 <= since_label <= 1:
+                    # (a symbol that ends the word may be the password's: "… reads Kessler2022!")
+                    for shown_value in (word.strip("\"'`()[]{}").rstrip(".,;:"), value):
+                        if shown_value and _usable(shown_value) and _human_password(shown_value):
+                            offset += word.index(shown_value)
+                            return Finding(label, offset, offset + len(shown_value))
+                continue
+            shown = _unmasked(text, wm.start(), kind) if word.startswith(("*", "•")) else None
+            if shown is not None:
+                return Finding(label, *shown)  # a value half masked: the rest is shown
+            if kind == "password":
+                spoken = self._phrase_at(text, wm.start(), after_label)
+                if spoken is not None:
+                    return Finding(label, *spoken)
             if (
-                _WORD_ASSIGNMENT.match(word)
+                (_WORD_ASSIGNMENT.match(word) and not after_label)
                 or _SSH_KEY_TYPE.match(word)
                 or (count < 3 and value.lower() in _NOT_SECRET_WORDS)
             ):
                 break  # another name's assignment; a public key; an id ("token id …", not "… Apple ID")
+            if kind == "password" and after_label and _pin_like(value):
+                return Finding(label, offset + word.index(value), offset + word.index(value) + len(value))
             if len(value) < minimum or (_LETTERS.match(value) and _name_kind(value, "")):
                 continue  # (a name of letters is another mention: "it's in 1Password")
             if _usable(value) and self._accepts(value, kind, parts, False):
                 offset += word.index(value)
+                candidate = Finding(label, offset, offset + len(value))
+                if after_label:
+                    return candidate  # (a labelled value over an earlier word: "for the XEPDB1 wallet: …")
+                if found is not None:
+                    continue
                 if kind == "password" and weak is None and not _strong(value):
-                    weak = Finding(label, offset, offset + len(value))
+                    weak = candidate
                     continue  # (maybe a user's name: "the password of user emma47 is …")
-                return Finding(label, offset, offset + len(value))
-        return weak
+                found, found_at = candidate, count
+        return found or weak
+
+    def _phrase_at(self, text: str, pos: int, labelled: bool) -> tuple[int, int] | None:
+        """A passphrase of words with spaces starting at *pos*: whole in quotes, unquoted when a
+        label or a copula introduces it and it ends its clause, or an app password's four groups."""
+        quoted = pos > 0 and text[pos - 1] in "\"'`" and (pos < 2 or not text[pos - 2].isalnum())
+        if quoted:
+            phrase = _QUOTED_PHRASE.match(text, pos)
+            if phrase is not None and _spaced_phrase(phrase.group("value")):
+                return phrase.span("value")
+        if labelled or quoted:
+            phrase = _WORD_PHRASE.match(text, pos)
+            if phrase is not None and _spaced_phrase(phrase.group("value")):
+                return phrase.span("value")
+            app = _APP_PASSWORD.match(text, pos)
+            if (
+                app is not None
+                and _CLAUSE_END.match(text, app.end("value"))  # (not "Password: will also need some changes")
+                and _entropy(app.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4
+            ):
+                return app.span("value")
+        return None
 
     @staticmethod
+    @functools.lru_cache(maxsize=4096)  # (a value is judged the same wherever it is seen again)
     def _accepts(value: str, kind: str, parts: tuple[str, ...], explicit: bool) -> bool:
         if kind == "key":
             # a bare key: its longest piece must be random and not hex ("Linux-node-<sha256>"
@@ -1998,30 +2677,48 @@ class SecretScanner:
                 body = value  # (base64 has "/" in it)
             three = len(body) >= 16 and all(any(f(c) for c in body) for f in (str.islower, str.isupper, str.isdigit))
             return (len(body) >= 20 or three) and _looks_random(body) and not _HEX.match(body)
-        if _basic_pair(value) or _looks_random(value):
+        if _basic_pair(value) or _looks_random(value) or _app_password(value):
             return True
         if any(p in ("license", "licence", "activation", "product") for p in parts):
             return len(value) >= 12 and _LICENSE_SHAPE.match(value) is not None and not _sequential(value)
         if kind == "password":
             if _app_password(value):
                 return True
-            return len(value) >= 6 and (explicit or _credential_like(value) or _passphrase(value))
+            return len(value) >= 6 and (
+                explicit or _credential_like(value) or _passphrase(value) or _human_password(value)
+            )
         if _chosen_password(value):
             return True  # a secret a person chose ("SECRET_KEY = 'cobalt7ORANGE#'")
+        if (
+            explicit
+            and not _ASSIGNMENT.match(value)
+            and not _REPEAT.search(value)
+            and (
+                _person_password(value)
+                or _human_password(value)
+                or (_passphrase(value) and any(c.isdigit() for c in value))
+                or _token_like(value)
+            )
+        ):
+            return True  # a shared secret a person chose, a token of letters and digits, where a separator says so
         decoded = _decoded(value)
         if decoded is not None and decoded != value and _credential_like(decoded):
             return True  # a credential in base64 ("the token in the secret is …")
         # a UUID is an id unless it is named an API key or a token (Heroku's keys are UUIDs)
         return _UUID.match(value) is not None and (
-            "token" in parts or "apikey" in parts or ("api" in parts and "key" in parts)
+            "token" in parts
+            or "apikey" in parts
+            or ("api" in parts and "key" in parts)
+            or ("secret" in parts and "client" not in parts)  # (an Entra client secret's id is a UUID)
         )
 
-    def _tables(self, text: str) -> Iterator[Finding]:
+    def _tables(self, text: str, named: bool = True) -> Iterator[Finding]:
         """The cells under a table's column named a secret: a CSV export (a browser's or a
         password manager's, a cloud console's credentials file) or a Markdown table whose
-        header row names the columns."""
+        header row names the columns; and in a table of names and values ("| Variable | Value |"),
+        the value of each row whose name is a secret's."""
         low = text.lower()
-        if not any(n in low for n in _TABLE_NEEDS):
+        if not named and not any(n in low for n in _TABLE_NEEDS):
             return
         lines = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text)]
         i = 0
@@ -2040,30 +2737,66 @@ class SecretScanner:
             if not all(_HEADER_CELL.fullmatch(n) for n in names):
                 continue
             columns = [(c, k) for c, k in enumerate(map(_column_kind, names)) if k]
-            if not columns:
-                continue
+            values = [c for c, n in enumerate(names) if _name_parts(n)[-1:] and _name_parts(n)[-1] in _VALUE_WORDS]
+            # (the column of names: one named so, else the first that is not the values')
+            keys = [c for c, n in enumerate(names) if c not in values and _name_parts(n)[-1:] in _KEY_COLUMNS]
+            keys = keys or [c for c in range(len(names)) if c not in values][:1]
             if sep == "|" and (psql or _TABLE_RULE.match(text, *lines[i])):
                 i += 1
             while i < len(lines):
                 row = _cells(text, *lines[i], sep)
                 if len(row) != len(header):
                     break
-                i += 1
-                for c, kind in columns:
+                i += 1  # (a table's rows are not headers, whatever their cells say)
+                cells = [(c, kind, _name_parts(names[c])) for c, kind in columns]
+                if values and keys:
+                    name = text[slice(*row[keys[0]])]
+                    kind = _name_kind(name, "") if _WORDY.match(name.strip("`")) else None
+                    if kind is None and _BARE_KEY.match(name):
+                        kind = "key"
+                    if kind is not None and kind != "session":
+                        cells.append((values[0], kind, _name_parts(name)))
+                for c, kind, parts in cells:
                     a, b = row[c]
                     value = text[a:b]
-                    if (
-                        value
-                        and not any(ch.isspace() for ch in value)
-                        and _usable(value)
-                        and self._accepts(value, kind, _name_parts(names[c]), True)
-                    ):
+                    if not value or not _usable(value):
+                        continue
+                    if any(ch.isspace() for ch in value):
+                        if kind == "password" and _spaced_phrase(value):
+                            yield Finding("password", a, b)
+                        continue
+                    if self._accepts(value, kind, parts, True):
                         yield Finding("password" if kind == "password" else "high_entropy", a, b)
 
     def _sql_rows(self, text: str) -> Iterator[Finding]:
         """The values of an SQL INSERT under columns named a secret (a users table's plain
         passwords, an api_keys table's keys)."""
-        if "insert" not in text.lower():
+        low = text.lower()
+        for m in _SQL_COPY.finditer(text) if "copy" in low else ():
+            names = [c.strip().strip('"') for c in m.group("cols").split(",")]
+            columns = [(c, k) for c, k in enumerate(map(_column_kind, names)) if k]
+            pos = m.end()
+            for _ in range(200) if columns else ():
+                end = _line_end(text, pos, 4000)
+                if text.startswith("\\.", pos) or end <= pos:
+                    break
+                cells = text[pos:end].split("\t")
+                if len(cells) == len(names):
+                    offsets = list(itertools.accumulate((len(f) + 1 for f in cells), initial=pos))
+                    for c, kind in columns:
+                        value = cells[c]
+                        if (
+                            value != "\\N"
+                            and _usable(value)
+                            and self._accepts(value, kind, _name_parts(names[c]), True)
+                        ):
+                            yield Finding(
+                                "password" if kind == "password" else "high_entropy",
+                                offsets[c],
+                                offsets[c] + len(value),
+                            )
+                pos = end + 1
+        if "insert" not in low:
             return
         for m in _SQL_INSERT.finditer(text):
             names = [c.strip().strip('`"[]') for c in m.group("cols").split(",")]
@@ -2086,8 +2819,8 @@ class SecretScanner:
             return
         for m in _VALUE_FIRST.finditer(text):
             value = m.group("value").rstrip(".,;:?!")
-            if not _usable(value):
-                continue
+            if not _usable(value) or _NAMED_ID.search(text, max(0, m.start() - 24), m.start("value")):
+                continue  # (an identifier named as one: "Account SID AC… — auth token lives in SSM")
             words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))[:7]
             for i, word in enumerate(words):
                 kind = _name_kind(word, words[i - 1] if i else "")
@@ -2097,10 +2830,19 @@ class SecretScanner:
                     and (words[i - 1].lower() if i else "") not in (_ID_QUALIFIER | _NOT_KEY_QUALIFIER)
                 ):
                     kind = "key"  # "… <- payments provider key"
+                if kind is None and _account_name(_name_parts(word)):
+                    # "… — root on nas01" (unless a secret's word follows: "… ← wifi pw for …")
+                    later = [_name_kind(w, "") for w in words[i + 1 :]]
+                    kind = "account" if not any(k in ("password", "secret") for k in later) else None
                 if kind is None:
                     continue
                 named = (words[i - 1].lower() if i else "", *_name_parts(word))
-                if self._accepts(value, kind, named, False) and (kind != "password" or _credential_like(value)):
+                if kind == "account":
+                    if _human_password(value):
+                        yield Finding("password", m.start("value"), m.start("value") + len(value))
+                elif (self._accepts(value, kind, named, False) or (kind == "password" and _pin_like(value))) and (
+                    kind != "password" or _credential_like(value) or _pin_like(value) or _human_password(value)
+                ):
                     yield Finding(
                         "password" if kind == "password" else "high_entropy",
                         m.start("value"),
@@ -2115,20 +2857,37 @@ class SecretScanner:
         if "\n" not in text:
             return
         # a passphrase of words on its own line, under a label that names a password
-        for m in _LONE_PHRASE.finditer(text) if ":\n" in text else ():
-            prev_start = text.rfind("\n", 0, max(0, m.start() - 1)) + 1
-            prev = text[prev_start : max(prev_start, m.start() - 1)].rstrip()
-            if prev.endswith(":") and _line_kind(prev) == "password" and _spaced_phrase(m.group("value")):
+        for m in _LONE_PHRASE.finditer(text) if ":\n" in text or "cat " in text else ():
+            prev_start = _previous_line(text, m.start())
+            prev = text[prev_start : max(prev_start, m.start() - 1)].strip()
+            if not prev and prev_start:  # (one blank line between)
+                prev = text[_previous_line(text, prev_start) : prev_start - 1].strip()
+            command = _CAT_FILE.search(prev)
+            if (
+                (prev.endswith(":") and _line_kind(prev) == "password")
+                or (
+                    command is not None
+                    and _SECRET_FILE.search(command.group(1))
+                    and not _PUBLIC_FILE.search(command.group(1))
+                )
+            ) and _spaced_phrase(m.group("value")):
+                yield Finding("password", m.start("value"), m.end("value"))
+        # an app password alone on its line, named by the line after or before it
+        for m in _LONE_APP.finditer(text):
+            after = _line_end(text, m.end() + 1, 200) if m.end() < len(text) else m.end()
+            around = text[_previous_line(text, m.start()) : after]
+            if _line_kind(around) == "password" and _entropy(m.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4:
                 yield Finding("password", m.start("value"), m.end("value"))
         for m in _LONE_VALUE.finditer(text):
             value = m.group("value").rstrip(".,;")
             if (
                 value.endswith(":")
                 or (value.startswith("<") and value.endswith(">"))  # (markup: "<Key>Password</Key>")
-                or _ASSIGNMENT.match(value)
+                or (_ASSIGNMENT.match(value) and not _labelled_password(text, m.start(), value))
+                or _PIPE_PAIR.match(value)  # (a row of a key|value listing: read by its name)
                 or not _usable(value)
                 or _LETTERS.match(value)
-                or _NAME_LIKE.match(value.lower())
+                or (_NAME_LIKE.match(value.lower()) and not _passphrase(value))
                 or _in_block(text, m.start())
             ):
                 continue  # (a heading, a word, a line of an armored block or of ciphertext)
@@ -2156,8 +2915,12 @@ class SecretScanner:
             if named is None:
                 continue
             kind, parts = named
-            if kind == "password":
-                ok = len(value) >= 6 and (_credential_like(value) or _passphrase(value) or _chosen_password(value))
+            if kind == "account":
+                ok = _human_password(value)
+            elif kind == "password":
+                ok = len(value) >= 6 and (
+                    _credential_like(value) or _passphrase(value) or _chosen_password(value) or _human_password(value)
+                )
             elif kind == "session":
                 ok = _cookie_like(value)
             elif kind == "key":
@@ -2188,7 +2951,9 @@ class SecretScanner:
                 numbers = [int(n) for n in m.group("value").split(",")]
                 if max(numbers) <= 255 and len(set(numbers)) >= 32:
                     yield Finding("crypto_key", m.start(), m.end())
-        if "-" in text and ("recovery" in low or "bitlocker" in low):
+        if "-" in text and (
+            "recovery" in low or "bitlocker" in low or "manage-bde" in low or "numerical password" in low
+        ):
             for m in _BITLOCKER.finditer(text):
                 yield Finding("recovery_key", m.start("value"), m.end("value"))
         if "mullvad" in low or "vpn" in low:
@@ -2227,6 +2992,18 @@ class SecretScanner:
                             "password", m.start("args") + lm.start("value"), m.start("args") + lm.end("value")
                         )
                     continue
+                if m.group("connect") is not None or m.group("bind") is not None:
+                    if (
+                        arg == (2 if m.group("connect") else 1)
+                        and len(value) >= 6
+                        and _usable(value)
+                        and "$" not in value[:2]
+                        and (_credential_like(value) or _chosen_password(value) or _passphrase(value))
+                    ):
+                        yield Finding(
+                            "password", m.start("args") + lm.start("value"), m.start("args") + lm.end("value")
+                        )
+                    continue
                 # a MAC's, a JWT's or a credential's key may be a password a person chose (not
                 # the first literal of a credential: its user)
                 chosen = m.group("auth") is not None and (i or m.group("auth").startswith(("hmac", "jwt")))
@@ -2239,6 +3016,20 @@ class SecretScanner:
         for m in _KEY_LITERAL.finditer(text) if "key" in text.lower() else ():
             if _looks_random(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
+        # a setting given by name (`os.Setenv("DB_PASSWORD", "…")`, `conf.set("fs.s3a.secret.key",
+        # "…")`, `System.setProperty(…)`), a value passed to a call named a secret (`ssh.Password("…")`,
+        # `.setApiKey("…")`)
+        for m in _SETTER.finditer(text):
+            name = m.group("name")
+            kind = _name_kind(name, "") if name else _name_kind(m.group("fn"), "")
+            group = "value" if name else "value2"
+            value = m.group(group)
+            if kind is None or kind == "session" or not _usable(value) or "$" in value[:2]:
+                continue
+            if name is None and (kind != "password" or len(value) < 6) and not _looks_random(value):
+                continue  # (`Token("IDENT")` in a lexer)
+            if self._accepts(value, kind, _name_parts(name or m.group("fn")), True):
+                yield Finding("password" if kind == "password" else "high_entropy", m.start(group), m.end(group))
 
     def _otp(self, text: str) -> Iterator[Finding]:
         """One-time-password secrets: an `otpauth://` URI's seed, a base32 seed on a line that
@@ -2256,14 +3047,14 @@ class SecretScanner:
                 line = text.rfind("\n", 0, m.start()) + 1
                 line_end = text.find("\n", m.end(), m.end() + 120)
                 if (
-                    any(c in "234567" for c in seed)
+                    (any(c in "234567" for c in seed) or (len(seed) >= 16 and _entropy(seed) >= 3.3))
                     and any(c.isalpha() for c in seed)
                     and not _HEX.match(seed)
                     and not _sequential(seed)
                     and not _RUN.search(seed)
                     and _entropy(seed) >= 3.0
                     and (
-                        _OTP_WORD.search(text, max(line, m.start() - 200), m.start())
+                        _OTP_WORD.search(text, max(_previous_line(text, line), m.start() - 200), m.start())
                         or _OTP_WORD.search(text, m.end(), m.end() + 120 if line_end < 0 else line_end)
                     )
                 ):
@@ -2276,7 +3067,9 @@ class SecretScanner:
                     continue
                 # one code, later on the line ("use backup code 5283-0729", "… code for X is …")
                 one = _ONE_CODE.search(text, m.end(), _line_end(text, m.end(), 80))
-                if one is not None and sum(c.isdigit() for c in one.group()) * 2 >= len(one.group()):
+                digits = sum(c.isdigit() for c in one.group()) if one is not None else 0
+                letters = sum(c.isalpha() for c in one.group()) if one is not None else 0
+                if one is not None and (digits * 2 >= len(one.group()) or (digits >= 2 and letters >= 2)):
                     yield Finding("otp_secret", one.start(), one.end())
 
     def _pins(self, text: str) -> Iterator[Finding]:
@@ -2287,10 +3080,118 @@ class SecretScanner:
             digits = m.group().rstrip("#")
             if len(set(digits)) < 3 or _sequential(digits) or (len(digits) == 4 and digits[:2] in ("19", "20")):
                 continue  # (a year, "0000", "12345678")
-            line = text[text.rfind("\n", 0, m.start()) + 1 : _line_end(text, m.end())]
-            near = text[max(0, m.start() - 60, text.rfind("\n", 0, m.start()) + 1) : min(m.end() + 60, len(text))]
-            if _PIN_WORD.search(near) or (_CODE_WORD.search(near) and _LOCK_WORD.search(line)):
+            line_start = text.rfind("\n", max(0, m.start() - 120), m.start()) + 1 or max(0, m.start() - 120)
+            line = text[line_start : _line_end(text, m.end(), 120)]  # (its line, 120 characters either side at most)
+            near = text[max(0, m.start() - 60, line_start) : min(m.end() + 60, len(text))]
+            if _PIN_WORD.search(near) or (
+                (_CODE_WORD.search(near) or _LOWER_PIN.search(near)) and _LOCK_WORD.search(line)
+            ):
                 yield Finding("password", m.start(), m.start() + len(digits))
+
+    def _outputs(self, text: str) -> Iterator[Finding]:
+        """What a command printed when it prints a secret (a secret store's read, a CLI's token, a
+        generator), a variable echoed into a log, a password export's row."""
+        low = text.lower()
+        if any(n in low for n in _COMMAND_NEEDS):
+            done = -1
+            for m in _SECRET_COMMAND.finditer(text):
+                line_end = _line_end(text, m.end(), 600)
+                if _GENERATOR.match(m.group()):
+                    # "openssl rand -hex 32 gave me …": what a generator printed, quoted on its line
+                    for word in _RANDOM_WORD.finditer(text, m.end(), line_end):
+                        value = word.group("value").rstrip(".,;:")
+                        if _usable(value) and (_hex_key(value) or (_looks_random(value) and len(value) >= 24)):
+                            yield Finding("high_entropy", word.start("value"), word.start("value") + len(value))
+                if line_end <= done or line_end >= len(text):
+                    continue
+                done = line_end
+                command = text[text.rfind("\n", 0, m.start()) + 1 : line_end]
+                if m.group().startswith("|") and _line_kind(command) is None:
+                    continue  # (`… | base64 -d` of something not named a secret)
+                if "jsonpath" in command and ".data" not in command and "base64" not in command:
+                    continue  # (`kubectl get secret … -o jsonpath='{.metadata.uid}'`)
+                if _TRUNCATED.search(command):
+                    continue  # (`… | head -c 10`: a prefix of it)
+                out = _LONE_VALUE.match(text, line_end + 1)
+                if out is None and text.startswith("\n", line_end + 1):
+                    out = _LONE_VALUE.match(text, line_end + 2)  # (one blank line between)
+                if out is None:
+                    continue
+                value = out.group("value")
+                if (
+                    len(value) >= 6
+                    and _usable(value)
+                    and not _UUID.match(value)
+                    and (self._accepts(value, "password", (), False) or _hex_key(value))
+                ):
+                    label = "high_entropy" if _looks_random(value) or _hex_key(value) else "password"
+                    yield Finding(label, out.start("value"), out.end("value"))
+        for m in _ECHO_VAR.finditer(text) if "echo" in text and "\n" in text else ():
+            kind = _name_kind(m.group("var"), "")
+            printed, pre, post = m.group("out"), m.group("pre"), m.group("post")
+            if kind is None or kind == "session" or not printed.startswith(pre) or not printed.endswith(post):
+                continue
+            value = printed[len(pre) : len(printed) - len(post)]
+            if value and not any(c.isspace() for c in value) and _usable(value):
+                if self._accepts(value, kind, _name_parts(m.group("var")), True):
+                    start = m.start("out") + len(pre)
+                    yield Finding("password" if kind == "password" else "high_entropy", start, start + len(value))
+        for m in _LOGIN_ROW.finditer(text) if "://" in text and ("," in text or "\t" in text) else ():
+            value = m.group("value")
+            if (
+                len(value) >= 6
+                and _usable(value)
+                and (
+                    _looks_random(value)
+                    or _chosen_password(value)
+                    or _passphrase(value)
+                    or _credential_like(value)
+                    or _human_password(value)
+                )
+            ):
+                yield Finding("password", m.start("value"), m.end("value"))
+
+    def _paragraphs(self, text: str) -> Iterator[Finding]:
+        """A random token in the lines under a heading or a subject that names a secret ("Remove
+        hardcoded mail API key" / "Oops, … was in settings/base.py"): a commit message, a mail."""
+        if "\n" not in text:
+            return
+        for m in _RANDOM_WORD.finditer(text):
+            value = m.group("value").rstrip(".,;:!?)")
+            if (
+                len(value) < 24
+                or _HEX.match(value)
+                or not _looks_random(value)
+                or not any(c.isupper() for c in value)
+                or not any(c.isdigit() for c in value)
+                or not _usable(value)
+                or _ID_BEFORE.search(text, max(0, m.start() - 30), m.start())
+                or _ASSIGNMENT.match(value)
+                or _DIGEST_PREFIX.match(value)
+                or _OBJECT_ID.match(value)
+                or text[max(0, m.start() - 2) : m.start()] in ('="', "='")  # (markup's attribute)
+            ):
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            if line_start == 0:
+                continue
+            line = text[line_start : _line_end(text, m.end(), 400)]
+            if len(_PROSE_WORD.findall(line)) < 4 or "public" in line.lower():
+                continue  # (a token in a sentence, not a line of a block or a table)
+            # (the nearest line above that is not blank, within three, names the secret in its first
+            # words: "Remove hardcoded mail API key", not "Token refresh failure")
+            pos = line_start
+            for _ in range(3):
+                prev = _previous_line(text, pos)
+                line = text[prev : pos - 1].strip()
+                pos = prev
+                if line:
+                    named = _description(line)
+                    if named is not None and named[0] not in ("password", "account", "session"):
+                        yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+                    break
+                if pos == 0:
+                    break
 
     def _answers(self, text: str) -> Iterator[Finding]:
         """The answer to a question about a password or a login, on the lines after it, whoever
@@ -2299,16 +3200,22 @@ class SecretScanner:
             return
         for m in _QUESTION.finditer(text) if "?" in text else ():
             line = m.group()
-            if not (_line_kind(line) == "password" or _LOGIN_WORDS.search(line)):
+            kind = _line_kind(line)
+            if not (kind is not None or _LOGIN_WORDS.search(line)):
                 continue
             for span in _answer(text, m.end()):
                 value = text[span[0] : span[1]]
-                if (
-                    len(value) >= 6
-                    and _usable(value)
-                    and (_credential_like(value) or _passphrase(value) or _chosen_password(value))
+                if len(value) < 6 or not _usable(value):
+                    continue
+                if kind in (None, "password") and (
+                    _credential_like(value) or _passphrase(value) or _chosen_password(value)
                 ):
                     yield Finding("password", *span)
+                    break
+                if kind not in (None, "password") and (
+                    _looks_random(value) or _hex_key(value) or (_UUID.match(value) and _API_KEY_WORDS.search(line))
+                ):
+                    yield Finding("high_entropy", *span)  # "what do I set NEXTAUTH_SECRET to?" / "…: X"
                     break
 
     def _replies(self, text: str) -> Iterator[Finding]:
@@ -2332,6 +3239,19 @@ class SecretScanner:
                     m.start("value"),
                     m.start("value") + len(value),
                 )
+        # a line that ends in a labelled value, after a line that names a password ("Client: I lost my
+        # password" / "Support: here is the new one: …")
+        for m in _TAIL_LINE.finditer(text):
+            prev_start = _previous_line(text, m.start())
+            value = m.group("value").rstrip(".,;:!?")
+            if (
+                prev_start < m.start()
+                and _line_kind(text[prev_start : m.start()]) == "password"
+                and len(value) >= 8
+                and _usable(value)
+                and (_human_password(value) or _passphrase(value) or _chosen_password(value))
+            ):
+                yield Finding("password", m.start("value"), m.start("value") + len(value))
         # a reply giving a user and a password to a question about logging in or a password
         for m in _CHAT_PAIR.finditer(text):
             line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
@@ -2344,6 +3264,24 @@ class SecretScanner:
                 and len(value) >= 8
             ):
                 yield Finding("password", m.start("value"), m.start("value") + len(value))
+
+
+def _name_values(text: str) -> Iterator[tuple[re.Match[str], re.Match[str]]]:
+    """Each name field and the value field after it in the same object (within four lines, before
+    the object closes or another item or name starts)."""
+    for m in _NAME_FIELD.finditer(text):
+        limit = min(len(text), m.end() + 300)
+        newlines = 0
+        for _ in range(4):
+            newlines = text.find("\n", newlines + 1 if newlines else m.end(), limit)
+            if newlines < 0:
+                break
+        if newlines > 0:
+            limit = newlines
+        end = _FIELDS_END.search(text, m.end(), limit)
+        v = _VALUE_FIELD_AFTER.search(text, m.end(), end.start() if end else limit)
+        if v is not None:
+            yield m, v
 
 
 def _cells(text: str, start: int, end: int, sep: str) -> list[tuple[int, int]]:
@@ -2390,9 +3328,14 @@ def _answer(text: str, pos: int) -> Iterator[tuple[int, int]]:
     given = 0
     for m in itertools.islice(_ANSWER_LINE.finditer(text, pos), 5):
         said = m.group("said")
-        if _FILLER.fullmatch(said) or _SPEAKER_LINE.fullmatch(said) or said.endswith((":", "?")):
-            continue
-        value = _ANSWER_VALUE.match(said)
+        if (
+            _FILLER.fullmatch(said)
+            or _SPEAKER_LINE.fullmatch(said)
+            or said.endswith(":")
+            or (said.endswith("?") and " " in said.strip())
+        ):
+            continue  # (a filler, a speaker's header, another question: "Winter2020?" is an answer)
+        value = _ANSWER_VALUE.match(said) or _TAIL_VALUE.search(said)
         if value is None:
             return
         start = m.start("said") + value.start("value")
@@ -2435,6 +3378,7 @@ def _description(line: str) -> tuple[str, tuple[str, ...]] | None:
     with any qualifier counts ("VPN key"), not a hash's or an id's ("md5 of the secrets file")."""
     m = _DESCRIPTION_START.match(line)
     words = re.findall(r"[A-Za-z][\w-]*", line[m.end() if m else 0 :])[:6]
+    account: tuple[str, tuple[str, ...]] | None = None
     for i, word in enumerate(words):
         low = word.lower()
         if low in _NOT_SECRET_WORDS or low in _ID_WORDS or low in ("of", "in", "from"):
@@ -2445,13 +3389,15 @@ def _description(line: str) -> tuple[str, tuple[str, ...]] | None:
             kind = "key"
         if kind is None and low in ("pw", "pwd"):
             kind = "password"
+        if kind is None and account is None and _account_name(_name_parts(word)):
+            account = ("account", (prev, *_name_parts(word)))  # "(svc_backup, domain CORP — …)", "root on nas01"
         if kind is None:
             continue
         following = words[i + 1].lower() if i + 1 < len(words) else ""
         if following in _NAME_MODIFIES:
             return None  # "token refresh failed"
         return kind, (prev, *_name_parts(word))
-    return None
+    return account  # (an account's word, unless a secret's follows: "The new Wi-Fi password")
 
 
 _BLOCK_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{16,}|-----BEGIN [^\n]*|\$ANSIBLE_VAULT[^\n]*)[ \t]*$")
@@ -2468,6 +3414,17 @@ def _in_block(text: str, line_start: int) -> bool:
 
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")
 _DEFAULT = re.compile(r"(?i)\bdefault\b")
+#: A comment after a value that says it is an example ("hunter2  # example from the docs").
+_EXAMPLE_COMMENT = re.compile(
+    r"(?i)[^\n]{0,40}?(?:#|//|--|;)[ \t]*(?:an?[ \t]+|the[ \t]+)?(?:example|sample|placeholder|dummy|fake|default|test[ \t]+value)\b"
+)
+_SECRET_REF = re.compile(
+    r"^projects/[^/\s]{1,100}/secrets/[^/\s]{1,255}"
+    # a secret store's reference: "secretref:db-password", "keyvault:…", "vault:secret/data/db#password"
+    r"|^(?i:secretref|secretkeyref|keyvault|akv|azkv|secretsmanager|awssm|gcpsm|ssm|vault|sm|doppler|infisical|bws|sops"
+    r"|kms|secret|secrets|env|file)(?::|://)"
+    r"|^(?i:resolve):"
+)
 
 
 def _cjk_trimmed(value: str) -> tuple[int, str]:
@@ -2481,6 +3438,17 @@ def _cjk_trimmed(value: str) -> tuple[int, str]:
     return start, value[start : end.start() if end else len(value)]
 
 
+def _starts_line(text: str, pos: int) -> bool:
+    """Only blanks or a list's bullet come before *pos* on its line (looking 40 characters back)."""
+    line_start = text.rfind("\n", max(0, pos - 40), pos) + 1
+    return bool(line_start or pos <= 40) and not text[line_start:pos].strip(" \t-*")
+
+
+def _previous_line(text: str, line_start: int) -> int:
+    """Where the line before the one starting at *line_start* starts (the line itself, if first)."""
+    return text.rfind("\n", 0, max(0, line_start - 1)) + 1 if line_start else 0
+
+
 def _line_end(text: str, pos: int, limit: int = 200) -> int:
     """Where the line at *pos* ends, looking no further than *limit* characters."""
     end = text.find("\n", pos, pos + limit)
@@ -2492,7 +3460,9 @@ def _cookie_name(name: str) -> bool:
     `__Host-…` cookies, ASP.NET's `.AspNetCore.Cookies`."""
     parts = _name_parts(name)
     return bool(parts) and (
-        parts[-1] in ("sid", "session", "sess", "cookies", "token") or name.startswith(("__Secure-", "__Host-"))
+        parts[-1] in ("sid", "session", "sess", "cookies", "token")
+        or parts[-2:] in (("session", "id"), ("sess", "id"))
+        or name.startswith(("__Secure-", "__Host-"))
     )
 
 
@@ -2506,8 +3476,7 @@ def _line_kind(line: str) -> str | None:
     """The kind of the strongest secret named in *line* ("password", "secret"), else None; a bare
     "key" counts as a secret here: the reply must look random."""
     words = re.findall(r"[A-Za-z][\w.-]{0,60}", line)[:40]
-    foreign = _NAME_HINT.search(line)
-    if foreign is not None and _FOREIGN_NAMES.get(foreign.group().lower()) == "password":
+    if any(_foreign(m.group()) == "password" for m in _NAME_HINT.finditer(line)):
         return "password"
     found = None
     for i, word in enumerate(words):

@@ -881,3 +881,208 @@ def test_spaced_passphrases_and_answers_in_chat_exports() -> None:
         "  anthropic:\n    api_key: os.environ/ANTHROPIC_API_KEY",
     ]:
         assert SecretScanner().scan(text) == [], text
+
+
+# -- round 11: structure, commands, links, masks, accounts, languages (sets h, i, j) ---------
+
+
+def _strong_pw() -> str:
+    return _r(string.ascii_uppercase, 1) + _r(string.ascii_lowercase, 5) + "#" + _r(string.digits, 3)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: "FlyV1 fm2_" + _r(_AN + "+/", 120) + ",fm2_" + _r(_AN + "+/", 60),
+        lambda: "fo1_" + _r(_B64U, 43),
+        lambda: "ya29.a0" + _r(_B64U, 120),
+        lambda: "IQoJb3JpZ2luX2Vj" + _r(_AN + "+/", 200),
+        lambda: "K10" + _r(_HEXD, 64) + "::server:" + _r(_HEXD, 32),
+        lambda: "shippo_live_" + _r(_HEXD, 40),
+        lambda: "sk-" + _r(_HEXD, 32),
+        lambda: "dt0c01." + _r(_AN, 24) + "." + _r(_AN, 64),
+        lambda: "pscale_tkn_" + _r(_AN, 43),
+    ],
+)
+def test_more_documented_token_formats(make) -> None:  # type: ignore[no-untyped-def]
+    token = make()
+    assert _found(f"pasted from the CLI: {token} (rotate after the demo)", token), token
+
+
+def test_values_named_by_the_structure_around_them() -> None:
+    key, pw, phrase = _r(_AN, 32), _strong_pw(), "-".join(_RNG.sample(_WORDS, 4)) + "7"
+    b64 = _r(_AN + "+/", 86) + "=="
+    for text, secret in [
+        (f"<key>ApiKey</key>\n<string>{key}</string>\n<key>CFBundleVersion</key>\n<string>4.2</string>", key),
+        (f'resource "x" "y" {{\n  secret_name     = "SEARCH_API_KEY"\n  plaintext_value = "{key}"\n}}', key),
+        (f'[\n  {{\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "{b64}"\n  }}\n]', b64),
+        (
+            f"| Variable | Value | Notes |\n|---|---|---|\n| REGION | eu-west-1 | |\n| GPG_PASSPHRASE | `{phrase}` | |",
+            phrase,
+        ),
+        (f'spark.conf.set(\n    "fs.azure.account.key.lake.dfs.core.windows.net",\n    "{b64}",\n)', b64),
+        (f'os.Setenv("ANSIBLE_VAULT_PASSWORD", "{phrase}")', phrase),
+        (f'Auth: []ssh.AuthMethod{{ssh.Password("{pw}")}},', pw),
+        (f"conn = Connection(server, 'cn=sync,ou=svc,dc=corp,dc=local', '{pw}', auto_bind=True)", pw),
+        (f"$ sqlite3 app.db 'select key, value from config'\nsteam_app_id|6678\nsteam_web_api_key|{key}", key),
+        (f"COPY public.api_keys (id, label, token) FROM stdin;\n1\tzapier\t{key}\n\\.", key),
+        (f'{{"result": "[auth]\\njwt_secret: \\"{key}\\"\\ntimeout_s: 30\\n"}}', key),
+        (f"from the Chrome export:\nwww.example.com,https://www.example.com/login,ana@example.org,{pw},", pw),
+        (f'"svc_audit" "{pw}"', pw),
+        (f"Password:\n{pw[:4]}={pw[4:]}\n\n(for the test VM)", f"{pw[:4]}={pw[4:]}"),
+    ]:
+        assert _found(text, secret), text
+
+
+def test_what_commands_print_and_echo() -> None:
+    key, pw, hexkey = _r(_AN, 32), _strong_pw(), _r(_HEXD, 32)
+    phrase = " ".join(_RNG.sample(_WORDS, 5))
+    for text, secret in [
+        (f"$ kubectl -n ci get secret deploy -o jsonpath='{{.data.token}}' | base64 -d\n{key}", key),
+        (f"$ openssl rand -hex 16\n{hexkey}\nused it for the webhook signing secret", hexkey),
+        (f'$ security find-generic-password -wa "Office-WiFi"\n{pw}', pw),
+        (f'$ echo "deploying with $DEPLOY_PASSWORD"\ndeploying with {pw}\n(the variable could not be masked)', pw),
+        (f"  1201  sudo -i\n  1202  {pw}\n  1203  systemctl restart nginx", pw),
+        (f"ssh-keygen -t ed25519 -N '{phrase}' -f ./deploy_key", phrase),
+        (f"$ cat ~/.ansible/vault_pass.txt\n{phrase}", phrase),
+        (f"hdbuserstore SET BACKUP db1.corp:30015 SYSTEM {pw}", pw),
+        (f"mosquitto_passwd -b /etc/mosquitto/passwd sensor {pw}", pw),
+    ]:
+        assert _found(text, secret), text
+    for text in [
+        f"$ kubectl get secret web-tls -o jsonpath='{{.metadata.uid}}'\n{_uuid()}",
+        "$ openssl rand -hex 32\n(output redacted)",
+        'echo "deploying with $DEPLOY_PASSWORD"\ndeploying with ********',
+        "  1201  sudo -i\n  1202  cd /var/log",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+
+
+def test_links_that_carry_a_token() -> None:
+    token, hexed = _r(_B64U, 43), _r(_HEXD, 64)
+    for text, secret in [
+        (f"Accept here: https://app.example.com/join/{token}", token),
+        (f"Reset your password: https://auth.example.com/magic-link/verify/{hexed}", hexed),
+        (f"https://example.com/invite/accept?code={token}&email=ana%40example.com", token),
+        (
+            f"subscribe: https://calendar.google.com/calendar/ical/ana%40gmail.com/private-{hexed[:32]}/basic.ics",
+            hexed[:32],
+        ),
+    ]:
+        assert _found(text, secret), text
+    for text in [
+        f"https://accounts.google.com/o/oauth2/v2/auth?client_id=1-x.apps.googleusercontent.com&state={hexed[:20]}",
+        "https://docs.example.com/join/the-community",
+        f"https://github.com/acme/repo/commit/{hexed[:40]}",
+        f"https://kv-prod.vault.azure.net/secrets/db-password/{hexed[:32]}",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+
+
+def test_half_masked_values_keep_their_shown_part_secret() -> None:
+    shown = _r(_AN, 30)
+    words = " ".join(_RNG.sample(_WORDS, 3)) + " 42"
+    for text, secret in [
+        (f"token (first 10 chars hidden): **********{shown}", shown),
+        (f"AWS_SECRET_ACCESS_KEY=********{shown}", shown),
+        (f"backup passphrase (first word blanked): ****** {words}", words),
+    ]:
+        assert _found(text, secret), text
+    for text in ["AWS_ACCESS_KEY_ID=AKIA************", "key: sk_live_****Xw0s", "x-api-key: sk-ant-…Ri20"]:
+        assert SecretScanner().scan(text) == [], text
+
+
+def test_passwords_in_more_languages_and_conventions() -> None:
+    pw = _strong_pw()
+    for text in [
+        f"Suport: parola temporară este {pw}",
+        f"Υποστήριξη: ο κωδικός πρόσβασης είναι {pw}",
+        f"תמיכה: הסיסמה הזמנית שלך היא {pw}",
+        f"ฝ่ายสนับสนุน: รหัสผ่านชั่วคราวคือ {pw}",
+        f"الدعم: كلمة المرور المؤقتة هي {pw}",
+        f"सहायता: आपका अस्थायी पासवर्ड {pw} है",
+        f"Támogatás: az ideiglenes jelszava {pw}",
+        f"Client : j'ai perdu mon mot de passe\nSupport : voici le nouveau : {pw}",
+        f"mot_de_passe={pw}",
+        f'"motDePasse": "{pw}"',
+        f"kata_sandi: {pw}",
+    ]:
+        assert _found(text, pw), text
+    for text in [
+        '{"auth.password.mismatch": "Les mots de passe ne correspondent pas"}',
+        '"auth.password.reset.title": "Passwort zurücksetzen"',
+        "Kunde: Ich habe mein Passwort vergessen.\nSupport: Bitte klicken Sie auf 'Passwort vergessen'.",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+
+
+def test_accounts_devices_and_shared_secrets() -> None:
+    pw, phrase = _strong_pw(), "-".join(_RNG.sample(_WORDS, 3)) + "-57"
+    letters = "".join(_RNG.sample("BCDFGHJKLMNPQRSTVWXZ", 8))
+    for text, secret in [
+        (f"UniFi OS console local admin: sync-bot {pw}", pw),
+        (f"the wifi is {phrase} btw (network: Studio-5G)", phrase),
+        (f"{pw} — root on nas01, reset after the disk swap", pw),
+        (f"VNC on the lab mac mini (10.1.2.3) is {pw}, screen sharing only", pw),
+        (f"{pw}\n(svc_veeam, domain CORP — for the backup job only)", pw),
+        (f"iLO on hv03: Administrator / {letters} (from the pull-out tag)", letters),
+        (f"L2TP for the office: server 10.0.0.1, shared secret {phrase}, then your AD login", phrase),
+        (f"admin={pw},admin\nuser=user,user", pw),
+        (f"auths:\n  public_v2:\n    community: {pw.replace('#', '')}\n    version: 2", pw.replace("#", "")),
+        (f"VeraCrypt container for the HR archive — {' '.join(_RNG.sample(_WORDS, 4))} — only two of us know", None),
+    ]:
+        if secret is None:
+            assert SecretScanner().scan(text), text
+        else:
+            assert _found(text, secret), text
+    for text in [
+        "admin: JaneDoe2024 (she owns the billing account)",
+        "wifi: Office-5G (WPA3), guest: Office-Guest",
+        "admin user is ClusterAdmin01 in the tenant",
+        "root cause: OOMKilled after the Java17 upgrade",
+        "login: success for user bob at 2024-05-03T12:00:00Z",
+        "ssh: Permission denied (publickey,password) on db-04.qa.corp -> wrong user",
+        "Guest Wi-Fi is open, no password; staff network uses 802.1X with your AD login.",
+        'psql: FATAL: password authentication failed for user "app" -> server expects scram-sha-256',
+        "admin:$apr1$LDkd3giV$OKN1qdmhnctTZleres4Ta/",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "#{DbPassword}",
+        "@db.password@",
+        "((db_password))",
+        "__DB_PASSWORD__",
+        "{password}",
+        "%(password)s",
+        "secretref:db-password",
+        "keyvault:db-password",
+        "projects/123/secrets/db-password/versions/latest",
+        "{{resolve:secretsmanager:prod/db:SecretString:password}}",
+        "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "kafka-07.dev.corp",
+        "^24.13.4",
+    ],
+)
+def test_templates_references_hashes_and_examples_pass(value: str) -> None:
+    for text in [f"password={value}", f"password: {value}", f'"password": "{value}"']:
+        assert SecretScanner().scan(text) == [], text
+    assert SecretScanner().scan("password: hunter2  # example from the docs") == []
+
+
+def test_a_token_under_a_heading_that_names_it_and_one_secret_written_twice() -> None:
+    token = _r(string.ascii_uppercase, 8) + _r(string.digits, 8) + _r(string.ascii_lowercase, 16)
+    commit = f"commit {_r(_HEXD, 40)}\n\n    Remove hardcoded mail API key\n\n    Oops, {token} was in settings.py; it's read from env now."
+    assert _found(commit, token), commit
+    for text in [
+        f"## Stripe secret key rotation\n\nVerified with payment intent pi_{_r(_AN, 24)} and a test charge.",
+        f"Token refresh failure\n\nUser reported error code {token} after login.",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+    pw = _strong_pw()
+    text = f"login as: {pw}\n{pw}@nas1.example.com's password:\nAccess denied"
+    hits = SecretScanner().scan(text)
+    assert pw not in redact(text, hits), text
