@@ -96,7 +96,10 @@ class Bucket:
         from obstore.store import from_url
 
         self.uri = bucket_uri(uri)
-        config = {k: v for k, v in options.items() if k.lower() not in _CLIENT_KEYS}
+        # (the DynamoDB commit table's settings are Lance's alone)
+        config = {
+            k: v for k, v in options.items() if k.lower() not in _CLIENT_KEYS and not k.lower().startswith("dynamodb")
+        }
         client: dict[str, Any] = {}
         for k, v in options.items():
             if k.lower() in _CLIENT_KEYS:

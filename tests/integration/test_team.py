@@ -388,3 +388,63 @@ def test_doctor_reports_the_team_store(hosts: Callable[..., list[Daemon]], tmp_p
     code, checks, err = _doctor(tmp_path, *args)
     assert checks["team store"]["level"] == "ok", (checks, err)
     assert "lease holder none" in checks["team store"]["detail"]
+
+
+def test_an_s3_ddb_store_commits_through_dynamodb(tmp_path: Path, moto: MotoServer) -> None:
+    """A bucket without conditional writes (the proxy) can still hold a team store whose
+    commits go through a DynamoDB table (moto serves one too): the maintenance lease cannot
+    live in that bucket, so the daemon refuses ``team.maintenance = "auto"`` and starts with
+    ``always``."""
+    import boto3  # type: ignore[import-untyped]
+
+    ddb = boto3.client(
+        "dynamodb",
+        endpoint_url=moto.endpoint,
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+        region_name="us-east-1",
+    )
+    table = "lance-commits-" + uuid.uuid4().hex[:6]
+    ddb.create_table(
+        TableName=table,
+        KeySchema=[{"AttributeName": "base_uri", "KeyType": "HASH"}, {"AttributeName": "version", "KeyType": "RANGE"}],
+        AttributeDefinitions=[
+            {"AttributeName": "base_uri", "AttributeType": "S"},
+            {"AttributeName": "version", "AttributeType": "N"},
+        ],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    with NoConditionalProxy(moto.endpoint) as proxy:
+        options = {**moto.storage_options(), "endpoint": proxy.endpoint, "dynamodb_endpoint": moto.endpoint}
+        prefix = uuid.uuid4().hex[:10]
+
+        def config(maintenance: str) -> str:
+            lines = [
+                f'store.uri = "s3+ddb://{BUCKET}/{prefix}?ddbTableName={table}"',
+                f'team.maintenance = "{maintenance}"',
+                "[store.storage_options]",
+                *(f'{k} = "{v}"' for k, v in options.items()),
+            ]
+            return "\n".join(lines) + "\n"
+
+        refused = Daemon(tmp_path, config=config("auto"), name="auto")
+        try:
+            with pytest.raises(RuntimeError, match="exactly one host"):
+                refused.start()
+        finally:
+            refused.cleanup()
+        d = Daemon(tmp_path, config=config("always"), name="always").start()
+        try:
+            with d.client() as c:
+                mid = c.store("Commits of this store go through DynamoDB", namespace="ddb")
+                assert c.get(mid)["text"] == "Commits of this store go through DynamoDB"
+                team = c.stats()["team"]
+                assert team["probe"] == {"conditional_writes": False, "commits": "dynamodb"}
+                assert team["maintains"] is True
+                assert c.maintain()["after"]["rows"] == 1
+            items = ddb.scan(TableName=table)["Items"]
+            assert items, "no commit went through the DynamoDB table"
+        finally:
+            assert d.stop() == 0, d.log()
+            d.cleanup()
+    ddb.close()
