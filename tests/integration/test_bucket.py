@@ -1,0 +1,133 @@
+"""A team store's own objects (`omegad.storage.bucket`) against moto's S3 on 127.0.0.1: the
+probe, the maintenance lease's rules, and what is never shown."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from omegad.storage.bucket import Bucket, BucketError, Lease, redacted_options
+
+from ..s3server import MotoServer, NoConditionalProxy
+
+BUCKET = "leases"
+TTL_S = 1.2  # (a renewal every 0.4 s: a slow CI machine cannot make one late by a whole TTL)
+
+
+@pytest.fixture(scope="module")
+def moto() -> Iterator[MotoServer]:
+    with MotoServer() as server:
+        server.create_bucket(BUCKET)
+        yield server
+
+
+@pytest.fixture
+def bucket(moto: MotoServer) -> Bucket:
+    return Bucket(f"s3://{BUCKET}/{uuid.uuid4().hex[:8]}", moto.storage_options())
+
+
+def test_the_probe_passes_on_s3_and_fails_where_conditional_writes_are_ignored(moto: MotoServer) -> None:
+    uri = f"s3://{BUCKET}/{uuid.uuid4().hex[:8]}"
+    assert Bucket(uri, moto.storage_options()).probe()["conditional_writes"] is True
+    with (
+        NoConditionalProxy(moto.endpoint) as proxy,
+        pytest.raises(BucketError, match="does not honour conditional writes"),
+    ):
+        Bucket(uri, moto.storage_options(proxy.endpoint)).probe()
+
+
+def test_an_unreachable_endpoint_is_a_bucket_error() -> None:
+    options = {"endpoint": "http://127.0.0.1:9", "allow_http": "true", "region": "us-east-1",
+               "aws_access_key_id": "x", "aws_secret_access_key": "y"}  # fmt: skip
+    with pytest.raises(BucketError, match="cannot be reached or written"):
+        Bucket(f"s3://{BUCKET}/x", options).probe()
+
+
+def test_one_contender_wins_a_lease_and_keeps_it_while_it_renews(bucket: Bucket) -> None:
+    a, b = Lease(bucket, "a", TTL_S), Lease(bucket, "b", TTL_S)
+    assert a.tick() is True
+    assert b.tick() is False and b.leader == "a"
+    deadline = time.monotonic() + 3 * TTL_S
+    while time.monotonic() < deadline:  # a renews every TTL/3: b never sees it lapse
+        assert a.tick() is True
+        assert b.tick() is False
+        time.sleep(TTL_S / 10)
+    assert (a.acquired, a.lost, b.acquired) == (1, 0, 0)
+
+
+def test_a_lapsed_lease_is_taken_over_and_the_old_holder_finds_out(bucket: Bucket) -> None:
+    a, b = Lease(bucket, "a", TTL_S), Lease(bucket, "b", TTL_S)
+    assert a.tick() is True
+    assert b.tick() is False
+    # a stops renewing (a pause, a kill): b takes over once the object has been unchanged
+    # for a whole TTL by b's own clock
+    deadline = time.monotonic() + 5 * TTL_S
+    while not b.tick():
+        assert time.monotonic() < deadline, "b never took the lapsed lease"
+        time.sleep(TTL_S / 10)
+    assert b.held and b.leader == "b"
+    time.sleep(TTL_S / 3)
+    assert a.tick() is False and a.lost == 1  # its renewal is refused: the tag moved on
+
+
+def test_two_contenders_for_a_lapsed_lease_make_one_leader(bucket: Bucket) -> None:
+    dead = Lease(bucket, "dead", TTL_S)
+    assert dead.tick()
+    contenders = [Lease(bucket, f"c{i}", TTL_S) for i in range(4)]
+    for c in contenders:
+        assert not c.tick()
+    time.sleep(TTL_S * 1.2)
+    barrier = threading.Barrier(len(contenders))
+    won: list[str] = []
+
+    def contend(c: Lease) -> None:
+        barrier.wait()
+        if c.tick():
+            won.append(c.holder)
+
+    threads = [threading.Thread(target=contend, args=(c,)) for c in contenders]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(won) == 1, won
+
+
+def test_release_deletes_only_a_lease_still_held(bucket: Bucket) -> None:
+    a = Lease(bucket, "a", TTL_S)
+    assert a.tick()
+    a.release()
+    assert bucket.get(Lease.NAME) is None
+    b = Lease(bucket, "b", TTL_S)
+    assert b.tick()
+    a.release()  # (no longer held: nothing happens)
+    assert bucket.get(Lease.NAME) is not None
+
+
+def test_secrets_are_hidden_in_what_is_shown() -> None:
+    shown = redacted_options(
+        {
+            "endpoint": "https://s3.example",
+            "aws_access_key_id": "AKIDEXAMPLE",
+            "aws_secret_access_key": "wJalr",
+            "aws_session_token": "tok",
+            "azure_storage_sas_key": "sv=2024",
+            "google_service_account": "/etc/sa.json",
+            "region": "eu-west-1",
+        }
+    )
+    assert shown["endpoint"] == "https://s3.example" and shown["region"] == "eu-west-1"
+    for key in ("aws_access_key_id", "aws_secret_access_key", "aws_session_token", "azure_storage_sas_key"):
+        assert shown[key] == "[hidden]", key
+
+
+def test_count_lists_objects_under_a_path(bucket: Bucket) -> None:
+    for name in ("one", "two"):
+        assert bucket.create(f"things/{name}.manifest", b"x") is not None
+    assert bucket.create("things/readme.txt", b"x") is not None
+    assert bucket.count("_omegad/things", ".manifest") == 2
+    assert bucket.count("_omegad/things") == 3
