@@ -165,7 +165,13 @@ class Service:
         if not embedder.loaded:
             assert isinstance(embedder, UnloadedEmbedder)
             self.faults.report("embedder", embedder.error)
-        self.neighbours = NeighbourCache(store, config.cache_rows, fulltext=config.cache_fulltext, text_key=text_key)
+        self.neighbours = NeighbourCache(
+            store,
+            config.cache_rows,
+            fulltext=config.cache_fulltext,
+            text_key=text_key,
+            fresh=store.cache_fresh if store.shared else None,  # (another host may commit)
+        )
         self.text_keys = TextKeys()
         if self._text_keys_wanted():  # (from the first write on: the start-up scan comes later)
             self.writer.text_keys = self.text_keys

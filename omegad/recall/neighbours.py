@@ -249,8 +249,12 @@ class NeighbourCache:
         *,
         fulltext: bool = True,
         text_key: Callable[[str], bytes] | None = None,
+        fresh: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
+        #: a team store's check that no other host committed since the last call
+        #: (`MemoryStore.cache_fresh`): when one did, every namespace is dropped before an answer
+        self.fresh = fresh
         self.max_rows = max_rows
         self.fulltext = fulltext
         self.text_key = text_key  # what makes two texts the same (`same_texts`)
@@ -413,6 +417,9 @@ class NeighbourCache:
             return [min((i for i in space.keys.get(key, ()) if i not in skip), default=None) for key in keys]
 
     def _apply_pending(self) -> None:
+        if self.fresh is not None and self._spaces and not self.fresh():
+            self._spaces.clear()
+            self.clears += 1
         while self._pending:
             what, item = self._pending.popleft()
             if what == "upsert":

@@ -7,10 +7,17 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
+import numpy as np
 import pytest
 
+from omegad.recall.neighbours import NeighbourCache
 from omegad.storage.bucket import Bucket, BucketError, Lease, redacted_options
+from omegad.storage.location import Location
+from omegad.storage.rows import Row
+from omegad.storage.store import MemoryStore
 
 from ..s3server import MotoServer, NoConditionalProxy
 
@@ -131,3 +138,34 @@ def test_count_lists_objects_under_a_path(bucket: Bucket) -> None:
     assert bucket.create("things/readme.txt", b"x") is not None
     assert bucket.count("_omegad/things", ".manifest") == 2
     assert bucket.count("_omegad/things") == 3
+
+
+def test_a_cache_of_one_host_drops_what_another_host_changed(moto: MotoServer, tmp_path: Path) -> None:
+    """Two hosts' stores on one bucket (in one process): host A's neighbour cache holds a
+    namespace; host B rewrites a memory in it. Once A's table sees B's commit (within
+    ``store.visibility_s``), A's cache answers nothing stale, whether or not A's follower has
+    looked yet: every answer first checks the versions (`MemoryStore.cache_fresh`)."""
+    uri = f"s3://{BUCKET}/{uuid.uuid4().hex[:8]}"
+    team = Location(tmp_path, uri, moto.storage_options(), visibility_s=0.2)
+    a = MemoryStore.open(tmp_path / "a", "model", 4, team=team)
+    b = MemoryStore.open(tmp_path / "b", "model", 4, team=team)
+    rows = [
+        Row(f"m{i}", f"memory {i}", "fact", [], "ns", {}, 1 + i, 1 + i, 1, np.eye(4, dtype=np.float32)[i])
+        for i in range(4)
+    ]
+    a.insert(rows)
+    cache = NeighbourCache(a, 100, fresh=a.cache_fresh)
+    assert cache.search("ns", [np.eye(4, dtype=np.float32)[1]], 4) is not None  # (loads the namespace)
+    held = cache.row("m1")
+    assert held is not None and held.text == "memory 1"
+    b.upsert([replace(rows[1], text="memory 1, rewritten on host b", updated_at=100)])
+    time.sleep(0.3)  # (A's handle sees B's commit after store.visibility_s)
+    cached = cache.row("m1")
+    assert cached is None or cached.text == "memory 1, rewritten on host b"
+    assert cache.clears == 1
+    # A's own writes keep its cache: no drop
+    hits = cache.search("ns", [np.eye(4, dtype=np.float32)[2]], 1)
+    assert hits is not None and hits[0][0][0].id == "m2"
+    a.insert([replace(rows[3], id="m9", text="memory 9")])
+    cache.upserted([replace(rows[3], id="m9", text="memory 9")])
+    assert cache.row("m9") is not None and cache.clears == 1
