@@ -73,7 +73,6 @@ class Team:
         self.lease = Lease(bucket, self.host, config.team_lease_ttl_s)
         self.lease_error: str | None = None
         self.versions: dict[str, int] = {}  # table → the version this daemon's view was built from
-        self.versions_before: dict[str, int] = {}  # (at the look before)
         self.foreign_moves = 0  # looks that found another host's commit to the memories
         self.refreshes: dict[str, int] = {}  # table → times it was read again for another host's commits
         self.followed_at: float | None = None  # monotonic time of the last successful look
@@ -190,16 +189,14 @@ class Team:
             return out
 
         now = await anyio.to_thread.run_sync(versions, limiter=svc.read_limiter)
-        moved = {name for name, v in now.items() if self.versions.get(name) not in (None, v)}
-        first = not self.versions
-        self.versions_before, self.versions = self.versions, now
-        if first:
+        before, self.versions = self.versions, now
+        if not before:
             return
+        moved = {name for name, v in now.items() if before.get(name) not in (None, v)}
         clock = time.monotonic()
         if "memories" in moved:
-            before = self.versions_before.get("memories", now["memories"])
-            if any(v not in store.own_versions for v in range(before + 1, now["memories"] + 1)):
-                svc.neighbours.clear()  # (another host's commit: the cached rows may be stale)
+            # (the neighbour cache drops itself: `MemoryStore.cache_fresh`)
+            if store.made_elsewhere(before["memories"], now["memories"]):
                 self.foreign_moves += 1
                 if self._noticed_us is None:
                     self._noticed_us = now_us()

@@ -272,7 +272,7 @@ class NeighbourCache:
         self.text_searches = 0
         self.text_fallbacks = 0
         self.gets = 0
-        self.clears = 0  # times every namespace was dropped (`clear`)
+        self.clears = 0  # times every namespace was dropped (another host committed: `fresh`)
 
     # -- reports from the service (event loop; never blocks) --------------------------------
 
@@ -283,16 +283,6 @@ class NeighbourCache:
     def deleted(self, ids: Iterable[str]) -> None:
         if self.max_rows > 0:
             self._pending.extend(("delete", i) for i in ids)
-
-    def clear(self) -> None:
-        """Forget every namespace (a team store: another host committed; each is loaded again
-        from the store when next searched). Any thread."""
-        with self._lock:
-            self._pending.clear()
-            if self._spaces:
-                self._spaces.clear()
-                self._rows_total = 0
-                self.clears += 1
 
     # -- the checker's search (worker thread) ------------------------------------------------
 

@@ -21,15 +21,12 @@ from urllib.parse import urlsplit
 
 import structlog
 
-from omegad.config import OBJECT_SCHEMES
-
 __all__ = [
     "Bucket",
     "BucketError",
     "Lease",
     "Stored",
     "bucket_uri",
-    "is_object_uri",
     "redacted_options",
 ]
 
@@ -63,10 +60,6 @@ _SECRET_WORDS = ("secret", "key", "token", "password", "credential", "sas", "sig
 
 class BucketError(Exception):
     """The bucket cannot be used as a team store (unreachable, refused, or unsafe)."""
-
-
-def is_object_uri(uri: str) -> bool:
-    return urlsplit(uri).scheme.lower() in OBJECT_SCHEMES
 
 
 def bucket_uri(uri: str) -> str:

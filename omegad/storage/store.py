@@ -540,9 +540,12 @@ class MemoryStore:
         serialise the calls (the neighbour cache's lock)."""
         version = int(self.table.version)
         seen, self._cache_seen = self._cache_seen, version
-        if seen is None or version <= seen:
-            return True
-        return all(v in self.own_versions for v in range(seen + 1, version + 1))
+        return seen is None or not self.made_elsewhere(seen, version)
+
+    def made_elsewhere(self, after: int, through: int) -> bool:
+        """Whether a version of the memories table after *after* and up to *through* was made
+        by another host (one this daemon's commits did not make)."""
+        return any(v not in self.own_versions for v in range(after + 1, through + 1))
 
     def _made_version(self) -> None:
         """Note the version a commit of this daemon just made (team stores; under the lock)."""
