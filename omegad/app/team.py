@@ -52,7 +52,7 @@ def team_config(config: Config) -> Config:
     """What team mode changes. Stores are acknowledged at their commit: the object store's
     PUT is durable, and a local log replayed after a crash could write a stale version over
     another host's newer one. The neighbour cache is dropped whenever another host commits
-    (`Team.follow`), and full-text searches always go to LanceDB: BM25 counts over every
+    (`MemoryStore.cache_fresh`), and full-text searches always go to LanceDB: BM25 counts over every
     namespace, which this host does not hold."""
     return config.with_overrides(store_ack="commit", cache_fulltext=False)
 
