@@ -91,3 +91,33 @@ def test_index_cache_is_auto_unless_sized(tmp_path: Path) -> None:
     f.write_text("[store]\nindex_cache_mb = 512\n")
     assert load_config(f, env={}).index_cache_mb == 512
     assert load_config(env={"OMEGAD_INDEX_CACHE_MB": "AUTO"}).index_cache_mb == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[store]\nuri = "/var/lib/omegad"\n', "expected a URI such as s3://bucket/prefix"),
+        ('[store]\nuri = "ftp://bucket/x"\n', "expected a s3://"),
+        ('[store]\nuri = "s3:///prefix"\n', "no bucket"),
+        ('[store]\nuri = "s3+ddb://bucket/prefix"\n', "names its DynamoDB table"),
+        ('[store]\nstorage_options = "endpoint=x"\n', "expected a table of key = value"),
+        ("[store.storage_options]\nendpoint = [1, 2]\n", "endpoint: expected a string, number or boolean"),
+        ('[team]\nmaintenance = "sometimes"\n', "expected one of auto, always, never"),
+        ('[team]\nhost = "  "\n', "expected a name of 1 to 200 characters"),
+    ],
+)
+def test_bad_team_settings_are_clear_errors(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load_config(path, env={"HOME": str(tmp_path)})
+
+
+def test_team_settings_are_read(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    text = '[store]\nuri = "s3://team/mem/"\nvisibility_s = 0.5\n[store.storage_options]\nallow_http = true\nregion = "x"\n'
+    path.write_text(text)
+    config = load_config(path, env={"HOME": str(tmp_path)})
+    assert config.store_uri == "s3://team/mem"
+    assert config.store_storage_options == {"allow_http": "true", "region": "x"}
+    assert config.store_visibility_s == 0.5 and config.team_maintenance == "auto"
