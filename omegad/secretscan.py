@@ -360,7 +360,7 @@ _NAME_HINT = re.compile(
     r"|cookie|sess"
     r"|veracrypt|truecrypt|(?<![a-z])luks|keepass"
     r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser)(?![a-z])"
-    r"|kennwort|contrase[ñn]a|mot de passe|senha|wachtwoord|has[łl]o|l[öo]senord|salasana|adgangskode|heslo"
+    r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]senord|salasana|adgangskode|heslo"
     r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|비밀번호|schl[üu]ssel"
     r"|m[ậa]t[ \t_-]*kh[ẩa]u|kata[ \t_-]*sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
     r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community"
@@ -373,7 +373,9 @@ _NAME_HINT = re.compile(
 #: Notes are not all in English: the word for a password in other languages, and for a key
 #: (a key is a password only where a network's is meant: "WLAN-Schlüssel").
 _FOREIGN_NAMES = {
-    **dict.fromkeys(["contraseña", "mot de passe", "hasło", "lösenord", "jelszó", "şifre"], "password"),
+    **dict.fromkeys(["contraseña", "mot de passe", "hasło", "hasła", "lösenord", "jelszó", "şifre"], "password"),
+    # (a passphrase: French, Dutch, Japanese)
+    **dict.fromkeys(["phrase de passe", "wachtzin", "パスフレーズ"], "password"),
     **dict.fromkeys(["пароль", "пароля", "паролю", "пароле", "パスワード", "密码", "密碼", "비밀번호"], "password"),
     **dict.fromkeys(["mật khẩu", "mat khau", "kata sandi", "code d'accès", "code d'acces", "clave"], "password"),
     **dict.fromkeys(["schlüssel", "schlussel", "clé", "cle"], "key"),
@@ -408,7 +410,7 @@ _PASSWORD_PART = re.compile(
     r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk\w*|passphrase|requirepass|\w+pass|bindpw|rootpw|authtok"
     # (a disk's or a password database's only credential is its passphrase)
     r"|veracrypt|truecrypt|luks\d?|keepass\w*"
-    r"|passwort|kennwort|wachtwoord|senha|contrasena|heslo|haslo|losenord\w*|salasana|passord|adgangskode|jelszo|sifre\w*|clave)$"
+    r"|passwort|kennwort|wachtwoord|wachtzin|senha|contrasena|heslo|haslo|losenord\w*|salasana|passord|adgangskode|jelszo|sifre\w*|clave)$"
 )
 #: Tools whose only credential is a passphrase: "the VeraCrypt container … — w w w w —".
 _CRYPT_TOOL = re.compile(r"veracrypt|truecrypt|keepass")
@@ -608,6 +610,10 @@ _ENV_FLAG = re.compile(r"(?:^|\s)(?:-e|--env|--build-arg|--secret)[ \t]+$")
 
 # -- values ------------------------------------------------------------------------------
 
+#: The last word of a field's name for an identifier or a reference to a stored secret
+#: ("credentialsId:", "secret_name:"): the value after it is that field's.
+_ID_LABELS = frozenset(["id", "ids", "name", "names", "ref", "arn", "path", "file", "uri", "url"])
+
 #: A name's separator, then where its value starts (on the same line).
 _SEP = re.compile(
     r"[\"'`\]]{0,2}[ \t]*(?:\[[^\[\]\n]{0,30}\][ \t]*)?"
@@ -616,13 +622,18 @@ _SEP = re.compile(
 )
 _VALUE = re.compile(r"[^\s\"'`,;<>]{1,400}")
 #: The words after a name: a value may come a few words later ("token for the SMS sender: …").
-_WORDS = re.compile(r"[^\s\"'`,;<>]{1,400}")
+#: (Chinese, Japanese and Korean text between words parts them as a space would: "…keyが送られて
+#: きました。VALUE")
+_WORDS = re.compile(r"[^\s\"'`,;<>\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]{1,400}")
 _WORD_WINDOW = 110
 _WORD_COUNT = 12
 _LETTERS = re.compile(r"^\d*[A-Za-z]+$")
 _VALUE_FIELD = re.compile(r"(?i)val(?:ue)?[:=]")
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]*=")
 _PIPE_PAIR = re.compile(r"[A-Za-z_][\w.-]*\|")
+#: A setting's assignment: a snake_case or dotted name ("ansible_ssh_private_key_file=…"), not a
+#: password with an "=" in it ("Copper=Falcon46").
+_SETTING_ASSIGNMENT = re.compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+=|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=")
 #: Another name's assignment among the words after a name ("C=j@…" is a value, not a name).
 _WORD_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]+=")
 #: Words after which the next is what a name is ("the pw is …", "Passwort ist …", "set it to …").
@@ -650,9 +661,10 @@ _COMMAND_START = re.compile(r"(?:^|\n|[$|;&][ \t]*|\bsudo[ \t]+)$")
 _COMMAND_OPTION = re.compile(r"[ \t]+--?[A-Za-z]")
 _SSH_KEY_TYPE = re.compile(r"(?:sk-)?(?:ssh|ecdsa)-")
 _TRIM = "\"'`()[]{}.,;:!?"
-#: Values after a secret-sounding name that stand for one rather than being one.
+#: Values after a secret-sounding name that stand for one rather than being one (a template's
+#: slot holds an expression: "{os.environ['DB_PASSWORD']}" in an f-string).
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|%\([^)]*\)[sdr]|\{[A-Za-z_][\w.:-]*\}?|#\{.*|@[\w.-]+@|\(+[A-Za-z_][\w.-]*\)*|__[A-Za-z][\w.]*__|\[\[.*|<<.*|\*+|•+|x+|\.{3,}|![A-Za-z_]+|"
+    r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|%\([^)]*\)[sdr]|\{[A-Za-z_][\w.:-]*\}?|\{[A-Za-z_][\w.]*[\[(][^{}]*\}|\{\d{0,2}\}|#\{.*|@[\w.-]+@|\(+[A-Za-z_][\w.-]*\)*|__[A-Za-z][\w.]*__|\[\[.*|<<.*|\*+|•+|x+|\.{3,}|![A-Za-z_]+|"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
@@ -728,10 +740,11 @@ _CREATES = re.compile(r"(?i)\b(?:create|generate|new|issue|mint|rotate|print|sho
 # -- credentials whose syntax names them ------------------------------------------------
 
 #: "Authorization: Bearer …", "Authorization: GenieKey …" (any scheme but Basic and Digest,
-#: which say more and are read apart), "Authorization: <key>", and the scheme as its own
-#: argument: `AuthenticationHeaderValue("Bearer", "…")`.
+#: which say more and are read apart), a scheme's parameter ("Token token=…", as PagerDuty and
+#: Rails take it), "Authorization: <key>", and the scheme as its own argument:
+#: `AuthenticationHeaderValue("Bearer", "…")`.
 _AUTH_HEADER = re.compile(
-    r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?!basic\b|digest\b)[a-z][\w-]{1,30}[ \t]+)?"
+    r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?!basic\b|digest\b)[a-z][\w-]{1,30}[ \t]+(?:[a-z_]{1,20}=\"?)?)?"
     r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:!-]{16,600})"
 )
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
@@ -780,6 +793,11 @@ _XML_PROPERTY = re.compile(
 #: A Terraform variable's default: `variable "db_password" { … default = "…" }`.
 _TF_VARIABLE = re.compile(
     r"\bvariable[ \t]+\"(?P<name>[\w-]{1,80})\"[ \t]*\{[^{}]{0,300}?\bdefault[ \t]*=[ \t]*\"(?P<value>[^\"\s]{1,400})\""
+)
+#: A sign-in told in prose: "you can log in as ci-bot with …", "sign in as admin using …".
+_LOGIN_WITH = re.compile(
+    r"(?i)\b(?:log(?:ged)?[ \t-]?in|sign(?:ed)?[ \t-]?in)[ \t]+as[ \t]+[\"'`]?[\w.@+-]{1,64}[\"'`]?[ \t]+(?:with|using)[ \t]+"
+    r"(?:(?:the[ \t]+)?(?:password|passphrase)[ \t]+)?[\"'`]?(?P<value2>[^\s\"'`]{6,200})"
 )
 #: "the admin login is app / s3cret", "credentials: deploy / s3cret", "guest wifi: SSID / s3cret".
 _LOGIN_PAIR = re.compile(
@@ -1029,7 +1047,7 @@ _DEVICE_SECRETS = (
 _ORACLE = (
     re.compile(
         r"(?i)(?:\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)(?:[ \t]+-\w{1,10})*[ \t]+|\b(?:target|catalog|auxiliary|conn(?:ect)?)[ \t]+"
-        r"|\buserid=|\bjdbc:oracle:(?:thin|oci):)[\"']?[A-Za-z_][\w$#.]{0,63}/(?P<q>[\"']?)(?P<value>[^\s/@\"']{1,200})(?P=q)@"
+        r"|\buserid=|\bjdbc:oracle:(?:thin|oci):)[\"']?[A-Za-z_][\w$#.-]{0,63}/(?P<q>[\"']?)(?P<value>[^\s/@\"']{1,200})(?P=q)@"
     ),
     re.compile(
         r"\bmkstore\b[^\n]{0,200}?-createCredential[ \t]+\S{1,200}[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
@@ -1073,6 +1091,7 @@ _COMMAND_PASSWORDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_HTPASSWD, ("htpasswd",)),
     (_AUTH_TUPLE, ("auth",)),
     (_LOGIN_PAIR, (" / ", "login", "cred")),
+    (_LOGIN_WITH, ("log in", "log-in", "login", "logged in", "sign in", "sign-in", "signin", "signed in")),
 )
 #: Kubernetes Secret data: base64 values under `data:` (YAML or JSON) or printed by kubectl.
 _K8S_YAML_DATA = re.compile(r"(?m)^(?P<indent>[ \t]*)data:[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$)){1,100})")
@@ -1123,6 +1142,10 @@ _USER_THEN_P = re.compile(
     r"(?<=\s)-[uU](?:[ \t]+|=)?[\"']?[^\s\"'-][^\s\"']{0,100}[\"']?[ \t][^\n]{0,160}?(?<=\s)-p(?:[ \t]+|=)"
     r"(?P<q>[\"']?)(?![\d:.]+(?:[\s\"']|$))(?P<value>[^\s\"'-][^\s\"']{0,199})(?P=q)"
 )
+#: The gossip encryption key of a Consul or Nomad agent's config (`encrypt = "…"`, `"encrypt": "…"`).
+_ENCRYPT_KEY = re.compile(
+    r"(?<![\w.-])[\"']?encrypt[\"']?[ \t]*[=:][ \t]*[\"'](?P<random>[A-Za-z0-9+/]{22,400}={0,2})[\"']"
+)
 #: Registry and cloud logins: `docker login -p …`, `az login --service-principal -p …`.
 _LOGIN_PASSWORD = re.compile(
     r"\b(?:az|docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc)\b[^\n]{0,40}?\blogin\b[^\n]{0,200}?"
@@ -1153,6 +1176,12 @@ _SASL_PASSWD = re.compile(
 )
 #: A key file printed on a terminal: `$ cat config/master.key` and its one line.
 _CAT_SECRET_FILE = re.compile(r"\bcat[ \t]+(?P<file>[^\s|;&<>]{1,200})[ \t]*\n(?P<value>[^\s]{6,400})[ \t]*(?:\n|$)")
+#: A value written into a file (`echo '…' > ~/.vault_pass.txt`, `… | tee token`): the file's name says what it is.
+_ECHO_INTO_FILE = re.compile(
+    r"\b(?:echo(?:[ \t]+-[neE]{1,2})?|printf(?:[ \t]+[\"']%s[^\"'\n]{0,4}[\"'])?)[ \t]+"
+    r"(?:(?P<q>[\"'])(?P<value>[^\s\"'`]{6,400})(?P=q)|(?P<bare>[^\s\"'$`|;&<>]{6,400}))"
+    r"[ \t]*(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*(?P<file>[^\s|;&<>]{1,200})"
+)
 _CAT_FILE = re.compile(r"\bcat[ \t]+([^\s|;&<>]{1,200})[ \t]*$")
 _SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential)[^/]*$")
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
@@ -1364,6 +1393,10 @@ _HOSTNAME = re.compile(
     r"^(?:[A-Za-z0-9-]{1,63}\.)+(?i:com|net|org|io|dev|app|cloud|co|ai|me|info|biz|eu|de|fr|uk|nl|jp|us|ca|au|ch|se|no"
     r"|es|it|pl|br|in|local|localdomain|lan|corp|internal|intra|intranet|home|arpa|test|example|invalid|svc|cluster)$"
 )
+#: A Windows registry key ("HKEY_LOCAL_MACHINE\SOFTWARE\…", "[HKCU\…]"): a path, not a value.
+_REGISTRY_PATH = re.compile(r"^\[?-?(?:HKEY_[A-Z_]+|HK(?:LM|CU|CR|U|CC))(?:\\|\]|$)")
+#: An environment variable's last words: "…_DB_PASSWORD", "…_API_TOKEN".
+_ENV_SUFFIX = re.compile(r"_(?:PASSWORD|PASSWD|PWD|PASS|TOKEN|SECRET|KEY|CREDENTIALS?)$")
 _NAME_LIKE_WORD = re.compile(r"pass|secret|token|(?<![a-z])keys?(?![a-z])|cred")
 _LOOPBACK = frozenset(["localhost", "127.0.0.1", "[::1]", "::1"])
 _URL_HOST = re.compile(r"@(?P<host>\[[^\]\s]{1,60}\]|[^\s:/?#]{1,253})")
@@ -1381,6 +1414,7 @@ _COMMAND_SECRETS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_OPENSSL_KEY, ("openssl",)),
     (_SECURE_STRING, ("securestring",)),
     (_SASL_PASSWD, ("]",)),
+    (_ENCRYPT_KEY, ("encrypt",)),
 )
 #: An identifier named as one just before a value ("Account SID AC…", "client id: …").
 #: A table's header row: cells that are all short names ("url,username,password", "| Site | Login |
@@ -1823,8 +1857,8 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
-    if not parts or parts[-1] in _NAME_NOT_VALUE:
-        return None
+    if not parts or parts[-1] in _NAME_NOT_VALUE or parts[:2] == ("existing", "secret"):
+        return None  # (a Helm chart's `existingSecret` names a Kubernetes Secret to read)
     modified = [i for i, p in enumerate(parts) if p in _NAME_MODIFIES]
     if modified and not any(
         _PASSWORD_PART.match(p) or _SECRET_PART.match(p) or p in ("key", "keys") for p in parts[modified[-1] :]
@@ -1883,10 +1917,11 @@ def _usable(value: str, literal: bool = False) -> bool:
         or "://" in value
         or _RUN.search(value)
         or _QUERY.search(value)
-        or _ADDRESS.match(value)
+        or _address(value)
         or _DATETIME.match(value)
         or (_HOSTNAME.match(value) and (value.islower() or value.isupper()))
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
+        or _REGISTRY_PATH.match(value)  # a Windows registry key ("[HKEY_CLASSES_ROOT\CLSID\{…}]")
         or _SECRET_REF.match(value)  # a secret manager's name for it ("projects/1/secrets/db/versions/2")
         or (value.startswith("eyJ") and _sample_jwt(value))
         or _regex_source(value)
@@ -1902,6 +1937,8 @@ def _usable(value: str, literal: bool = False) -> bool:
         return False
     if (_NAME_LIKE.match(value) or _ENV_NAME.match(value)) and _NAME_LIKE_WORD.search(value.lower()):
         return False
+    if _ENV_SUFFIX.search(value) and _WORDY.match(value):
+        return False  # a variable's name, prefixed per app ("billing_DB_PASSWORD"): where the value is read from
     # a path, unless a random piece of it is long (base64 has "/" in it)
     if not _PATH.match(value):
         return True
@@ -1910,6 +1947,17 @@ def _usable(value: str, literal: bool = False) -> bool:
     return sum(bool(_LETTERS.match(p)) and len(p) <= 12 for p in pieces) < 2 and (
         max(len(p) for p in pieces) >= 12 and _looks_random(value)
     )
+
+
+def _address(value: str) -> bool:
+    """*value* is a mail address or user@host: its host a known domain or an IP, or in lower case
+    with a word in it ("Z0rr0@2026.saff", "walrus@1869.Zephyr" are passwords with an "@")."""
+    if _ADDRESS.match(value) is None:
+        return False
+    host = value.rpartition("@")[2]
+    if host[-1].isdigit() or _HOSTNAME.match(host):
+        return True
+    return host.islower() and any(c.isalpha() for c in host.rpartition(".")[0])
 
 
 def _default_login(text: str, start: int, end: int) -> bool:
@@ -2115,8 +2163,12 @@ class SecretScanner:
                         or "[redacted:" in m.group(0)
                     ):
                         continue  # "mongodb+srv://<username>:<password>@…"; our own marker
-                    if kind == "twilio_key" and _NAMED_ID.search(text, max(0, m.start() - 24), m.start()):
-                        continue  # "Account SID AC…": an account's identifier
+                    if kind == "twilio_key" and (
+                        m.group().startswith("AC") or _NAMED_ID.search(text, max(0, m.start() - 24), m.start())
+                    ):
+                        # Twilio documents "AC…" as the Account SID, the account's identifier (the
+                        # user of its Basic pair; the Auth Token is the secret); gitleaks matches only "SK…"
+                        continue
                     if kind == "jwt" and (
                         not JwtTokenDetector.is_formally_valid(m.group(0)) or _sample_jwt(m.group(0))
                     ):
@@ -2300,6 +2352,13 @@ class SecretScanner:
             raw = base64.b64decode(m.group() + "=" * (-len(m.group()) % 4))
             if raw[:2] == b"\x05\x02" and len(raw) > 4 and int.from_bytes(raw[2:6], "big", signed=True) > 0:
                 yield Finding("high_entropy", m.start(), m.end())
+        for m in _ECHO_INTO_FILE.finditer(text) if "echo" in text or "printf" in text else ():
+            file, group = m.group("file"), "value" if m.group("value") else "bare"
+            value = m.group(group)
+            if not _SECRET_FILE.search(file) or _PUBLIC_FILE.search(file) or value.startswith("$"):
+                continue
+            if _usable(value, True) and (_looks_random(value) or self._accepts(value, "password", (), False)):
+                yield Finding("password", m.start(group), m.end(group))
         for m in _CAT_SECRET_FILE.finditer(text) if "cat" in text else ():
             file, value = m.group("file"), m.group("value")
             if not _SECRET_FILE.search(file) or _PUBLIC_FILE.search(file) or not _usable(value):
@@ -2504,8 +2563,12 @@ class SecretScanner:
             vm = _VALUE.match(text, sep.end())
             if vm is not None and text[sep.end() - 1] in "\"'`" and text[vm.end() : vm.end() + 1].isspace():
                 vm = None  # a quoted title, not a value ("check 1Password, \"Staging admin\"")
-            if vm is not None and not (sep.group("sep").isspace() and vm.group().endswith(":")):
-                # (a label is not the value: "account key (prod): …")
+            raw = vm.group() if vm is not None else ""
+            if vm is not None and not (
+                sep.group("sep").isspace() and (raw.endswith(":") or ("=" in raw and _SETTING_ASSIGNMENT.match(raw)))
+            ):
+                # (a label is not the value: "account key (prod): …"; nor another name's
+                # assignment: "ansible_user=svc_auth ansible_ssh_private_key_file=…")
                 # a value is judged once: names inside a rejected one ("session=session=…") are
                 # part of it, so text made of names stays linear
                 scanned["value"] = vm.end()
@@ -2580,7 +2643,8 @@ class SecretScanner:
                 offset += field.end()
             lead, word = _cjk_trimmed(word)
             offset += lead
-            named_id = previous in _ID_WORDS
+            # (where the value is read from is no value: "password is read from billing_DB_PASSWORD")
+            named_id = previous in _ID_WORDS or (previous in ("from", "via") and not word.endswith(":"))
             after_label, labelled = labelled, False
             previous = word.strip(_TRIM).lower()
             if previous in _VALUE_WORDS:
@@ -2599,6 +2663,12 @@ class SecretScanner:
             value = word.strip(_TRIM)
             since_label += 1
             if (word.endswith(":") and value) or word in (":", "=", ":="):
+                label_parts = _name_parts(value) if value else ()
+                if len(label_parts) > 1 and label_parts[-1] in _ID_LABELS:
+                    # another field's label claims the value ("credentialsId: 'app-nexus'"); a
+                    # word alone is still a label ("passphrase for the key file: …")
+                    argument = True
+                    continue
                 labelled, since_label = True, -1
                 budget = max(budget, count + 2)  # (the labelled value may be the word past the count)
                 continue  # a label: the value follows it ("password for db1: …")
@@ -2883,6 +2953,7 @@ class SecretScanner:
             if (
                 value.endswith(":")
                 or (value.startswith("<") and value.endswith(">"))  # (markup: "<Key>Password</Key>")
+                or (value.startswith("[") and value.endswith("]"))  # (a section's header: "[database]")
                 or (_ASSIGNMENT.match(value) and not _labelled_password(text, m.start(), value))
                 or _PIPE_PAIR.match(value)  # (a row of a key|value listing: read by its name)
                 or not _usable(value)
@@ -3400,6 +3471,7 @@ def _description(line: str) -> tuple[str, tuple[str, ...]] | None:
     return account  # (an account's word, unless a secret's follows: "The new Wi-Fi password")
 
 
+_ARMOR_HEADER = re.compile(r"(?:Version|Comment|Hash|Charset|MessageID|Proc-Type|DEK-Info):")
 _BLOCK_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{16,}|-----BEGIN [^\n]*|\$ANSIBLE_VAULT[^\n]*)[ \t]*$")
 
 
@@ -3409,7 +3481,17 @@ def _in_block(text: str, line_start: int) -> bool:
     if line_start == 0:
         return False
     prev = text.rfind("\n", 0, line_start - 1) + 1
-    return _BLOCK_LINE.match(text[prev : line_start - 1]) is not None
+    if _BLOCK_LINE.match(text[prev : line_start - 1]) is not None:
+        return True
+    # an armor's headers end with a blank line before its body ("-----BEGIN PGP …\n\nmQGN…")
+    for _ in range(8):
+        line = text[prev : line_start - 1]
+        if not prev or (line.strip() and not _ARMOR_HEADER.match(line)):
+            return False
+        line_start, prev = prev, text.rfind("\n", 0, prev - 1) + 1
+        if text.startswith("-----BEGIN ", prev):
+            return True
+    return False
 
 
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")

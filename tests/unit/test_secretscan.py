@@ -1086,3 +1086,109 @@ def test_a_token_under_a_heading_that_names_it_and_one_secret_written_twice() ->
     text = f"login as: {pw}\n{pw}@nas1.example.com's password:\nAccess denied"
     hits = SecretScanner().scan(text)
     assert pw not in redact(text, hits), text
+
+
+# -- round 12: references, identifiers, templates, commands, languages (set k) --------------
+
+
+def test_a_twilio_account_sid_is_an_identifier_its_auth_token_the_secret() -> None:
+    sid, service = "A" + "C" + _r(_HEXD, 32), "M" + "G" + _r(_HEXD, 32)
+    log = f"2024-06-04 23:46 sms sent account={sid} messaging_service={service} to=+4917******33 status=queued"
+    assert SecretScanner().scan(log) == []
+    token = _r(_HEXD, 32)
+    assert _found(f"Twilio: account {sid}, auth token {token}", token)
+    assert _found("SMS sender key " + "S" + "K" + _r(_HEXD, 32), "S" + "K")
+
+
+def test_where_a_secret_is_read_from_is_no_secret() -> None:
+    for text in [
+        "[database]\nhost = pg-01.corp\nport = 5432\nuser = app\n; password is read from billing_DB_PASSWORD\npassword =",
+        "; token is loaded from CI_DEPLOY_TOKEN",
+        "password: taken from vault via the agent",
+        "redis:\n  auth:\n    enabled: true\n    existingSecret: orders-redis\n    existingSecretPasswordKey: redis-password",
+        "withCredentials([usernamePassword(credentialsId: 'orders-nexus', usernameVariable: 'NEXUS_USER', "
+        "passwordVariable: 'NEXUS_PASS')]) {\n    sh './gradlew publish'\n}",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+    pw = _strong_pw()
+    assert _found(f"password from last week: {pw}", pw)
+    assert _found(f"; password is {pw}", pw)
+    phrase = "-".join(_RNG.sample(_WORDS, 4)) + "-9"
+    assert _found(f"Passphrase for the key file: {phrase}", phrase)  # (a word alone still labels)
+
+
+def test_template_expressions_in_a_url_are_no_password() -> None:
+    for text in [
+        "url = f\"postgresql+psycopg://{os.environ['DB_USER']}:{os.environ['DB_PASSWORD']}@db-01.corp/app\"",
+        "conn = f\"redis://:{os.getenv('REDIS_PASSWORD')}@cache:6379/0\"",
+        'url = "postgresql://{}:{}@db/app".format(user, pw)',
+    ]:
+        assert SecretScanner().scan(text) == [], text
+    pw = _strong_pw()
+    assert _found(f'url = f"postgresql://{{user}}:{pw}@db-01.corp/app"', pw)
+
+
+def test_registry_keys_section_headers_and_armored_public_keys_pass() -> None:
+    for text in [
+        f'[HKEY_CLASSES_ROOT\\CLSID\\{{{_uuid()}}}]\n@="Auth Shell Extension"\n"ThreadingModel"="Apartment"',
+        "Windows Registry Editor Version 5.00\n\n[HKEY_CURRENT_USER\\Software\\nordhaven\\Auth\\Settings]\n"
+        f'"InstanceId"="{{{_uuid()}}}"',
+        "my public key for encrypted mails:\n-----BEGIN PGP "
+        + "PUBLIC KEY BLOCK-----\n\n"
+        + "\n".join(_r(_AN + "+/", 64) for _ in range(4))
+        + "\n=imoD\n-----END PGP PUBLIC KEY BLOCK-----",
+        "[web]\nauth-dev.corp ansible_host=10.0.0.1 ansible_user=svc_auth "
+        "ansible_ssh_private_key_file=~/.ssh/id_ed25519\n\n[web:vars]\nansible_become=true",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+    pw = _strong_pw()
+    assert _found(f"[db]\nhost1 ansible_user=deploy ansible_password={pw}", pw)
+    assert _found(f"bind user svc_jira, password Raven={pw}, base DN ou=Staff", pw)
+
+
+def test_a_password_with_an_at_sign_is_no_mail_address() -> None:
+    for pw in ["Zorro@2026.saff", "walrus@1869.Zephyr", "nNcZH8cIhH@CbU1a2Fje.OtU"]:
+        assert _found(f"RabbitMQ password is {pw}\nSanne: done, thx", pw), pw
+    for text in [
+        "password reset mails go to ops@mail.acme.xyz",
+        "password: root@10.0.0.7",
+        "password: hiro@lumen-labs.fr",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+
+
+def test_secrets_in_commands_configs_and_headers() -> None:
+    phrase = "-".join(_RNG.sample(_WORDS, 5)) + "-42"
+    assert _found(f"echo '{phrase}' > ~/.ansible/vault_pass.txt && chmod 600 ~/.ansible/vault_pass.txt", phrase)
+    pw = _strong_pw()
+    assert _found(f"printf '%s' '{pw}' > ~/.config/restic/password.txt", pw)
+    gossip = base64.b64encode(bytes(_RNG.randrange(256) for _ in range(32))).decode()
+    assert _found(f'datacenter = "dc1"\nencrypt = "{gossip}"\nserver = true', gossip)
+    assert _found(f'{{"encrypt": "{gossip}"}}', gossip)
+    token = _r(_AN, 32)
+    assert _found(f'curl -H "Authorization: Token token={token}" https://api.example.net/incidents', token)
+    login = f"Hi Olaf, I've reset the account. You can log in as ci-bot with {pw} and set your own password afterwards."
+    assert _found(login, pw)
+    for text in [
+        "echo 'deploy finished' > /var/log/token_rotation.log",
+        'echo "$VAULT_PASS" > ~/.vault_pass.txt',
+        "encrypt = true\nverify_incoming = true",
+        "You can log in as admin with your SSO account.",
+        "Authorization: Token token=${PAGERDUTY_TOKEN}",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+
+
+def test_a_passphrase_named_in_other_languages_and_after_cjk_text() -> None:
+    phrase = ".".join(w.capitalize() for w in _RNG.sample(_WORDS, 4))
+    for text in [
+        f"Bonjour, la phrase de passe de borg backup utilisé par billing est {phrase}. Merci de vérifier.",
+        f"Ik heb de wachtzin van restic vernieuwd, nieuwe waarde is {phrase}. Graag niet doorsturen.",
+        f"Zgłoszenie TCK-802: klient podał fraza hasła do restic: {phrase}",
+        f"お客様からresticのパスフレーズが送られてきました。{phrase}",
+    ]:
+        assert _found(text, phrase), text
+    key = _r(_AN, 40)
+    assert _found(f"問い合わせHELP-4265: お客様からAWS secret access keyが送られてきました。{key}", key)
+    assert SecretScanner().scan(f"リクエストID：{_r(_HEXD, 32)}") == []
+    assert SecretScanner().scan("De wachtzin wordt uit Vault gelezen (secret/data/backup).") == []
