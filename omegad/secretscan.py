@@ -49,6 +49,7 @@ import base64
 import binascii
 import functools
 import itertools
+import json
 import math
 import re
 import string
@@ -226,7 +227,7 @@ _TOKENS: dict[str, re.Pattern[str]] = {
         r"|\bfio-u-[A-Za-z0-9_=-]{64}|\bico-[A-Za-z0-9]{32}\b|\bpscale_(?:tkn|oauth|pw)_[\w=.-]{32,64}|\bpnu_[A-Za-z0-9]{36}\b"
         r"|\brdme_[a-z0-9]{70}\b|\btk-us-[\w-]{48}\b|(?<![\w~])sha256~[\w-]{43}(?![\w-])|\bCLOJARS_[A-Za-z0-9]{60}\b"
         r"|\bp8e-[A-Za-z0-9]{32}\b|\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b|\bLTAI[A-Za-z0-9]{20}\b|\bxoxe(?:\.xox[bp])?-\d-[A-Z0-9]{140,170}\b"
-        r"|\bAPI-[A-Z0-9]{26}\b|\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b|\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b|\bcmVmd[A-Za-z0-9]{59}\b"
+        r"|\bAPI-[A-Z0-9]{26}\b|\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b|\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b|\bcmVmd(?:[A-Za-z0-9]{59}|Gtu[A-Za-z0-9]{56,90})\b"
         r"|\bsm_(?:aat|pat|sat)_[A-Za-z0-9]{16}\b|\beyJrIjoi[A-Za-z0-9]{70,400}={0,3}"
     ),
     # a live or test secret key in the shape Stripe made common ("shippo_live_…", "duffel_test_…",
@@ -235,6 +236,20 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     # "sk-" then a random body: the secret-key prefix of OpenAI's first keys and of the APIs that
     # copied its format (DeepSeek, Moonshot, …)
     "sk_key": re.compile(r"(?<![\w-])sk-[A-Za-z0-9]{32,128}(?![\w-])"),
+    # X (Twitter) app-only bearer tokens: a run of "A"s, the app id and "%3D" then the secret
+    # (gitleaks' twitter-bearer-token; the run is the format's, not a placeholder's)
+    "twitter_token": re.compile(
+        r"(?<![A-Za-z0-9%])A{20,24}[A-Za-z0-9%]{4,120}?(?:%3D|=)(?P<body>[A-Za-z0-9]{30,80})(?![A-Za-z0-9%])"
+    ),
+    # Azure DevOps PATs in Microsoft's identifiable format: 52 random characters, the "JQQJ9"
+    # signature, fixed fields, "AZDO" and a checksum
+    "azure_devops_token": re.compile(
+        r"(?<![A-Za-z0-9])(?P<body>[A-Za-z0-9]{52})JQQJ9[A-Za-z0-9]{1,20}?AZDO[A-Za-z0-9]{4}(?![A-Za-z0-9])"
+    ),
+    # LangSmith API keys (personal "pt" and service "sk"), as trufflehog's detector reads them
+    "langsmith_key": re.compile(r"\blsv2_(?:sk|pt)_[a-f0-9]{32}_[a-f0-9]{10}\b"),
+    # Dropbox short-lived access tokens ("sl." or "sl.u."), gitleaks' dropbox-short-lived-api-token
+    "dropbox_token": re.compile(r"(?<![\w.-])sl\.(?:[A-Za-z]\.)?[A-Za-z0-9_=-]{120,}"),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin)
     "webhook_url": re.compile(
         r"\bhttps://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,100}"
@@ -317,6 +332,10 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "live_key": ("_live_", "_test_", "_prod_", "_sandbox_"),
     "sk_key": ("sk-",),
     "webhook_url": ("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com"),
+    "twitter_token": ("AAAAAAAAAAAAAAAAAAAA",),
+    "azure_devops_token": ("JQQJ9",),
+    "langsmith_key": ("lsv2_",),
+    "dropbox_token": ("sl.",),
 }
 KINDS = (
     *_PLUGINS,
@@ -356,17 +375,17 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 #: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
 _NAME_HINT = re.compile(
-    r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key[ \t]+content\b|key"
+    r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร口암])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key[ \t]+content\b|key"
     r"|cookie|sess"
     r"|veracrypt|truecrypt|(?<![a-z])luks|keepass"
     r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser)(?![a-z])"
-    r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]senord|salasana|adgangskode|heslo"
-    r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|비밀번호|schl[üu]ssel"
+    r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]sen(?:ord|fras)|salasana|adgangskode|heslo"
+    r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|口令|비밀번호|비번|암호(?!화)|schl[üu]ssel"
     r"|m[ậa]t[ \t_-]*kh[ẩa]u|kata[ \t_-]*sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
     r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community"
     # (more languages: Romanian, Hungarian, Greek, Hebrew, Thai, Arabic, Persian, Hindi, Bengali,
     # Urdu, Croatian and Serbian, Bulgarian, Lithuanian, Estonian, Icelandic, Malay, Swahili, Tamil)
-    r"|(?<![a-z])parol[aăe](?![a-z])|(?<![a-z])parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]"
+    r"|(?<![a-z])parol[aăe](?:s[ıi])?(?![a-z])|(?<![a-z])parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]"
     r"|סיסמ[הא]|รหัสผ่าน|كلمة[ \t]+(?:المرور|السر)|رمز[ \t]+عبور|पासवर्ड|পাসওয়ার্ড|پاس[ \t]*ورڈ|lozink[aeu]"
     r"|лозинк[аеу]|парола|slaptažod\w{0,4}|lykilorð|kata[ \t]+laluan|nenosiri|கடவுச்சொல்)"
 )
@@ -377,11 +396,13 @@ _FOREIGN_NAMES = {
     # (a passphrase: French, Dutch, Japanese)
     **dict.fromkeys(["phrase de passe", "wachtzin", "パスフレーズ"], "password"),
     **dict.fromkeys(["пароль", "пароля", "паролю", "пароле", "パスワード", "密码", "密碼", "비밀번호"], "password"),
+    # (a pass phrase: Chinese "口令", Korean "암호")
+    **dict.fromkeys(["口令", "암호", "비번", "lösenfras", "losenfras"], "password"),
     **dict.fromkeys(["mật khẩu", "mat khau", "kata sandi", "code d'accès", "code d'acces", "clave"], "password"),
     **dict.fromkeys(["schlüssel", "schlussel", "clé", "cle"], "key"),
 }
 _FOREIGN_PASSWORD = re.compile(
-    r"(?i)parol[aăe]|parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]|סיסמ[הא]|รหัสผ่าน"
+    r"(?i)parol[aăe](?:s[ıi])?|parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]|סיסמ[הא]|รหัสผ่าน"
     r"|كلمة[ \t]+(?:المرور|السر)|رمز[ \t]+عبور|पासवर्ड|পাসওয়ার্ড|پاس[ \t]*ورڈ|lozink[aeu]|лозинк[аеу]|парола"
     r"|slaptažod\w{0,4}|lykilorð|kata[ \t]+laluan|nenosiri|கடவுச்சொல்"
 )
@@ -410,7 +431,7 @@ _PASSWORD_PART = re.compile(
     r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk\w*|passphrase|requirepass|\w+pass|bindpw|rootpw|authtok"
     # (a disk's or a password database's only credential is its passphrase)
     r"|veracrypt|truecrypt|luks\d?|keepass\w*"
-    r"|passwort|kennwort|wachtwoord|wachtzin|senha|contrasena|heslo|haslo|losenord\w*|salasana|passord|adgangskode|jelszo|sifre\w*|clave)$"
+    r"|passwort|kennwort|wachtwoord|wachtzin|senha|contrasena|hesl\w*|haslo|losenord\w*|salasana|passord|adgangskode|jelszo|sifre\w*|clave)$"
 )
 #: Tools whose only credential is a passphrase: "the VeraCrypt container … — w w w w —".
 _CRYPT_TOOL = re.compile(r"veracrypt|truecrypt|keepass")
@@ -475,7 +496,7 @@ _KEY_QUALIFIER = frozenset(
         # a recovery key (BitLocker, Apple), a VPN's pre-shared key, a wallet's, Vault's unseal key
         *("recovery", "preshared", "psk", "vpn", "wireguard", "unseal", "wallet", "exchange", "bridge"),
         # a product's licence ("activation key", "product key")
-        *("activation", "product"),
+        *("activation", "product", "deploy"),
     ]
 )
 #: Before "token" or "key", a word that makes it an identifier or a position, not a credential
@@ -503,11 +524,17 @@ _ID_QUALIFIER = frozenset(
 )
 #: A bare key's name ("key", "key1", "KEY"), and words before it that make it a public or an
 #: SSH key, or a key that is a name ("object key", "deploy key").
+#: A product's name before a bare "key" ("Datadog key", "LangSmith key"); not a type or a word
+#: that starts a sentence.
+_PRODUCT_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*)*")
+_NOT_PRODUCT = frozenset(
+    [*("string", "this", "that", "enter", "your", "my", "our", "new", "old", "same", "one", "each", "any", "which")]
+)
 _BARE_KEY = re.compile(r"(?i)^key\d?$")
 _PIECES = re.compile(r"[-_.:/]")
 _NOT_KEY_QUALIFIER = frozenset(
     [
-        *("public", "ssh", "gpg", "pgp", "host", "deploy", "verify", "verifying", "verification", "object", "s3"),
+        *("public", "ssh", "gpg", "pgp", "host", "verify", "verifying", "verification", "object", "s3"),
         *("kms", "license", "foreign", "map", "dict", "json", "yaml", "config", "registry", "the", "a"),
     ]
 )
@@ -617,8 +644,11 @@ _ID_LABELS = frozenset(["id", "ids", "name", "names", "ref", "arn", "path", "fil
 #: A name's separator, then where its value starts (on the same line).
 _SEP = re.compile(
     r"[\"'`\]]{0,2}[ \t]*(?:\[[^\[\]\n]{0,30}\][ \t]*)?"
-    r"(?P<sep>:=|=>|->|\?\?|\|\||[:=>]|,(?=[ \t]*[\"'])|\|(?=[^\s|])|[ \t](?=[ \t]*[^\s:=]))"
+    r"(?P<sep>:=|=>|->|\?\?|\|\||[:=>：]|,(?=[ \t]*[\"'])|\|(?=[^\s|])|[ \t](?=[ \t]*[^\s:=]))"
     r"[ \t]*(?:[\"'`(]|\[(?!(?i:redacted|filtered)))?[ \t]*"
+)
+_NO_VALUE_AFTER = re.compile(
+    r"[ \t](?:#|//)(?:[ \t]|$)|.<[A-Za-z][\w .-]{0,60}>|[ \t](?:throw|new|await|null|None|nil|undefined)\b"
 )
 _VALUE = re.compile(r"[^\s\"'`,;<>]{1,400}")
 #: The words after a name: a value may come a few words later ("token for the SMS sender: …").
@@ -640,6 +670,17 @@ _WORD_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]+=")
 _COPULAS = frozenset(["is", "was", "are", "ist", "est", "es", "är", "er", "è", "é", "jest", "to", "reads", "says"])
 _ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-"])
 #: A mask over a value's first characters, and the words of a passphrase it leaves shown.
+_MASK_MARKER = re.compile(r"(?i)\[(?:masked|redacted|filtered|hidden|omitted|removed|secure|sensitive)\]")
+_SETTINGS_LIST = re.compile(r"^[A-Za-z_-]{2,30}[:=][\w.-]{1,8}(?:[,;&|][A-Za-z_-]{2,30}[:=][\w.-]{1,8})+$")
+#: A listing's column of digests: what a secret store lists instead of the values.
+_DIGEST_COLUMN = re.compile(r"\b(?:DIGEST|CHECKSUM|SHA256|SHA1|MD5|HASH|FINGERPRINT)\b")
+#: A note that a value is public by design: a search-only or publishable key, one shipped to browsers.
+_DECLARED_PUBLIC = re.compile(
+    r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ]only|publishable|not[ \t]+a[ \t]+secret"
+    r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend)))\b"
+)
+_COMMENT_LINE = re.compile(r"[ \t]*(?://|#|--|/?\*|<!--)")
+_NEGATION = re.compile(r"(?i)\b(?:not|never|isn't|is not|n't)[ \t]+$|\bno[ \t]+$")
 _MASK_PREFIX = re.compile(r"\*{3,}|•{3,}")
 _MASKED_PHRASE = re.compile(
     r"[ \t]+(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){1,9}(?:[ \t](?P<digits>\d{1,4}))?)(?=[ \t]*(?:$|\n|[.,;—(]))"
@@ -652,6 +693,10 @@ _ID_WORDS = frozenset(
 )
 #: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
 _OPTION = re.compile(r"--?([A-Za-z][A-Za-z-]{0,30})$")
+#: Terraform's `resource "random_password" "db" {`: a type, then the resource's own name.
+_HCL_BLOCK = re.compile(r"\b(?:resource|data|ephemeral)[ \t]+\"$")
+_CODE_WORDS = frozenset(["??", "||", "&&", "throw"])
+_OPTION_ASSIGN = re.compile(r"--?[A-Za-z][\w-]{0,30}=")
 _VALUE_OPTIONS = frozenset(["body", "value", "data", "literal", "string", "text", "input"])
 #: An assignment's operator after a "$name" (PHP, Perl, PowerShell): the name is set, not read.
 _ASSIGNED = re.compile(r"[ \t]*=[ \t]*[\"']")
@@ -696,6 +741,7 @@ _DATETIME = re.compile(
 _CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
 _CALL_OPEN = re.compile(r"^[A-Za-z_][\w.]*\($")
 #: A method called on an object ("Rails.application.credentials.dig(…"): code however random.
+_NESTED_CALL = re.compile(r"\([ \t]*[A-Za-z_]\w*\.[A-Za-z_][\w.]*\(")  # ("print(secrets.token_urlsafe(32))")
 _METHOD_CALL = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(")
 #: Words after a name that say the value is not its secret.
 _NOT_SECRET_WORDS = frozenset(["public", "id", "ids", "hash", "sha", "digest", "checksum", "commit", "fingerprint"])
@@ -849,6 +895,28 @@ _PROMPTED = re.compile(
     r"(?m)^[ \t]*(?:\d{1,6}[ \t]+)?(?:sudo(?:[ \t]+-[isS]{1,2})?(?:[ \t]+su(?:[ \t]+-)?)?|su(?:[ \t]+-)?(?:[ \t]+[\w.-]{1,32})?)"
     r"[ \t]*\n[ \t]*(?:\d{1,6}[ \t]+)?(?P<value>[^\s]{8,200})[ \t]*$"
 )
+#: WordPress's authentication keys and salts (wp-config.php's `define('AUTH_KEY', '…')`, the
+#: Docker image's WORDPRESS_AUTH_KEY): 64 printable characters whose symbols cut a plain value.
+_WP_SALT = re.compile(
+    r"\b(?:WORDPRESS_)?(?:SECURE_AUTH|LOGGED_IN|AUTH|NONCE)_(?:KEY|SALT)[\"']?[ \t]*(?:,|=>?|:)[ \t]*"
+    r"(?P<q>[\"'])(?P<value>[^\"'\n]{32,128})(?P=q)"
+)
+_KEY_FILE_LINE = re.compile(
+    r"(?mi)^[ \t]*(?P<file>[\w.~/-]{0,200}\.(?:key|secret|token))[ \t]*:[ \t]*[`\"']?(?P<value>[^\s`\"']{16,400}?)[`\"']?[ \t]*$"
+)
+#: A rotated value announced without its name ("old one expired; new value is …").
+_NEW_VALUE = re.compile(
+    r"(?i)\b(?:new[ \t]+(?:value|one)[ \t]+(?:is|=|:)|set[ \t]+it[ \t]+to)[ \t]*[`\"']?(?P<value>[^\s`\"']{16,400})"
+)
+_WALLET_KEY = re.compile(
+    r"(?:\baccounts[\"']?[ \t]*:[ \t]*\[[ \t]*|(?:\bfrom_key|\bprivateKeyToAccount|\bWallet|\bfromPrivateKey)\([ \t]*)"
+    r"[\"'](?P<value>(?:0x)?[0-9a-fA-F]{64})[\"']"
+)
+#: A quoted value, then what it is: a parenthesis naming a secret, or the user it logs in.
+_QUOTED_THEN_NAME = re.compile(
+    r"`(?P<value>[^`\s]{8,400})`[ \t]*(?:\((?P<name>[^()\n]{2,60})\)|(?P<user>for[ \t]+(?:the[ \t]+)?(?:user|login|account)[ \t]+\S))"
+)
+_SECRET_NOUN = re.compile(r"(?i)(?:secret|token|key|password|passphrase|credential)s?\b")
 _AWS_PAIR = re.compile(
     r"\b(?:AKIA|ASIA)[A-Z2-7]{16}\b[\"']?[ \t]*(?:[/:,;|][ \t]*|[ \t])[\"']?(?P<value>[A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])"
 )
@@ -1180,7 +1248,13 @@ _CAT_SECRET_FILE = re.compile(r"\bcat[ \t]+(?P<file>[^\s|;&<>]{1,200})[ \t]*\n(?
 _ECHO_INTO_FILE = re.compile(
     r"\b(?:echo(?:[ \t]+-[neE]{1,2})?|printf(?:[ \t]+[\"']%s[^\"'\n]{0,4}[\"'])?)[ \t]+"
     r"(?:(?P<q>[\"'])(?P<value>[^\s\"'`]{6,400})(?P=q)|(?P<bare>[^\s\"'$`|;&<>]{6,400}))"
-    r"[ \t]*(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*(?P<file>[^\s|;&<>]{1,200})"
+    r"[ \t]*(?:(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*(?P<file>[^\s|;&<>]{1,200})"
+    # or piped into a secret store's write, which reads the secret from stdin
+    r"|\|[ \t]*(?P<store>gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)|aws[ \t]+secretsmanager"
+    r"|vault[ \t]+(?:kv[ \t]+)?(?:put|write)|(?:docker|podman)[ \t]+secret[ \t]+create|kubectl[ \t]+create[ \t]+secret"
+    r"|gh[ \t]+secret[ \t]+set|(?:npx[ \t]+)?wrangler[ \t]+(?:pages[ \t]+)?secret[ \t]+put|vercel[ \t]+env[ \t]+add"
+    r"|fly(?:ctl)?[ \t]+secrets[ \t]+import|az[ \t]+keyvault[ \t]+secret[ \t]+set|doppler[ \t]+secrets[ \t]+set"
+    r"|firebase[ \t]+functions:secrets:set|supabase[ \t]+secrets[ \t]+set)\b)"
 )
 _CAT_FILE = re.compile(r"\bcat[ \t]+([^\s|;&<>]{1,200})[ \t]*$")
 _SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential)[^/]*$")
@@ -1208,7 +1282,10 @@ _SETTER = re.compile(
 )
 _LITERAL = re.compile(r"(?:[bB](?=[\"'`]))?(?P<q>[\"'`])(?P<value>[^\"'`\n]{1,400})(?P=q)")
 _KEY_LITERAL = re.compile(
-    r"\b\w{0,40}key\w{0,20}[ \t]*=[ \t]*(?:bytes\.fromhex|(?:binascii\.)?unhexlify|(?:base64\.)?(?:urlsafe_)?b64decode)"
+    r"\b\w{0,40}key\w{0,20}[ \t]*=[ \t]*(?:bytes\.fromhex|(?:binascii\.)?unhexlify|(?:base64\.)?(?:urlsafe_)?b64decode"
+    # (the same in Node, .NET and Go: a key's bytes made from a literal)
+    r"|Buffer\.from|(?:System\.Text\.)?Encoding\.\w{2,8}\.GetBytes|Convert\.FromBase64String|hex\.DecodeString"
+    r"|base64\.\w{0,12}Encoding\.DecodeString|\[\]byte)"
     r"\([ \t]*[bB]?[\"'](?P<value>[A-Za-z0-9+/=_-]{32,400})[\"']",
     re.I,
 )
@@ -1305,6 +1382,9 @@ _CODE = re.compile(r"[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
 #: changed: 8164…#", "… is the new code for the bike room"). "code" alone is a build's, an exit's
 #: or a zip's, so it needs a word for a lock on its line.
 _PIN_WORD = re.compile(r"\b(?:PIN|PUK2?|(?i:passcode|pin[ \t-]?code|unlock[ \t]+code))\b")
+_PHONE_BEFORE = re.compile(r"\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){0,5}[ .-]$")
+_DIAL_TAIL = re.compile(r"[\d \t]{0,30}#")
+_DIAL_IN = re.compile(r"(?i)\b(?:dial|phone|conference|meeting|bridge|call)")
 _CODE_WORD = re.compile(r"(?i)\b(?:code|combination|combo)\b")
 _LOCK_WORD = re.compile(
     r"(?i)\b(?:door|alarm|disarm|gate|safe|tresor|lock(?:box|er)?|keypad|entry|garage|building|room|cabinet|vault"
@@ -1323,7 +1403,9 @@ _LOGIN_WORDS = re.compile(r"(?i)\b(?:log(?:ged)?[ \t-]?in(?:to)?|sign[ \t-]?in(?
 #: ("BORG_PASSPHRASE=\"…\""), or unquoted when it ends its line or clause ("passphrase: w w w w").
 _QUOTED_PHRASE = re.compile(r"(?P<value>[^\s\"'`]{1,40}(?:[ \t][^\s\"'`]{1,40}){1,11})(?=[\"'`])")
 _WORD_PHRASE = re.compile(
-    r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)(?=[ \t]*(?:$|\n|[—(]|--|\.[ \t]*$))"
+    # (words all in lower case or all capitalised, as diceware generators print them)
+    r"(?P<value>(?:[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}|[A-Z][a-z]{2,9}(?:[ \t][A-Z][a-z]{2,9}){3,9})(?:[ \t]\d{1,4})?)"
+    r"(?=[ \t]*(?:$|\n|[—(]|--|\.[ \t]*$))"
 )
 _LONE_PHRASE = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)[ \t]*$")
 _CLAUSE_END = re.compile(r"[ \t]*(?:$|\n|[.,;:!?)(—–]|--)|[ \t]+[A-Z\u3000-\u9fff]")
@@ -1355,6 +1437,9 @@ _SECRET_WORDS = frozenset(
         "credentials",
     ]
 )
+_SMALL_WORDS = frozenset(
+    ["the", "and", "for", "with", "from", "your", "our", "ask", "see", "use", "not", "get", "set", "via"]
+)
 #: The roots of code references ("config.db.password", "process.env.token"), and the small words
 #: of prose ("ask-the-team"): neither is a passphrase.
 _NOT_PASSPHRASE = frozenset(
@@ -1362,7 +1447,7 @@ _NOT_PASSPHRASE = frozenset(
         *("var", "local", "data", "module", "self", "this", "os", "env", "process", "config", "settings", "secrets"),
         *("vars", "values", "inputs", "steps", "params", "app", "ctx", "context", "request", "props", "window"),
         *("document", "global", "globals", "cfg", "conf", "options", "opts"),
-        *("the", "and", "for", "with", "from", "your", "our", "ask", "see", "use", "not", "get", "set", "via"),
+        *_SMALL_WORDS,
     ]
 )
 #: A value that is itself a key's name ("postgres-password" in a Helm `passwordKey:`).
@@ -1397,7 +1482,8 @@ _HOSTNAME = re.compile(
 _REGISTRY_PATH = re.compile(r"^\[?-?(?:HKEY_[A-Z_]+|HK(?:LM|CU|CR|U|CC))(?:\\|\]|$)")
 #: An environment variable's last words: "…_DB_PASSWORD", "…_API_TOKEN".
 _ENV_SUFFIX = re.compile(r"_(?:PASSWORD|PASSWD|PWD|PASS|TOKEN|SECRET|KEY|CREDENTIALS?)$")
-_NAME_LIKE_WORD = re.compile(r"pass|secret|token|(?<![a-z])keys?(?![a-z])|cred")
+#: (a word that ends in "pass" is no name for one: "compass", "bypass" in a passphrase)
+_NAME_LIKE_WORD = re.compile(r"(?<!com|byp)pass|secret|token|(?<![a-z])keys?(?![a-z])|cred")
 _LOOPBACK = frozenset(["localhost", "127.0.0.1", "[::1]", "::1"])
 _URL_HOST = re.compile(r"@(?P<host>\[[^\]\s]{1,60}\]|[^\s:/?#]{1,253})")
 #: Commands and files whose syntax names a secret, each with substrings it needs (lower case);
@@ -1447,16 +1533,29 @@ _SECRET_COMMAND = re.compile(
     r"\bkubectl\b[^\n]{0,200}?\bget[ \t]+secrets?\b|\bvault[ \t]+(?:kv[ \t]+get|read)\b[^\n]{0,200}?[ \t]-field\b"
     r"|\baws[ \t]+secretsmanager[ \t]+get-secret-value\b|\baws[ \t]+ssm[ \t]+get-parameters?\b[^\n]{0,200}?--with-decryption"
     r"|\bgcloud[ \t]+secrets[ \t]+versions[ \t]+access\b|\bgcloud[ \t]+auth[ \t]+(?:application-default[ \t]+)?print-"
-    r"|\baz[ \t]+keyvault[ \t]+secret[ \t]+show\b|\bsecurity[ \t]+find-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-\w*w"
+    r"|\baz[ \t]+keyvault[ \t]+secret[ \t]+show\b|\baz[ \t]+storage[ \t]+account[ \t]+keys[ \t]+list\b|\bsecurity[ \t]+find-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-\w*w"
     r"|\b(?:go)?pass[ \t]+show\b|\bop[ \t]+(?:read|item[ \t]+get)\b|\bdoppler[ \t]+secrets[ \t]+get\b"
     r"|\bheroku[ \t]+(?:config:get|auth:token)\b|\bgh[ \t]+auth[ \t]+token\b|\bfly(?:ctl)?[ \t]+(?:auth[ \t]+token|tokens?[ \t]+create)\b"
     r"|\bopenssl[ \t]+rand\b|\bpwgen\b|/dev/u?random\b|\bsecrets\.token_\w+|\bwg[ \t]+genkey\b|\bkubeadm[ \t]+token[ \t]+create\b"
     r"|\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b"
 )
+_CLI_WARNING = re.compile(r"[ \t]*(?:›[ \t]*)?(?i:warning|warn|notice|note)\b[^\n]{0,200}\n")
 _TRUNCATED = re.compile(r"\|[ \t]*(?:head|cut)[ \t]+-c")
 _GENERATOR = re.compile(r"openssl|pwgen|/dev/|secrets\.")
 _COMMAND_NEEDS = (
-    *("kubectl", "vault", "secretsmanager", "ssm", "gcloud", "keyvault", "find-", "pass", "op ", "doppler"),
+    *(
+        "kubectl",
+        "vault",
+        "secretsmanager",
+        "ssm",
+        "gcloud",
+        "keyvault",
+        "find-",
+        "pass",
+        "op ",
+        "doppler",
+        "keys list",
+    ),
     *("heroku", "gh auth", "fly", "openssl", "pwgen", "random", "secrets.", "genkey", "kubeadm", "base64"),
 )
 #: A shell's `echo "… $SECRET_VAR …"` and the line it printed: the variable's value, unmasked in a
@@ -1555,6 +1654,19 @@ def _sample_jwt(token: str) -> bool:
     return payload is not None and '"sub":"1234567890"' in payload.replace(" ", "") and "John Doe" in payload
 
 
+def _public_jwt(token: str) -> bool:
+    """*token*'s payload gives it the role "anon": Supabase's anon key, public by its docs (it ships
+    to browsers; row-level security guards the data), unlike the "service_role" key."""
+    payload = _decoded(token.split(".")[1]) if token.count(".") >= 1 else None
+    if payload is None or '"anon"' not in payload:
+        return False
+    try:
+        claims = json.loads(payload)
+    except ValueError:
+        return False
+    return isinstance(claims, dict) and claims.get("role") == "anon"
+
+
 def _credential_like(value: str) -> bool:
     """A value that reads as a password: letters with digits, random, or such a value in
     base64."""
@@ -1640,7 +1752,8 @@ def _passphrase(value: str) -> bool:
     words = [w.rstrip(string.digits) for w in pieces]
     if sum(w != v for w, v in zip(words, pieces, strict=True)) > 2:
         return False  # (digits after most words: versions and ids, "node12.eu3.prod4")
-    return words[0] not in _NOT_PASSPHRASE and not any(w in _SECRET_WORDS or w in _NOT_PASSPHRASE for w in words[1:])
+    # (a code reference's root starts it: "window.location.href"; later words may be any noun)
+    return words[0] not in _NOT_PASSPHRASE and not any(w in _SECRET_WORDS or w in _SMALL_WORDS for w in words[1:])
 
 
 _SWITCHES = re.compile(r"[A-Za-z]\d|\d[A-Za-z]")
@@ -1923,17 +2036,23 @@ def _usable(value: str, literal: bool = False) -> bool:
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
         or _REGISTRY_PATH.match(value)  # a Windows registry key ("[HKEY_CLASSES_ROOT\CLSID\{…}]")
         or _SECRET_REF.match(value)  # a secret manager's name for it ("projects/1/secrets/db/versions/2")
-        or (value.startswith("eyJ") and _sample_jwt(value))
+        or (value.startswith("eyJ") and (_sample_jwt(value) or _public_jwt(value)))
         or _regex_source(value)
         or _NOT_A_VALUE.match(value)
         or "***" in value
+        or _MASK_MARKER.fullmatch(value)  # what a CI log prints for a secret ("[MASKED]")
+        or _SETTINGS_LIST.match(value)  # a consent or preference cookie's settings ("analytics:0,marketing:1")
         or "•••" in value  # a masked key ("sk_live_****Xw0s")
         or "…" in value  # (an elided one: "sk-ant-…Ri20")
         or _public_point(value)
         or _plain_json(value[value.index("=") + 1 :] if _ASSIGNMENT.match(value) else value)
     ):
         return False
-    if _METHOD_CALL.match(value) or (_CALL.match(value) and not _looks_random(value)) or _CALL_OPEN.match(value):
+    if (
+        _METHOD_CALL.match(value)
+        or (_CALL.match(value) and (not _looks_random(value) or _NESTED_CALL.search(value)))
+        or _CALL_OPEN.match(value)
+    ):
         return False
     if (_NAME_LIKE.match(value) or _ENV_NAME.match(value)) and _NAME_LIKE_WORD.search(value.lower()):
         return False
@@ -2050,6 +2169,35 @@ def _with_repeats(text: str, found: list[Finding]) -> list[Finding]:
     return sorted([*found, *extra], key=lambda f: (f.start, -f.end)) if extra else found
 
 
+def _in_digest_column(text: str, f: Finding) -> bool:
+    """*f* sits under a column headed DIGEST (or a hash's name) in a listing: `fly secrets list`
+    prints each secret's digest, never its value."""
+    line_start = text.rfind("\n", 0, f.start) + 1
+    for m in _DIGEST_COLUMN.finditer(text, 0, line_start):
+        head_start = text.rfind("\n", 0, m.start()) + 1
+        head_end = _line_end(text, m.end(), 400)
+        header = text[head_start:head_end]
+        if header.upper() == header and m.start() - head_start == f.start - line_start:
+            return True
+    return False
+
+
+def _declared_public(text: str, f: Finding) -> bool:
+    """A comment on *f*'s line or the line before says the value is public by design (an Algolia
+    search-only key, a browser key). Only values judged by shape or by name pass this way."""
+    if f.kind not in ("high_entropy", "jwt"):
+        return False
+    line_start = text.rfind("\n", 0, f.start) + 1
+    prev_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1 if line_start else line_start
+    line_end = _line_end(text, f.end, 300)
+    for m in _DECLARED_PUBLIC.finditer(text, prev_start, line_end):
+        if m.start() < line_start and not _COMMENT_LINE.match(text, prev_start):
+            continue  # (the line before counts only as a comment about the next)
+        if not _NEGATION.search(text, max(prev_start, m.start() - 12), m.start()):
+            return True
+    return False
+
+
 def _inside(spans: list[tuple[int, int]], f: Finding) -> bool:
     return any(a <= f.start and f.end <= b for a, b in spans)
 
@@ -2119,6 +2267,10 @@ class SecretScanner:
             found = [f for f in found if not _inside(sealed, f)]
         # (a base64 value whose plain text the note shows is an example of the encoding)
         found = [f for f in found if not _shown_plain(text, f)]
+        if found and _DIGEST_COLUMN.search(text):
+            found = [f for f in found if not _in_digest_column(text, f)]
+        if found and _DECLARED_PUBLIC.search(text):
+            found = [f for f in found if not _declared_public(text, f)]
         merged: list[Finding] = []
         for f in found:
             if merged and f.start < merged[-1].end:
@@ -2170,7 +2322,9 @@ class SecretScanner:
                         # user of its Basic pair; the Auth Token is the secret); gitleaks matches only "SK…"
                         continue
                     if kind == "jwt" and (
-                        not JwtTokenDetector.is_formally_valid(m.group(0)) or _sample_jwt(m.group(0))
+                        not JwtTokenDetector.is_formally_valid(m.group(0))
+                        or _sample_jwt(m.group(0))
+                        or _public_jwt(m.group(0))
                     ):
                         continue
                     # "AKIA" then X's, ".../" then X's: documentation placeholders
@@ -2191,7 +2345,10 @@ class SecretScanner:
             if not any(literal in text for literal in _TOKEN_LITERALS[kind]):
                 continue  # (a substring test is far cheaper than the pattern)
             for m in pattern.finditer(text):
-                if _RUN.search(m.group(0)) or _sequential(m.group(0)):
+                # (a format with fixed runs of its own is judged by its random part)
+                if _RUN.search(m.group("body") if "body" in pattern.groupindex else m.group(0)) or _sequential(
+                    m.group(0)
+                ):
                     continue
                 if kind in _RANDOM_BODY and not _looks_random(m.group(0).rsplit("_", 1)[-1].rsplit("-", 1)[-1]):
                     continue  # (a prefix then a word: "rzp_test_placeholderkeyvalue")
@@ -2216,13 +2373,8 @@ class SecretScanner:
                 host = _URL_HOST.match(text, m.end("value"))
                 line = text.rfind("\n", 0, m.start()) + 1
                 if "sentry" in (host.group("host") if host else "") or "dsn" in text[line : m.start()].lower():
-                    # a Sentry DSN's key (32 hex digits) lets anyone post events to the project; it
-                    # passes where the note calls it public (Sentry ships it to browsers)
-                    line_end = text.find("\n", m.end())
-                    line_end = len(text) if line_end < 0 else line_end
-                    value = m.group("value")
-                    if len(value) == 32 and _HEX.match(value) and "public" not in text[line:line_end].lower():
-                        yield Finding("sentry_dsn", m.start("value"), m.end("value"))
+                    # a Sentry DSN's key is public by Sentry's docs (it only submits events and ships
+                    # to browsers); only the legacy "public:secret@" form holds a secret (a URL password)
                     continue
                 if _looks_random(m.group("value")):
                     yield Finding("high_entropy", m.start("value"), m.end("value"))
@@ -2237,6 +2389,41 @@ class SecretScanner:
                 value = _unquoted(m.group(name))
                 if _AUTH_PATH.search(path) and not _UUID.match(value) and (_looks_random(value) or _hex_key(value)):
                     yield Finding("high_entropy", m.start(name), m.end(name))
+        for m in _WP_SALT.finditer(text) if "_KEY" in text or "_SALT" in text else ():
+            value = m.group("value")
+            if _entropy(value) >= 4.5 and not _placeholder(value):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _KEY_FILE_LINE.finditer(text) if ".key" in low or ".secret" in low or ".token" in low else ():
+            # a key file's path as the label of its content ("config/credentials/prod.key: …")
+            if not _PUBLIC_FILE.search(m.group("file")) and _looks_random(m.group("value")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _WALLET_KEY.finditer(text) if "0x" in text or "key" in low or "wallet" in low else ():
+            # a wallet's private key where a library takes one (Hardhat's `accounts: ["0x…"]`,
+            # web3's `Account.from_key`, ethers' `new Wallet(…)`)
+            if _looks_random(m.group("value")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _QUOTED_THEN_NAME.finditer(text) if "`" in text else ():
+            # "`…` (Datadog key, prod)", "`…` for user postgres": the name or the login after the value
+            value, name = m.group("value"), m.group("name") or ""
+            if not _usable(value, True):
+                continue
+            if m.group("user"):
+                if _chosen_password(value) or _looks_random(value):
+                    yield Finding("password", m.start("value"), m.end("value"))
+            elif _SECRET_NOUN.search(name) and (
+                _looks_random(value) or _chosen_password(value) or _UUID.match(value) or _hex_key(value)
+            ):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _NEW_VALUE.finditer(text) if "new " in low or "set it to" in low else ():
+            # "use the new signing secret … new value is …": a rotation's note gives the new secret
+            # under a name said before it
+            value = m.group("value").rstrip(".,;:)")
+            if (
+                _SECRET_NOUN.search(text, max(0, m.start() - 300), m.start())
+                and _usable(value)
+                and _looks_random(value)
+            ):
+                yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
         for m in _AWS_PAIR.finditer(text) if "AKIA" in text or "ASIA" in text else ():
             if _looks_random(m.group("value")) and "EXAMPLE" not in m.group():
                 yield Finding("aws_secret_key", m.start("value"), m.end("value"))
@@ -2355,7 +2542,9 @@ class SecretScanner:
         for m in _ECHO_INTO_FILE.finditer(text) if "echo" in text or "printf" in text else ():
             file, group = m.group("file"), "value" if m.group("value") else "bare"
             value = m.group(group)
-            if not _SECRET_FILE.search(file) or _PUBLIC_FILE.search(file) or value.startswith("$"):
+            if value.startswith("$") or (
+                file is not None and (not _SECRET_FILE.search(file) or _PUBLIC_FILE.search(file))
+            ):
                 continue
             if _usable(value, True) and (_looks_random(value) or self._accepts(value, "password", (), False)):
                 yield Finding("password", m.start(group), m.end(group))
@@ -2443,6 +2632,11 @@ class SecretScanner:
             name = stripped.lstrip(".-@$")
             if (
                 not name
+                # a password manager's item named after it ("# 1Password: Twilio prod")
+                or (text.startswith(":", end) and name.lower() in ("1password", "lastpass"))
+                or (
+                    start > 8 and text[start - 1] == '"' and _HCL_BLOCK.search(text, max(0, start - 14), start)
+                )  # (a resource's type)
                 or (text[start] == "$" and not _ASSIGNED.match(text, end))  # ("$apiKey = '…'" sets it)
                 or (start and text[start - 1] in "/{%$")
                 or (start and text[start - 1] == ":" and _in_arn(text, start))
@@ -2479,6 +2673,9 @@ class SecretScanner:
                 and before not in _ID_QUALIFIER | _NOT_KEY_QUALIFIER
             ):
                 kind = "key"  # a bare "key: …", taken when its value is plainly random
+                word = _BEFORE.search(text, max(0, start - 30), start) if before else None
+                if word and _PRODUCT_NAME.fullmatch(word.group(1)) and before not in _NOT_PRODUCT:
+                    kind = "secret"  # a product's key ("the Datadog key: …") is its API key, hex or not
             if (
                 kind == "key"
                 and wifi
@@ -2545,6 +2742,15 @@ class SecretScanner:
                 if vm is not None and _usable(value) and (_human_password(value) or community):
                     return Finding(label, vm.start(), vm.start() + len(value))
             sep = None
+        if (
+            sep is not None
+            and sep.group("sep") in ("=", ":", "??", "||")
+            and _NO_VALUE_AFTER.match(text, sep.end() - 1)
+        ):
+            # nothing given: a comment after an empty value ("TOKEN=  # in 1Password"), a template's
+            # slot ("password: <choose-one>"), code after a fallback ("?? throw new …")
+            if sep.group("sep") in ("=", ":") or text[sep.end() - 1] not in "\"'`":
+                return None
         session = kind == "session"
         if session:  # (a value right after its separator only)
             if sep is None or sep.group("sep").isspace():
@@ -2655,6 +2861,8 @@ class SecretScanner:
             if argument or text[offset - 1 : offset] == "<" or named_id:
                 argument = False
                 continue  # an option's argument; a template's slot ("<ask-the-team>"); "request 7f…"
+            if word.startswith("-") and _OPTION_ASSIGN.match(word):
+                continue  # "--key-file=…": the option's own value (a secret option is a name of its own)
             option = _OPTION.match(word)
             if option:
                 # its argument is its own, unless the option says it is a value ("--body …")
@@ -2694,6 +2902,7 @@ class SecretScanner:
                     return Finding(label, *spoken)
             if (
                 (_WORD_ASSIGNMENT.match(word) and not after_label)
+                or word in _CODE_WORDS  # (code around a name: "… ?? throw new …")
                 or _SSH_KEY_TYPE.match(word)
                 or (count < 3 and value.lower() in _NOT_SECRET_WORDS)
             ):
@@ -3151,8 +3360,12 @@ class SecretScanner:
             digits = m.group().rstrip("#")
             if len(set(digits)) < 3 or _sequential(digits) or (len(digits) == 4 and digits[:2] in ("19", "20")):
                 continue  # (a year, "0000", "12345678")
+            if _PHONE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+                continue  # the last group of a phone number ("+46 771 346 2870")
             line_start = text.rfind("\n", max(0, m.start() - 120), m.start()) + 1 or max(0, m.start() - 120)
             line = text[line_start : _line_end(text, m.end(), 120)]  # (its line, 120 characters either side at most)
+            if _DIAL_TAIL.match(text, m.start()) and _DIAL_IN.search(line):
+                continue  # a meeting's dial-in PIN, sent with the invite to everyone on it
             near = text[max(0, m.start() - 60, line_start) : min(m.end() + 60, len(text))]
             if _PIN_WORD.search(near) or (
                 (_CODE_WORD.search(near) or _LOWER_PIN.search(near)) and _LOCK_WORD.search(line)
@@ -3183,16 +3396,20 @@ class SecretScanner:
                     continue  # (`kubectl get secret … -o jsonpath='{.metadata.uid}'`)
                 if _TRUNCATED.search(command):
                     continue  # (`… | head -c 10`: a prefix of it)
-                out = _LONE_VALUE.match(text, line_end + 1)
-                if out is None and text.startswith("\n", line_end + 1):
-                    out = _LONE_VALUE.match(text, line_end + 2)  # (one blank line between)
+                after = line_end + 1
+                warning = _CLI_WARNING.match(text, after)
+                if warning is not None:
+                    after = warning.end()  # (a CLI's warning printed before the value: "›   Warning: …")
+                out = _LONE_VALUE.match(text, after)
+                if out is None and text.startswith("\n", after):
+                    out = _LONE_VALUE.match(text, after + 1)  # (one blank line between)
                 if out is None:
                     continue
                 value = out.group("value")
                 if (
                     len(value) >= 6
                     and _usable(value)
-                    and not _UUID.match(value)
+                    and (not _UUID.match(value) or "auth:token" in command)  # (Heroku's tokens are UUIDs)
                     and (self._accepts(value, "password", (), False) or _hex_key(value))
                 ):
                     label = "high_entropy" if _looks_random(value) or _hex_key(value) else "password"

@@ -584,7 +584,10 @@ def test_passwords_of_networks_databases_scripts_and_chats(make) -> None:  # typ
 def test_sentry_dsns_bootstrap_and_legacy_vault_tokens() -> None:
     key = _r(_HEXD, 32)
     dsn = f"https://{key}@o{_r(string.digits, 6)}.ingest.sentry.io/{_r(string.digits, 7)}"
-    assert _found(f'sentry_sdk.init(dsn="{dsn}")', key)
+    # a DSN's key is public by Sentry's docs; the legacy "public:secret@" form's secret is not
+    assert SecretScanner().scan(f'sentry_sdk.init(dsn="{dsn}")') == []
+    secret = _r(_HEXD, 32)
+    assert _found(f"RAVEN_DSN=https://{key}:{secret}@sentry.example.com/2", secret)
     alnum = string.ascii_lowercase + string.digits
     token = _r(alnum, 5) + "7." + _r(string.digits, 2) + _r(alnum, 14)
     assert _found(f"kubeadm join 10.0.0.1:6443 --token {token} --discovery-token-ca-cert-hash sha256:x", token)
@@ -1192,3 +1195,97 @@ def test_a_passphrase_named_in_other_languages_and_after_cjk_text() -> None:
     assert _found(f"問い合わせHELP-4265: お客様からAWS secret access keyが送られてきました。{key}", key)
     assert SecretScanner().scan(f"リクエストID：{_r(_HEXD, 32)}") == []
     assert SecretScanner().scan("De wachtzin wordt uit Vault gelezen (secret/data/backup).") == []
+
+
+def test_vendor_formats_with_fixed_runs_and_signatures() -> None:
+    # X app bearer tokens: a run of "A"s, the app id, "%3D", the secret
+    bearer = "A" * 21 + _r(_AN, 8) + "%2B" + _r(_AN, 10) + "%3D" + _r(_AN, 50)
+    assert _found(f'client = tweepy.Client(bearer_token="{bearer}")', bearer)
+    # Azure DevOps PATs: 52 random characters, the signature, fixed fields, the org marker
+    pat = _r(_AN, 52) + "JQQ" + "J99" + "ABC" + "ACAAAAAAAAAA" + "AZ" + "DO" + _r(_AN, 4)
+    assert _found(f"export AZURE_DEVOPS_EXT_PAT={pat}", pat)
+    smith = "lsv2" + "_sk_" + _r(_HEXD, 32) + "_" + _r(_HEXD, 10)
+    assert _found(f"here is the LangSmith key you asked for: {smith}", smith)
+    dropbox = "sl" + ".u." + _r(_B64U, 140)
+    assert _found(f"const dbx = new Dropbox({{ accessToken: '{dropbox}' }});", dropbox)
+    ref = base64.b64encode(f"reftkn:01:1764756250:{_r(_AN, 31)}".encode()).decode().rstrip("=")
+    assert _found(f"remember: deploy key is {ref} (the sandbox one)", ref)
+    # a placeholder run is not a token
+    assert SecretScanner().scan("TWITTER_BEARER_TOKEN=" + "A" * 21 + "%3D" + "x" * 40) == []
+
+
+def test_wordpress_salts_and_key_material_built_from_literals() -> None:
+    salt = "".join(_RNG.choice(_AN + "!@#%^&*()-_[]{}<>~+=,.;:/?|") for _ in range(64))
+    assert _found(f"define('AUTH_SALT', '{salt}');", salt)
+    assert _found(f"WORDPRESS_NONCE_KEY='{salt}'", salt)
+    assert SecretScanner().scan("define( 'NONCE_SALT', 'put your unique phrase here' );") == []
+    b64 = base64.urlsafe_b64encode(_RNG.randbytes(32)).decode()
+    assert _found(f"const key = Buffer.from('{b64}', 'base64');", b64)
+    hexkey = _r(_HEXD, 32)
+    assert _found(f'var key = Encoding.UTF8.GetBytes("{hexkey}");', hexkey)
+    wallet = "0x" + _r(_HEXD, 64)
+    assert _found(f'sepolia: {{ url: process.env.RPC_URL, accounts: ["{wallet}"] }},', wallet)
+    assert _found(f'account = Account.from_key("{wallet}")', wallet)
+
+
+def test_values_given_by_context_a_store_a_rotation_a_file_or_a_product() -> None:
+    token = _r(_AN, 40)
+    assert _found(f"echo -n '{token}' | gcloud secrets create api-token --data-file=-", token)
+    hexkey = _r(_HEXD, 48)
+    assert _found(f"fix: use the new signing secret\n\nold one expired; new value is {hexkey}\n\nRefs: #12", hexkey)
+    assert _found(f"config/credentials/production.key: {hexkey[:32]}", hexkey[:32])
+    assert _found(f"staging Datadog key: {hexkey[:32]} (rotate next week)", hexkey[:32])
+    assert _found(f"remember: deploy key is {hexkey[:32]} (the dev one)", hexkey[:32])
+    assert _found(f"TODO rotate `{token}` (Mapbox token, prod) after the demo", token)
+    uuid = "-".join(_r(_HEXD, n) for n in (8, 4, 4, 4, 12))
+    assert _found(f"$ heroku auth:token\n \u203a   Warning: token will expire soon\n {uuid}", uuid)
+    # a release note about a new value with no secret named, a listing of digests
+    assert SecretScanner().scan(f"chore: bump the cache\n\nnew value is {hexkey}") == []
+    listing = f"$ fly secrets list\nNAME          DIGEST            CREATED AT\nDB_PASSWORD   {_r(_HEXD, 16)}  5d ago"
+    assert SecretScanner().scan(listing) == []
+
+
+def test_passphrases_of_capitalised_words_and_more_languages() -> None:
+    words = ["Drift", "Blanket", "Raven", "Mango", "Helmet", "Orchid"]
+    phrase = " ".join(words)
+    assert _found(f"KeePass master password for the team vault: {phrase}", phrase)
+    assert _found(f"Yedekleme anahtarının parolası: {phrase}", phrase)
+    assert _found(f"备份密钥口令：{phrase}", phrase)
+    assert _found(
+        f"Lösenfras för backup-nyckeln: {'-'.join(w.lower() for w in words)}", "-".join(w.lower() for w in words)
+    )
+    dashed = "trumpet-window-puzzle-compass-canyon"
+    assert _found(f"GPG passphrase for release signing: {dashed}", dashed)
+    assert _found(f"Heslová fráze k záloze: {dashed}", dashed)
+    assert SecretScanner().scan("Password: Ask The Team Lead") == []
+
+
+def test_public_by_design_values_placeholders_and_code_pass() -> None:
+    def jwt(payload: str) -> str:
+        enc = base64.urlsafe_b64encode
+        head = enc(b'{"alg":"HS256","typ":"JWT"}').decode().rstrip("=")
+        return f"{head}.{enc(payload.encode()).decode().rstrip('=')}.{_r(_B64U, 43)}"
+
+    anon = jwt('{"iss":"supabase","ref":"abcdefghijklmnopqrst","role":"anon","iat":1700000000}')
+    service = jwt('{"iss":"supabase","ref":"abcdefghijklmnopqrst","role":"service_role","iat":1700000000}')
+    assert SecretScanner().scan(f"NEXT_PUBLIC_SUPABASE_ANON_KEY={anon}") == []
+    assert _found(f"SUPABASE_SERVICE_ROLE_KEY={service}", service)
+    dsn = f"https://{_r(_HEXD, 32)}@o123456.ingest.us.sentry.io/4567890"
+    assert SecretScanner().scan(f'Sentry.init({{ dsn: "{dsn}" }});') == []
+    key = _r(_HEXD, 32)
+    search = f"// search-only key, public by design\nconst searchClient = algoliasearch('APP1D2X3Y4', '{key}');"
+    assert SecretScanner().scan(search) == []
+    assert _found(f"// not safe to expose\nconst client = algoliasearch('APP1D2X3Y4', '{key}');", key)
+    for text in [
+        "Set `password: <choose-a-strong-password>` in values.yaml before `helm install web`.",
+        '$ echo "deploying with $DB_PASSWORD"\ndeploying with [MASKED]\nJob succeeded',
+        "TWILIO_AUTH_TOKEN=  # 1Password: Twilio prod",
+        'resource "random_password" "db" {\n  length = 32\n}\n\nresource "aws_db_instance" "main" {\n'
+        "  password = random_password.db.result\n}",
+        "Join by phone: +46 771 346 2870, PIN: 792 258 910#",
+        '{"name": "cookie_consent", "value": "analytics:0,marketing:0"}',
+        'var key = Environment.GetEnvironmentVariable("SENDGRID_API_KEY") ?? throw new InvalidOperationException();',
+        "gcloud auth activate-service-account --key-file=$HOME/.config/gcloud/ci-sa.json",
+        "python -c 'import secrets; print(secrets.token_urlsafe(32))'  # generate one, don't paste it here",
+    ]:
+        assert SecretScanner().scan(text) == [], text
