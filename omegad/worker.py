@@ -92,6 +92,9 @@ class Batcher(Generic[T, R]):
     before the work its query starts beside it (docs/architecture.md, "A query's first
     milliseconds"). Jobs submitted meanwhile queue and batch as usual, behind it.
 
+    With *pace*, each call first waits the seconds it returns (`omegad.app.turns.Turns.pace`:
+    a team host leaving the bucket to other hosts' commits between its own).
+
     With *urgent_beside*, an urgent job submitted while only other jobs' calls run does not
     wait for them: it runs at once in a call of its own, in another thread, beside them (one
     such call at a time; *fn* must allow two calls at once). A question then shares the CPU
@@ -109,8 +112,10 @@ class Batcher(Generic[T, R]):
         shield_wait: bool = True,
         inline_when_idle: bool = False,
         urgent_beside: bool = False,
+        pace: Callable[[], float] | None = None,
     ) -> None:
         self.name = name
+        self._pace = pace
         self._beside = urgent_beside
         self._beside_limiter = anyio.CapacityLimiter(1)
         self._urgent_running = 0  # calls holding an urgent job, running now
@@ -222,6 +227,9 @@ class Batcher(Generic[T, R]):
                             held.append(await self._receive.receive())
                         except anyio.EndOfStream:
                             return
+                    wait = self._pace() if self._pace is not None else 0.0
+                    if wait > 0:  # (what is submitted meanwhile joins this call)
+                        await anyio.sleep(wait)
                     while True:
                         try:
                             held.append(self._receive.receive_nowait())

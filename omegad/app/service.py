@@ -145,6 +145,8 @@ class Service:
             max_items=config.write_batch_rows,
             limiter=self.write_limiter,
             after=self._after_commit,
+            # (a team host leaves gaps between its commits while another host waits to commit)
+            pace=team.turns.pace if team is not None else None,
         )
         self.jobs = JobQueue("background")
         self.jobs.on_error = lambda name, exc: log.error("job_failed", queue=name, error=error_text(exc))
@@ -153,6 +155,7 @@ class Service:
         )
         if team is not None:  # only the lease holder maintains a team store
             self.scheduler.allowed = lambda: team.maintains
+            store.on_commit = team.turns.committed
         self.exports: dict[str, ExportLease] = {}
         self.calls = 0  # requests answered (the dispatcher counts them): see `trim_heap_when_quiet`
         self.heap_trims = 0

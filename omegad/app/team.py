@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import anyio
 import structlog
 
+from omegad.app.turns import Turns
 from omegad.config import Config
 from omegad.errors import error_text
 from omegad.storage.bucket import Bucket, BucketError, Lease, Stored, redacted_options
@@ -41,6 +42,8 @@ KEEP_VERSIONS_S = 3600.0
 #: `visibility_lag_ms`) at most this often: each is a scan of the stamps' column.
 SWEEP_EVERY_S = 2.0
 STAMP_EVERY_S = 10.0
+#: How often `Turns.tick` runs (its marker and looks keep their own, slower, pace).
+TURNS_EVERY_S = 0.25
 #: The sweeps' watermark, in the bucket (`Bucket` names).
 SWEEP_OBJECT = "sweep.json"
 #: The leader's sweep re-checks this much before its watermark: commit stamps are each host's
@@ -71,6 +74,8 @@ class Team:
         self.config, self.bucket, self.location, self.probe = config, bucket, location, probe
         self.host = config.team_host or default_host(config)
         self.lease = Lease(bucket, self.host, config.team_lease_ttl_s)
+        self.turns = Turns(bucket, self.host)
+        self.turns_error: str | None = None
         self.lease_error: str | None = None
         self.versions: dict[str, int] = {}  # table → the version this daemon's view was built from
         self.foreign_moves = 0  # looks that found another host's commit to the memories
@@ -140,10 +145,12 @@ class Team:
     async def run(self, svc: Service) -> None:
         """Tick the lease and follow the other hosts until cancelled; give the lease up then."""
         try:
-            while True:
-                await self._tick(svc)
-                await self.follow(svc)
-                await anyio.sleep(self.period_s())
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._take_turns, svc)
+                while True:
+                    await self._tick(svc)
+                    await self.follow(svc)
+                    await anyio.sleep(self.period_s())
         finally:
             with anyio.CancelScope(shield=True):
                 if self.lease.held:
@@ -151,6 +158,21 @@ class Team:
                         await anyio.to_thread.run_sync(self.lease.release)
                     except Exception as exc:  # the others take over after the TTL instead
                         log.warning("lease_release_failed", error=error_text(exc))
+                try:
+                    await anyio.to_thread.run_sync(self.turns.release)
+                except Exception as exc:  # (a marker left behind stops counting at the next look)
+                    log.warning("turns_release_failed", error=error_text(exc))
+
+    async def _take_turns(self, svc: Service) -> None:
+        """Say when this host's commit is losing races, and look whether another host's is
+        (`Turns.tick`), apart from the follower's looks, which can take long."""
+        while True:
+            try:
+                await anyio.to_thread.run_sync(self.turns.tick, svc.store.committing_since)
+                self.turns_error = None
+            except Exception as exc:  # (the bucket unreachable: the follower reports it)
+                self.turns_error = error_text(exc)
+            await anyio.sleep(TURNS_EVERY_S)
 
     async def _tick(self, svc: Service) -> None:
         if self.config.team_maintenance != "auto":
@@ -319,6 +341,7 @@ class Team:
             "sweeps": self.sweeps,
             "sweep_watermark": iso(self.watermark) if self.watermark else None,
             "swept": self.swept,
+            "turns": {**self.turns.describe(), "error": self.turns_error},
             "bucket_requests": dict(self.bucket.requests),
         }
 

@@ -151,6 +151,26 @@ class Bucket:
         except (PreconditionError, NotFoundError, FileNotFoundError):
             return None
 
+    def put(self, name: str, data: bytes) -> str:
+        """Write *name*, whatever is there: its entity tag."""
+        import obstore
+
+        self._count("put")
+        return str(obstore.put(self._store, self._key(name), data)["e_tag"])
+
+    def tags(self, folder: str) -> dict[str, str]:
+        """The objects under omegad's *folder* (a `Bucket` name ending at a folder): name →
+        entity tag, one LIST request per 1,000."""
+        import obstore
+
+        out: dict[str, str] = {}
+        start = f"{PREFIX}/{folder.rstrip('/')}/"
+        for page in obstore.list(self._store, start):
+            self._count("list")
+            for meta in page:
+                out[str(meta["path"]).split(start, 1)[-1]] = str(meta["e_tag"])
+        return out
+
     def delete(self, name: str) -> None:
         import obstore
 

@@ -10,9 +10,11 @@ searches (`search`) and maintenance passes (`maintenance`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace as with_fields
 from pathlib import Path
@@ -135,6 +137,10 @@ class MemoryStore:
         #: follower tells other hosts' commits by the versions not in it)
         self.own_versions: set[int] = set()
         self._bucket: Bucket | None = None  # (a team store's, to list its versions)
+        #: a team store: when the commit to the memories table in progress began (monotonic),
+        #: and who hears how long each one took (`omegad.app.turns.Turns`)
+        self.committing_since: float | None = None
+        self.on_commit: Callable[[float], None] | None = None
         self._cache_seen: int | None = None  # (`cache_fresh`)
         self.dim = dim
         self.model_id = model_id
@@ -471,12 +477,11 @@ class MemoryStore:
         fresh UUIDs cannot collide, and an append that loses the race for a version is
         rebased cheaply where a merge-insert is redone."""
         if rows:
-            with self.commit_lock:
+            with self.commit_lock, self._committing():
                 if self.shared and chosen:
                     insert_absent(self.table, records(rows, self.dim))
                 else:
                     self.table.add(records(rows, self.dim))
-                self._made_version()
             for r in rows:
                 self.ns_rows[r.namespace] = self.ns_rows.get(r.namespace, 0) + 1
 
@@ -494,8 +499,8 @@ class MemoryStore:
         if ids:
             with self.commit_lock:
                 if self.shared or not self.indexes.vector:
-                    self.table.delete(id_in(ids))
-                    self._made_version()
+                    with self._committing():
+                        self.table.delete(id_in(ids))
                 else:
                     self.delete_rows(self._live_rows_of(ids))
 
@@ -510,8 +515,8 @@ class MemoryStore:
             return
         with self.commit_lock:
             if self.shared or not self.indexes.vector:
-                upsert_by_id(self.table, records(rows, self.dim))
-                self._made_version()
+                with self._committing():
+                    upsert_by_id(self.table, records(rows, self.dim))
                 return
             old = self._live_rows_of([r.id for r in rows])
             marker = self.directory / RETIRING
@@ -547,12 +552,27 @@ class MemoryStore:
         by another host (one this daemon's commits did not make)."""
         return any(v not in self.own_versions for v in range(after + 1, through + 1))
 
+    @contextlib.contextmanager
+    def _committing(self) -> Iterator[None]:
+        """Around one commit to the memories table (under the lock): in a team store, note the
+        version it made and tell `on_commit` how long it took."""
+        if not self.shared:
+            yield
+            return
+        began = self.committing_since = time.monotonic()
+        try:
+            yield
+        finally:
+            self.committing_since = None
+        self._made_version()
+        if self.on_commit is not None:
+            self.on_commit(time.monotonic() - began)
+
     def _made_version(self) -> None:
         """Note the version a commit of this daemon just made (team stores; under the lock)."""
-        if self.shared:
-            if len(self.own_versions) > 10_000:  # (the follower looks every second or so)
-                self.own_versions = {v for v in self.own_versions if v > max(self.own_versions) - 1_000}
-            self.own_versions.add(int(self.table.version))
+        if len(self.own_versions) > 10_000:  # (the follower looks every second or so)
+            self.own_versions = {v for v in self.own_versions if v > max(self.own_versions) - 1_000}
+        self.own_versions.add(int(self.table.version))
 
     def _live_rows_of(self, ids: Sequence[str]) -> dict[int, tuple[str, str, str]]:
         """The live rows of *ids*: row address → (id, namespace, type)."""

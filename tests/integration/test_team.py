@@ -448,3 +448,41 @@ def test_an_s3_ddb_store_commits_through_dynamodb(tmp_path: Path, moto: MotoServ
             assert d.stop() == 0, d.log()
             d.cleanup()
     ddb.close()
+
+
+def test_a_host_gives_way_while_another_host_waits_to_commit(
+    hosts: Callable[..., list[Daemon]], moto: MotoServer
+) -> None:
+    """`omegad.app.turns`: a lone host never holds its commits back; while another host's
+    waiting marker keeps changing, a host that writes leaves gaps between its commits."""
+    from omegad.app.turns import marker_name
+    from omegad.storage.bucket import Bucket
+
+    (d,) = hosts(1)
+    with d.client() as c:
+        for i in range(15):
+            c.store(f"alone: note {i} on the release train", namespace="t")
+        turns = c.stats()["team"]["turns"]
+        assert turns["commits"] >= 15 and turns["paced"] == 0 and turns["looks"] >= 1
+        bucket = Bucket(c.stats()["team"]["uri"], {**moto.storage_options(), "endpoint": moto.endpoint})
+        stop = threading.Event()
+
+        def waiting_host() -> None:  # (a host whose commit keeps losing rewrites its marker)
+            n = 0
+            while not stop.is_set():
+                bucket.put(marker_name("elsewhere"), f'{{"waited_s": {n}}}'.encode())
+                n += 1
+                stop.wait(0.3)
+
+        t = threading.Thread(target=waiting_host)
+        t.start()
+        try:
+            deadline = time.monotonic() + 30
+            while c.stats()["team"]["turns"]["paced"] < 3:
+                assert time.monotonic() < deadline, c.stats()["team"]["turns"]
+                c.store(f"beside a waiting host: note {time.monotonic()}", namespace="t")
+        finally:
+            stop.set()
+            t.join()
+        turns = c.stats()["team"]["turns"]
+        assert turns["contended"] and turns["waiting_hosts"] == 1 and turns["paced_s"] > 0

@@ -402,3 +402,32 @@ def test_jobs_still_queued_when_the_calls_stop_are_answered_with_an_error() -> N
 
     anyio.run(main)
     assert calls == [["a"]] and errors == ["t is shut down"]
+
+
+def test_a_paced_batcher_waits_before_each_call_and_what_comes_meanwhile_joins_it() -> None:
+    """`Batcher(pace=...)`: the wait comes before the call picks its jobs, so jobs submitted
+    during it run in that call (a team host's commits between other hosts' turns)."""
+    calls: list[list[int]] = []
+    waits = iter([0.0, 0.3])  # the first call at once, the second after 0.3 s, then none
+
+    def pace() -> float:
+        return next(waits, 0.0)
+
+    def fn(items: list[int]) -> list[int]:
+        calls.append(list(items))
+        return items
+
+    async def main() -> None:
+        b: Batcher[int, int] = Batcher("t", fn, max_items=100, limiter=anyio.CapacityLimiter(1), pace=pace)
+        async with anyio.create_task_group() as tg:
+            await tg.start(b.run)
+            assert await b.submit([0]) == [0]
+            async with anyio.create_task_group() as inner:
+                inner.start_soon(b.submit, [1])
+                await anyio.sleep(0.1)  # (the second call is waiting its turn)
+                inner.start_soon(b.submit, [2])
+                inner.start_soon(b.submit, [3])
+            b.close()
+
+    anyio.run(main)
+    assert calls == [[0], [1, 2, 3]]
