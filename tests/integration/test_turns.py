@@ -75,7 +75,7 @@ def test_a_losing_host_says_so_and_a_writing_host_gives_way(bucket: Bucket) -> N
     loser.committed(0.04)
     winner.committed(0.04)
     began = clock.now
-    clock.now += 0.5
+    clock.now += SLOW_MIN_S / 2
     loser.tick(began)  # (not long enough yet)
     assert bucket.tags("waiting") == {}
     clock.now = began + SLOW_MIN_S + 0.1
