@@ -250,6 +250,15 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "langsmith_key": re.compile(r"\blsv2_(?:sk|pt)_[a-f0-9]{32}_[a-f0-9]{10}\b"),
     # Dropbox short-lived access tokens ("sl." or "sl.u."), gitleaks' dropbox-short-lived-api-token
     "dropbox_token": re.compile(r"(?<![\w.-])sl\.(?:[A-Za-z]\.)?[A-Za-z0-9_=-]{120,}"),
+    # Mercado Pago access tokens (trufflehog's mercadopago detector); its public keys are a UUID
+    # after the same prefix and stay out
+    "mercadopago_token": re.compile(r"\b(?:APP_USR|TEST)-\d{16}-\d{6}-[a-f0-9]{32}-\d{6,12}\b"),
+    # NATS nkey seeds: base32, "S" then the key type's letter (public keys have no "S")
+    "nats_seed": re.compile(r"(?<![A-Z2-7])S[UAONCXP][A-Z2-7]{56}(?![A-Za-z0-9])"),
+    # Salesforce session ids / access tokens: the 15-character org id ("00D…"), "!", the token
+    "salesforce_token": re.compile(r"(?<![\w.])00D[A-Za-z0-9]{12}![A-Za-z0-9._]{80,}"),
+    # Xendit secret keys (its "xnd_public_…" keys are publishable)
+    "xendit_key": re.compile(r"\bxnd_(?:production|development)_[A-Za-z0-9+/]{40,}={0,2}"),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin)
     "webhook_url": re.compile(
         r"\bhttps://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,100}"
@@ -336,6 +345,10 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "azure_devops_token": ("JQQJ9",),
     "langsmith_key": ("lsv2_",),
     "dropbox_token": ("sl.",),
+    "mercadopago_token": ("APP_USR-", "TEST-"),
+    "nats_seed": ("SU", "SA", "SO", "SN", "SC", "SX", "SP"),
+    "salesforce_token": ("00D",),
+    "xendit_key": ("xnd_",),
 }
 KINDS = (
     *_PLUGINS,
@@ -376,7 +389,7 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
 _NAME_HINT = re.compile(
     r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร口암])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key[ \t]+content\b|key"
-    r"|cookie|sess"
+    r"|cookie|sess|salt"
     r"|veracrypt|truecrypt|(?<![a-z])luks|keepass"
     r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser)(?![a-z])"
     r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]sen(?:ord|fras)|salasana|adgangskode|heslo"
@@ -464,7 +477,6 @@ _KEY_QUALIFIER = frozenset(
         "private",
         "service",
         "auth",
-        "client",
         "storage",
         "partner",
         "integration",
@@ -475,6 +487,7 @@ _KEY_QUALIFIER = frozenset(
         "shared",
         "webhook",
         "hmac",
+        "symmetric",
         "sas",
         "subscription",
         "ingest",
@@ -536,6 +549,8 @@ _NOT_KEY_QUALIFIER = frozenset(
     [
         *("public", "ssh", "gpg", "pgp", "host", "verify", "verifying", "verification", "object", "s3"),
         *("kms", "license", "foreign", "map", "dict", "json", "yaml", "config", "registry", "the", "a"),
+        # a payment provider's client key is the browser's (Adyen, Midtrans): its secret is the server key
+        "client",
     ]
 )
 #: A last name part that says the value is about a secret, not one ("token_ttl", "password_file").
@@ -546,6 +561,7 @@ _NAME_NOT_VALUE = frozenset(
         "name",
         "names",
         "file",
+        "files",
         "path",
         "paths",
         "url",
@@ -624,6 +640,16 @@ _NAME_MODIFIES = frozenset(
     ]
 )
 #: A code benchmark's pass@k metric: a name's word, not a name.
+_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,})+$")
+_SETTING_PAIR = re.compile(r"(?i)[a-z_][\w.-]{0,40}=(?:true|false|yes|no|on|off|none|null|\d{1,10})$")
+#: A URL's password that names its slot ("amqp://user:pass@host:port/vhost" in a grammar).
+_PASSWORD_SLOTS = frozenset(["PASSWORD", "PASS", "PASSWD", "PWD"])
+#: A word before a value that says it names a thing ("for client esp32-3ab1 — check its password").
+_THING_BEFORE = re.compile(r"(?i)\b(?:client|device|host|node|user|account)[ \t]+$")
+_CRYPT_HASH = re.compile(r"(?:^|:)\$(?:[0-9][a-z]?|2[aby]|argon2i?d?|pbkdf2[\w-]{0,10})\$\w{1,20}\$")
+_GLUED_PREFIX = re.compile(r"[^\x00-\x7f]{1,3}-(?=[\x00-\x7f])")
+_INDEXED_NAME = re.compile(r"\[\d{1,4}\]\.[A-Za-z]")
+_TEMPLATE_OPEN = re.compile(r"\{[{%][ \t]*$")
 _NOT_A_NAME = re.compile(r"(?i)pass@\d+|pass\^\d+")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b(?![:=])")
 #: The same noun as a label's last word: "password hashing: argon2id, …" is about the hashing.
@@ -645,10 +671,10 @@ _ID_LABELS = frozenset(["id", "ids", "name", "names", "ref", "arn", "path", "fil
 _SEP = re.compile(
     r"[\"'`\]]{0,2}[ \t]*(?:\[[^\[\]\n]{0,30}\][ \t]*)?"
     r"(?P<sep>:=|=>|->|\?\?|\|\||[:=>：]|,(?=[ \t]*[\"'])|\|(?=[^\s|])|[ \t](?=[ \t]*[^\s:=]))"
-    r"[ \t]*(?:[\"'`(]|\[(?!(?i:redacted|filtered)))?[ \t]*"
+    r"[ \t]*(?:[\"'`(«“]|\[(?!(?i:redacted|filtered)))?[ \t]*"
 )
 _NO_VALUE_AFTER = re.compile(
-    r"[ \t](?:#|//)(?:[ \t]|$)|.<[A-Za-z][\w .-]{0,60}>|[ \t](?:throw|new|await|null|None|nil|undefined)\b"
+    r"[ \t](?:#|//)(?:[ \t]|$)|.<[A-Za-z][\w .-]{0,60}>|.\{[{%]|\"\"(?!\")|''(?!')|[ \t](?:throw|new|await|null|None|nil|undefined)\b"
 )
 _VALUE = re.compile(r"[^\s\"'`,;<>]{1,400}")
 #: The words after a name: a value may come a few words later ("token for the SMS sender: …").
@@ -679,6 +705,7 @@ _DECLARED_PUBLIC = re.compile(
     r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ]only|publishable|not[ \t]+a[ \t]+secret"
     r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend)))\b"
 )
+_FIREBASE_APP_ID = re.compile(r"\b1:\d{6,15}:(?:android|ios|web):[0-9a-f]{6,40}\b")
 _COMMENT_LINE = re.compile(r"[ \t]*(?://|#|--|/?\*|<!--)")
 _NEGATION = re.compile(r"(?i)\b(?:not|never|isn't|is not|n't)[ \t]+$|\bno[ \t]+$")
 _MASK_PREFIX = re.compile(r"\*{3,}|•{3,}")
@@ -705,7 +732,7 @@ _ASSIGNED = re.compile(r"[ \t]*=[ \t]*[\"']")
 _COMMAND_START = re.compile(r"(?:^|\n|[$|;&][ \t]*|\bsudo[ \t]+)$")
 _COMMAND_OPTION = re.compile(r"[ \t]+--?[A-Za-z]")
 _SSH_KEY_TYPE = re.compile(r"(?:sk-)?(?:ssh|ecdsa)-")
-_TRIM = "\"'`()[]{}.,;:!?"
+_TRIM = "\"'`()[]{}.,;:!?«»“”"
 #: Values after a secret-sounding name that stand for one rather than being one (a template's
 #: slot holds an expression: "{os.environ['DB_PASSWORD']}" in an f-string).
 _PLACEHOLDER = re.compile(
@@ -921,6 +948,10 @@ _AWS_PAIR = re.compile(
     r"\b(?:AKIA|ASIA)[A-Z2-7]{16}\b[\"']?[ \t]*(?:[/:,;|][ \t]*|[ \t])[\"']?(?P<value>[A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])"
 )
 #: A token as a URL's user ("https://TOKEN@github.com").
+#: A keytab's key as `klist -k -K` prints it: "(0x" then the key's bytes in hex.
+_KLIST_KEY = re.compile(r"\(0x(?P<value>[0-9a-fA-F]{32,128})\)")
+#: Zendesk's API-token login, "{email}/token:{api_token}" (its docs' Basic pair).
+_EMAIL_TOKEN = re.compile(r"[\w.+-]{1,64}@[\w.-]{1,253}/token:(?P<value>[A-Za-z0-9]{20,64})\b")
 _URL_TOKEN = re.compile(r"\bhttps?://(?P<value>[A-Za-z0-9_.~-]{20,200})@")
 
 
@@ -1129,7 +1160,7 @@ _WINDOWS_SWITCH = re.compile(
 )
 #: SQL's `CREATE|ALTER USER … IDENTIFIED [WITH plugin] BY 'password'` (MySQL, Oracle, Snowflake).
 _SQL_IDENTIFIED = re.compile(
-    r"(?i)\bIDENTIFIED[ \t]+(?:WITH[ \t]+[\"'`]?\w{1,64}[\"'`]?[ \t]+)?BY[ \t]+"
+    r"(?i)\bIDENTIFIED[ \t]+(?:WITH[ \t]+[\"'`]?(?P<plugin>\w{1,64})[\"'`]?[ \t]+)?BY[ \t]+"
     r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200}?)(?P=q)(?=[\s;,)]|$)"
 )
 #: An expect script (Tcl's `expect`/`send`, Python's pexpect) answering a password prompt.
@@ -1229,7 +1260,8 @@ _STDIN_PASSWORD = re.compile(
 _GO_DSN = re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s\"'`]{1,200})@(?:tcp|unix)\(")
 #: An API key as the user of HTTP Basic with no password (`curl -u KEY:`), as Stripe,
 #: Mixpanel and others document it.
-_USER_KEY = re.compile(r"(?:(?<=\s)-u|--user)(?:[ \t]+|=)[\"']?(?P<random>[A-Za-z0-9_-]{16,200}):(?=[\"']?(?:\s|$))")
+#: (Freshdesk documents "KEY:X", any letter as the unused password)
+_USER_KEY = re.compile(r"(?:(?<=\s)-u|--user)(?:[ \t]+|=)[\"']?(?P<random>[A-Za-z0-9_-]{16,200}):X?(?=[\"']?(?:\s|$))")
 #: `openssl enc -K HEX` (a raw key), `-pass pass:…` and `-k …` (passphrases).
 _OPENSSL_KEY = re.compile(
     r"\bopenssl[ \t]+[^\n]{0,160}?(?:[ \t]-K[ \t]+(?P<hex>[0-9A-Fa-f]{16,128})\b|[ \t]-(?:pass|passin|passout)[ \t]+pass:(?P<pass>[^\s\"']{1,200})|[ \t]-k[ \t]+(?P<k>[^\s\"'-][^\s\"']{0,199}))"
@@ -1257,7 +1289,7 @@ _ECHO_INTO_FILE = re.compile(
     r"|firebase[ \t]+functions:secrets:set|supabase[ \t]+secrets[ \t]+set)\b)"
 )
 _CAT_FILE = re.compile(r"\bcat[ \t]+([^\s|;&<>]{1,200})[ \t]*$")
-_SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential)[^/]*$")
+_SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential|cookie)[^/]*$")
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
 #: `Fernet(b"…")`; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
@@ -1265,13 +1297,13 @@ _KEY_CALL = re.compile(
     r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API|Server)(?:\.[Ii]nit|::new|\.new)?|\bcreate_?[cC]lient"
     r"|\bSearchClient\.create|\balgoliasearch|\bFernet"
     r"|\brequire\([ \t]*[\"'][\w@/.-]{1,80}[\"'][ \t]*\)"  # a package's factory: require('twilio')(SID, TOKEN)
-    r"|(?P<auth>\b(?:[A-Za-z_][\w.]{0,60})?(?:Auth|Credentials?|Signer)(?:::new|\.new)?"
+    r"|(?P<auth>\b(?:[A-Za-z_][\w.]{0,60})?(?:Auth(?:entication)?|Credentials?|Signer)(?:::new|\.new)?"
     r"|\bhmac\.new|\bhmac\.HMAC|\bjwt\.(?:encode|decode|sign|verify))"
     # a database connection's (dsn or host, user, password): PHP's PDO and mysqli, JDBC
     r"|(?P<login>\bPDO|\bmysqli(?:_connect)?|\bmysql_connect|\bDriverManager\.getConnection)"
     # a connection's (server, user, password) (ldap3's `Connection`, DB-API `connect`), a login's
     # or a bind's (user, password) (`ftplib`, `smtplib`, `simple_bind_s`)
-    r"|(?P<connect>\bConnection|\b(?:[\w.]{0,40}\.)?connect)|(?P<bind>\.(?:login|simple_bind_s|simple_bind|bind_s|bind)))"
+    r"|(?P<connect>\bConnection|\b(?:[\w.]{0,40}\.)?connect)|(?P<bind>\.(?:login|simple_bind_s|simple_bind|bind_s|bind|username_pw_set)))"
     r"[ \t]*\((?P<args>(?:[^()\n]|\([^()\n]{0,200}\)){1,400})\)"
 )
 _SETTER = re.compile(
@@ -1279,6 +1311,10 @@ _SETTER = re.compile(
     r"\s{0,40}[\"'](?P<value>[^\"'\s]{1,400})[\"']"
     r"|(?<![\w$])(?P<fn>(?:[Ss]et_?|[Ww]ith_?)?(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret|[Tt]oken|[Aa]pi_?[Kk]ey|[Aa]ccess_?[Kk]ey))"
     r"\([ \t]*[\"'](?P<value2>[^\"'\s]{1,400})[\"'][ \t]*\)"
+)
+_BASIC_AUTH_CALL = re.compile(
+    r"\b\w{0,20}(?:Basic|Digest)Auth(?:entication)?[ \t]*\([ \t]*[\"'][^\"'\n]{1,100}[\"'][ \t]*,[ \t]*"
+    r"[\"'](?P<value>[^\"'\s]{1,200})[\"'][ \t]*\)"
 )
 _LITERAL = re.compile(r"(?:[bB](?=[\"'`]))?(?P<q>[\"'`])(?P<value>[^\"'`\n]{1,400})(?P=q)")
 _KEY_LITERAL = re.compile(
@@ -1878,6 +1914,46 @@ def _random_letters(value: str) -> bool:
     )
 
 
+def _vendor_key(name: str, parts: tuple[str, ...]) -> bool:
+    """*name* is an environment variable for a service's key: "SERVICE_KEY", the service a word
+    that is no kind of key or lookup ("KAGGLE_KEY", not "CACHE_KEY" or "GPG_KEY")."""
+    return (
+        len(parts) == 2
+        and parts[1] == "key"
+        and name.isupper()
+        and "_" in name
+        and parts[0].isalpha()
+        and len(parts[0]) >= 4
+        and parts[0] not in _ID_QUALIFIER
+        and parts[0] not in _NOT_KEY_QUALIFIER
+        and parts[0] not in _NOT_VENDOR
+    )
+
+
+_NOT_VENDOR = frozenset(
+    [
+        *("cache", "sort", "hash", "lookup", "lock", "group", "table", "queue", "bucket", "route", "event", "state"),
+        *("merge", "index", "shard", "file", "path", "image", "item", "record", "row", "user", "order", "session"),
+        *("private", "public", "signing", "encryption", "master", "root", "host", "node", "deploy", "tls", "cert"),
+        *("team", "project", "label", "field", "column", "entry", "metric", "topic", "stream", "cursor", "field"),
+    ]
+)
+_USER_FIELD = re.compile(r"(?i)[\"']?user(?:name)?[\"']?[ \t]*[:=][ \t]*[\"']?[\w.@-]{1,64}[\"']?[ \t]*[,\n]")
+_LOGIN_CALL = re.compile(r"(?i)(?:login|auth\w{0,12}|connect)\([^()\n]{0,30}$")
+
+
+def _random_case_letters(value: str) -> bool:
+    """*value* is sixteen or more letters of one case drawn at random (an Erlang cookie is twenty
+    capitals): too varied for a word or a name written in capitals."""
+    return (
+        len(value) >= 16
+        and value.isalpha()
+        and (value.isupper() or value.islower())
+        and sum(c in "aeiouAEIOU" for c in value) * 3 < len(value)
+        and _entropy(value) >= 3.2
+    )
+
+
 def _pin_like(value: str) -> bool:
     """*value* is a number a device takes as its password (six to twelve digits, not a date, a
     year or a run: "49664561")."""
@@ -1945,7 +2021,17 @@ def _plain_json(value: str) -> bool:
     if decoded is None or not decoded.startswith("{"):
         return False
     strings = re.findall(r"\"((?:[^\"\\]|\\.)*)\"", decoded)
-    return not any(_looks_random(v) or _hex_key(v) for v in strings)
+    if any(_looks_random(v) or _hex_key(v) for v in strings):
+        return False
+    # (a field named a key or a token holds one, random-looking or not: Neptune's token is base64
+    # of JSON whose "api_key" is a UUID)
+    return not any(
+        _name_kind(name, "") in ("secret", "password") and len(v) >= 8 and _usable(v)
+        for name, v in _JSON_FIELD.findall(decoded)
+    )
+
+
+_JSON_FIELD = re.compile(r"\"([\w.-]{1,60})\"[ \t]*:[ \t]*\"([^\"\\]{1,400})\"")
 
 
 def _basic_pair(value: str) -> bool:
@@ -1954,7 +2040,9 @@ def _basic_pair(value: str) -> bool:
     if decoded is None or ":" not in decoded:
         return False
     user, _, password = decoded.partition(":")
-    return bool(password) and len(user) <= 128 and not _placeholder(password) and "$" not in password
+    if not password:
+        return _looks_random(user)  # an API key as the user with no password (Midtrans', Stripe's "KEY:")
+    return len(user) <= 128 and not _placeholder(password) and "$" not in password
 
 
 @functools.lru_cache(maxsize=1024)
@@ -1970,15 +2058,15 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
-    if not parts or parts[-1] in _NAME_NOT_VALUE or parts[:2] == ("existing", "secret"):
-        return None  # (a Helm chart's `existingSecret` names a Kubernetes Secret to read)
+    if not parts or parts[-1] in _NAME_NOT_VALUE or (parts[0] == "existing" and parts[-1] == "secret"):
+        return None  # (a Helm chart's `existingSecret`, `existingPasswordSecret` names a Kubernetes Secret to read)
     modified = [i for i, p in enumerate(parts) if p in _NAME_MODIFIES]
     if modified and not any(
         _PASSWORD_PART.match(p) or _SECRET_PART.match(p) or p in ("key", "keys") for p in parts[modified[-1] :]
     ):
         return None  # a setting about the secret ("token_rotation_v2", "password_reset_flow")
     if any(
-        q in ("token", "tokens", "key", "keys") and p in _ID_QUALIFIER
+        q in ("token", "tokens", "key", "keys") and (p in _ID_QUALIFIER or (p == "client" and q[0] == "k"))
         for p, q in itertools.pairwise((before.lower(), *parts))
     ):
         return None
@@ -1994,8 +2082,8 @@ def _name_kind(name: str, before: str) -> str | None:
         return "password"  # (a shared secret is a password two ends were given: RADIUS, L2TP, IPsec)
     if any(_SECRET_PART.match(p) for p in parts):
         return "secret"
-    if any(p in _SESSION_PART for p in parts):
-        return "session"
+    if any(p in _SESSION_PART for p in parts) or parts[-1] in ("salt", "salts"):
+        return "session"  # (a merchant's salt signs requests; "salt" alone is also prose: right after a separator only)
     if parts[-1] == "auth" or any(p == "auth" and q in ("key", "header") for p, q in itertools.pairwise(parts)):
         return "secret"  # "auth: …", "authKey" (not "auth-service", "authMechanism")
     if len(parts) > 2 and parts[0] == "x" and parts[-1] == "key":
@@ -2036,6 +2124,8 @@ def _usable(value: str, literal: bool = False) -> bool:
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
         or _REGISTRY_PATH.match(value)  # a Windows registry key ("[HKEY_CLASSES_ROOT\CLSID\{…}]")
         or _SECRET_REF.match(value)  # a secret manager's name for it ("projects/1/secrets/db/versions/2")
+        or _CRYPT_HASH.search(value)  # a passwd file's "user:$7$…" line holds a hash
+        or (_ENV_NAME.match(value) and value.count("_") >= 2)  # a variable's name ("IOTHUB_DEVICE_CONNECTION_STRING")
         or (value.startswith("eyJ") and (_sample_jwt(value) or _public_jwt(value)))
         or _regex_source(value)
         or _NOT_A_VALUE.match(value)
@@ -2048,6 +2138,9 @@ def _usable(value: str, literal: bool = False) -> bool:
         or _plain_json(value[value.index("=") + 1 :] if _ASSIGNMENT.match(value) else value)
     ):
         return False
+    glued = _GLUED_PREFIX.match(value)
+    if glued and not _usable(value[glued.end() :], literal):
+        return False  # a reference after a preposition glued on (Hebrew "ב-projects/…/secrets/…")
     if (
         _METHOD_CALL.match(value)
         or (_CALL.match(value) and (not _looks_random(value) or _NESTED_CALL.search(value)))
@@ -2271,6 +2364,10 @@ class SecretScanner:
             found = [f for f in found if not _in_digest_column(text, f)]
         if found and _DECLARED_PUBLIC.search(text):
             found = [f for f in found if not _declared_public(text, f)]
+        if found and "AIza" in text and _FIREBASE_APP_ID.search(text):
+            # a Firebase app's client config (it names the app: "1:<number>:android:<hex>"): its API
+            # key ships inside every copy of the app and Google documents it as no secret
+            found = [f for f in found if not text.startswith("AIza", f.start)]
         merged: list[Finding] = []
         for f in found:
             if merged and f.start < merged[-1].end:
@@ -2311,6 +2408,7 @@ class SecretScanner:
                 for m in pattern.finditer(text):
                     if kind == "basic_auth" and (
                         _placeholder(m.group(1))
+                        or m.group(1).upper() in _PASSWORD_SLOTS
                         or _default_login(text, m.start(1), m.end(1))
                         or "[redacted:" in m.group(0)
                     ):
@@ -2363,7 +2461,7 @@ class SecretScanner:
             value = m.group("value")
             if (
                 not _placeholder(value)
-                and value.upper() != "PASSWORD"
+                and value.upper() not in _PASSWORD_SLOTS
                 and "[redacted:" not in m.group()  # (a token redacted in the URL's user part)
                 and not _default_login(text, m.start("value"), m.end("value"))
             ):
@@ -2424,6 +2522,11 @@ class SecretScanner:
                 and _looks_random(value)
             ):
                 yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+        for m in _KLIST_KEY.finditer(text) if "klist" in low or "keytab" in low else ():
+            yield Finding("high_entropy", m.start("value"), m.end("value"))  # `klist -K` prints each key
+        for m in _EMAIL_TOKEN.finditer(text) if "/token:" in text else ():
+            if _looks_random(m.group("value")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _AWS_PAIR.finditer(text) if "AKIA" in text or "ASIA" in text else ():
             if _looks_random(m.group("value")) and "EXAMPLE" not in m.group():
                 yield Finding("aws_secret_key", m.start("value"), m.end("value"))
@@ -2465,6 +2568,8 @@ class SecretScanner:
                         yield Finding("password", m.start("value2"), m.start("value2") + len(value))
                     continue
                 value = m.group("value")
+                if (m.groupdict().get("plugin") or "").lower().endswith("_hash"):
+                    continue  # ClickHouse's `IDENTIFIED WITH sha256_hash BY '…'` gives the password's hash
                 if _usable(value, True) and "$" not in value[:2]:
                     yield Finding("password", m.start("value"), m.end("value"))
         for m in _ACCOUNT_PAIR.finditer(text) if " / " in text or "admin/" in low or "root/" in low else ():
@@ -2542,8 +2647,10 @@ class SecretScanner:
         for m in _ECHO_INTO_FILE.finditer(text) if "echo" in text or "printf" in text else ():
             file, group = m.group("file"), "value" if m.group("value") else "bare"
             value = m.group(group)
-            if value.startswith("$") or (
-                file is not None and (not _SECRET_FILE.search(file) or _PUBLIC_FILE.search(file))
+            if (
+                value.startswith("$")
+                or "=$" in value
+                or (file is not None and (not _SECRET_FILE.search(file) or _PUBLIC_FILE.search(file)))
             ):
                 continue
             if _usable(value, True) and (_looks_random(value) or self._accepts(value, "password", (), False)):
@@ -2646,6 +2753,8 @@ class SecretScanner:
                 or _blob(name)
                 or _NOT_A_NAME.fullmatch(name)
                 or text.startswith(("+", "/"), end)  # (inside base64: "…IPw+wF…", "…VPw/Ef…")
+                or _INDEXED_NAME.match(text, end)  # (a prefix of a longer key: "credentials[0].private-key-location")
+                or _TEMPLATE_OPEN.search(text, max(0, start - 4), start)  # a template's variable ("{{ db_password }}")
                 or (urls and _in_url_authority(text, start))  # ("postgres://user:password@host")
                 or (logs and _LOG_LEVEL.search(text, max(0, start - 12), start))  # a logger ("DEBUG auth: …")
                 or (env_flags and _ENV_FLAG.search(text, max(0, start - 16), start) and not text.startswith("=", end))
@@ -2676,6 +2785,15 @@ class SecretScanner:
                 word = _BEFORE.search(text, max(0, start - 30), start) if before else None
                 if word and _PRODUCT_NAME.fullmatch(word.group(1)) and before not in _NOT_PRODUCT:
                     kind = "secret"  # a product's key ("the Datadog key: …") is its API key, hex or not
+            if kind is None and parts[-2:] in (("primary", "key"), ("secondary", "key")):
+                kind = "key"  # Azure's key pairs ("primaryKey"): a random one is a key, a column's name is not
+            if kind is None and _vendor_key(name, parts):
+                kind = "secret"  # "KAGGLE_KEY=…": a service's key in the environment
+            if kind == "key" and (
+                _USER_FIELD.search(text, max(0, start - 120), start)
+                or _LOGIN_CALL.search(text, max(0, start - 40), start)
+            ):
+                kind = "secret"  # a key beside its user's name ("kaggle.json"), a login's key ("wandb.login(key=…)")
             if (
                 kind == "key"
                 and wifi
@@ -2782,7 +2900,7 @@ class SecretScanner:
                 query = _QUERY_NEXT.search(value)
                 if query and _QUERY_REST.match(value, query.start()):
                     value = value[: query.start()]  # "?user=app&password=…&ssl=true": up to the next field
-                value = value.rstrip(".,;:)]}")
+                value = value.rstrip(".,;:)]}»”")
                 shown = (
                     _unmasked(text, vm.start() + lead, kind) if text.startswith(("*", "•"), vm.start() + lead) else None
                 )
@@ -2868,7 +2986,7 @@ class SecretScanner:
                 # its argument is its own, unless the option says it is a value ("--body …")
                 argument = not any(p in _VALUE_OPTIONS or _name_kind(p, "") for p in _name_parts(option.group(1)))
                 continue
-            value = word.strip(_TRIM)
+            value = word.strip(_TRIM).lstrip("=")  # (the separator, when the value after it was judged)
             since_label += 1
             if (word.endswith(":") and value) or word in (":", "=", ":="):
                 label_parts = _name_parts(value) if value else ()
@@ -2877,6 +2995,8 @@ class SecretScanner:
                     # word alone is still a label ("passphrase for the key file: …")
                     argument = True
                     continue
+                if kind == "account" and offset and text[offset - 1] in "\"'":
+                    break  # another field's quoted key ("login": "svc", "extra": {"account": …})
                 labelled, since_label = True, -1
                 budget = max(budget, count + 2)  # (the labelled value may be the word past the count)
                 continue  # a label: the value follows it ("password for db1: …")
@@ -2911,6 +3031,9 @@ class SecretScanner:
                 return Finding(label, offset + word.index(value), offset + word.index(value) + len(value))
             if len(value) < minimum or (_LETTERS.match(value) and _name_kind(value, "")):
                 continue  # (a name of letters is another mention: "it's in 1Password")
+            if kind != "password" and (_CAMEL_WORDS.match(value) or _SETTING_PAIR.match(value)):
+                continue  # a type's or a field's name in prose ("the SharedAccessSignature has expired"), a setting
+
             if _usable(value) and self._accepts(value, kind, parts, False):
                 offset += word.index(value)
                 candidate = Finding(label, offset, offset + len(value))
@@ -2956,10 +3079,12 @@ class SecretScanner:
                 body = value  # (base64 has "/" in it)
             three = len(body) >= 16 and all(any(f(c) for c in body) for f in (str.islower, str.isupper, str.isdigit))
             return (len(body) >= 20 or three) and _looks_random(body) and not _HEX.match(body)
-        if _basic_pair(value) or _looks_random(value) or _app_password(value):
+        if _basic_pair(value) or _looks_random(value) or _app_password(value) or _random_case_letters(value):
             return True
         if any(p in ("license", "licence", "activation", "product") for p in parts):
-            return len(value) >= 12 and _LICENSE_SHAPE.match(value) is not None and not _sequential(value)
+            return (len(value) >= 12 and _LICENSE_SHAPE.match(value) is not None and not _sequential(value)) or (
+                explicit and _person_password(value)  # (a licence server's key a person set: "Pp9-So*k6@…")
+            )
         if kind == "password":
             if _app_password(value):
                 return True
@@ -2977,6 +3102,7 @@ class SecretScanner:
                 or _human_password(value)
                 or (_passphrase(value) and any(c.isdigit() for c in value))
                 or _token_like(value)
+                or _random_case_letters(value)
             )
         ):
             return True  # a shared secret a person chose, a token of letters and digits, where a separator says so
@@ -3098,7 +3224,11 @@ class SecretScanner:
             return
         for m in _VALUE_FIRST.finditer(text):
             value = m.group("value").rstrip(".,;:?!")
-            if not _usable(value) or _NAMED_ID.search(text, max(0, m.start() - 24), m.start("value")):
+            if (
+                not _usable(value)
+                or _NAMED_ID.search(text, max(0, m.start() - 24), m.start("value"))
+                or _THING_BEFORE.search(text, max(0, m.start() - 16), m.start("value"))
+            ):
                 continue  # (an identifier named as one: "Account SID AC… — auth token lives in SSM")
             words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))[:7]
             for i, word in enumerate(words):
@@ -3293,6 +3423,12 @@ class SecretScanner:
                     yield Finding(
                         "high_entropy", m.start("args") + lm.start("value"), m.start("args") + lm.end("value")
                     )
+        for m in _BASIC_AUTH_CALL.finditer(text) if "Auth" in text else ():
+            # HTTP Basic's (user, password) as a client library takes it, also inside another call
+            # (`auth=BasicAuthentication('u', '…')` in `connect(…)`, requests' `HTTPBasicAuth`)
+            value = m.group("value")
+            if _usable(value, True) and "$" not in value[:2] and self._accepts(value, "password", (), True):
+                yield Finding("password", m.start("value"), m.end("value"))
         for m in _KEY_LITERAL.finditer(text) if "key" in text.lower() else ():
             if _looks_random(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))

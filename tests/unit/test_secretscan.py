@@ -1289,3 +1289,87 @@ def test_public_by_design_values_placeholders_and_code_pass() -> None:
         "python -c 'import secrets; print(secrets.token_urlsafe(32))'  # generate one, don't paste it here",
     ]:
         assert SecretScanner().scan(text) == [], text
+
+
+def test_vendor_formats_of_payment_messaging_and_crm_tokens() -> None:
+    mp = "APP" + "_USR-" + _r(string.digits, 16) + "-" + _r(string.digits, 6) + "-" + _r(_HEXD, 32) + "-" + "919910995"
+    assert _found(f'sdk = mercadopago.SDK("{mp}")', mp)
+    public = "APP" + "_USR-" + "36e343c9-780e-4512-877e-61ce4c9aa84c"
+    assert SecretScanner().scan(f"MP_PUBLIC_KEY={public}") == []
+    seed = "S" + "U" + _r(_B32, 56)
+    assert _found(f'kp, _ := nkeys.FromSeed([]byte("{seed}"))', seed)
+    sf = "00" + "D" + _r(_AN, 12) + "!" + _r(_AN + "._", 96)
+    assert _found(f"sf = Salesforce(instance_url=url, session_id='{sf}')", sf)
+    xnd = "xnd" + "_production_" + _r(_AN + "+/", 70) + "=="
+    assert _found(f"the Xendit one for prod: {xnd}", xnd)
+
+
+def test_firebase_client_config_key_is_public_but_a_server_key_is_not() -> None:
+    key = "AI" + "za" + "Sy" + _r(_B64U, 33)
+    app_id = "1:" + _r(string.digits, 12) + ":web:" + _r(_HEXD, 22)
+    config = f'const firebaseConfig = {{\n  apiKey: "{key}",\n  projectId: "shop-prod",\n  appId: "{app_id}"\n}};'
+    assert SecretScanner().scan(config) == []
+    assert _found(f"YOUTUBE_API_KEY={key}", key)
+
+
+def test_named_values_in_service_configs() -> None:
+    cookie = "".join(_RNG.choice("BCDFGHJKLMNPQRSTVWXZ") for _ in range(20))
+    assert _found(f'  environment:\n    RABBITMQ_ERLANG_COOKIE: "{cookie}"', cookie)
+    assert SecretScanner().scan("RABBITMQ_ERLANG_COOKIE: DEVELOPMENT") == []
+    salt = _r(_AN, 32)
+    assert _found(f"payu:\n  key: {_r(_AN, 7)}\n  salt: {salt}\n  env: prod", salt)
+    assert SecretScanner().scan("16-byte random salt (example salt " + _r(_HEXD, 32) + ")") == []
+    kaggle = _r(_HEXD, 32)
+    assert _found(f"export KAGGLE_USERNAME=ana586\nexport KAGGLE_KEY={kaggle}", kaggle)
+    assert _found(f'{{"username":"yossi95","key":"{kaggle}"}}', kaggle)
+    wb = _r(_HEXD, 40)
+    assert _found(f'wandb.login(key="{wb}")', wb)
+    assert SecretScanner().scan(f"CACHE_KEY={kaggle}") == []
+    primary = _r(_AN + "+/", 43) + "="
+    assert _found(f'"symmetricKey": {{\n  "primaryKey": "{primary}",\n  "secondaryKey": null\n}}', primary)
+    assert SecretScanner().scan("ALTER TABLE t ADD primary key (id);") == []
+
+
+def test_neptune_style_token_holds_a_named_key_in_base64_json() -> None:
+    uuid = f"{_r(_HEXD, 8)}-{_r(_HEXD, 4)}-4{_r(_HEXD, 3)}-a{_r(_HEXD, 3)}-{_r(_HEXD, 12)}"
+    body = '{"api_address":"https://app.example.ai","api_key":"' + uuid + '"}'
+    token = base64.b64encode(body.encode()).decode()
+    assert _found(f"NEPTUNE_API_TOKEN={token}", token)
+    prefs = base64.b64encode(b'{"theme":"dark","lang":"en-US","page":"settings"}').decode()
+    assert SecretScanner().scan(f"prefs_token={prefs}") == []
+
+
+def test_login_pairs_in_commands_and_client_calls() -> None:
+    fresh = _r(_AN, 20)
+    assert _found(f"curl -v -u {fresh}:X -X GET 'https://acme.example.com/api/v2/tickets'", fresh)
+    zd = _r(_AN, 40)
+    assert _found(f"curl https://acme.example.com/api/v2/tickets.json -u ana.k@example.com/token:{zd}", zd)
+    pw = "Cobalt" + _r(string.digits, 2) + "~" + _r(_AN, 6)
+    assert _found(f"conn = trino.dbapi.connect(host='h', auth=BasicAuthentication('svc', '{pw}'))", pw)
+    assert _found(f'client.username_pw_set("sensor-f49f8b", "{pw}")', pw)
+    midtrans = base64.b64encode(("Mid-server-" + _r(_AN, 24) + ":").encode()).decode()
+    assert _found(f"curl -H 'Authorization: Basic {midtrans}' https://api.example.com/snap", midtrans)
+    hexkey = _r(_HEXD, 64)
+    klist = f"$ klist -k -K /etc/krb5.keytab\n   2 09/10/2025 svc@EXAMPLE.LOCAL (aes256-cts-hmac-sha1-96)  (0x{hexkey})"
+    assert _found(klist, hexkey)
+
+
+def test_public_client_keys_hashes_templates_and_settings_pass() -> None:
+    for text in [
+        "ADYEN_CLIENT_KEY=live_" + _r(string.ascii_uppercase + string.digits, 32),
+        '<script src="snap.js" data-client-key="Mid-client-' + _r(_AN, 16) + '"></script>',
+        "CREATE USER etl IDENTIFIED WITH sha256_hash BY '" + _r(_HEXD, 64) + "';",
+        '{"login": "dbt", "password": "{{ PG_PASSWORD }}", "host": "etl-1.example.mx"}',
+        'url: "amqps://{{ rabbit_user }}:{{ rabbit_password | urlencode }}@{{ rabbit_host }}:5671/prod"',
+        "amqp://user:pass@host:port/vhost — see the URI spec for the grammar.",
+        'Artifacts=(ClientId="x",ClientSecret="",ProductId="' + _r(_HEXD, 32) + '")',
+        "password-authenticator.config-files=etc/ldap.properties",
+        "Error: invalid credentials — the SharedAccessSignature has expired (se=1705864974)",
+        "connection strings hold either SharedAccessKey or x509=true.",
+        "VONAGE_API_KEY=" + _r(_HEXD, 8),
+        "registration.okta.signing.credentials[0].private-key-location=file:/etc/saml/sp.key",
+        'echo "storePassword=$KEYSTORE_PASSWORD" >> keystore.properties',
+        "auth:\n  username: admin\n  existingPasswordSecret: rabbitmq-admin",
+        "[mqtt] CONNACK rc=5 for client esp32-327ed3 — check the device password in the DB",
+    ]:
+        assert SecretScanner().scan(text) == [], text
