@@ -2,9 +2,9 @@
 (`bench/secret_samples.py`): recall per kind on texts holding one secret, false positives on
 look-alikes, and the scan's time per text.
 
-    python bench/eval_secrets.py [--set a|b|...|m] [--seed 0] [--per-kind 60] [--json]
+    python bench/eval_secrets.py [--set a|b|...|n] [--seed 0] [--per-kind 60] [--json]
 
-``--set b`` … ``--set m`` use `secret_samples_b.py` … `secret_samples_m.py`, generators by twelve
+``--set b`` … ``--set n`` use `secret_samples_b.py` … `secret_samples_n.py`, generators by thirteen
 other writers (docs/secrets.md has who wrote each and its one blind score); a secret counts as
 found when the redacted text no longer holds it.
 """
@@ -27,7 +27,7 @@ from omegad.secretscan import SecretScanner, redact
 
 
 def _samples(which: str, seed: int, per_kind: int) -> tuple[list[tuple[str, str, str | None]], list[str]]:
-    if which in ("b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"):
+    if which in ("b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"):
         module = __import__(f"secret_samples_{which}")
         triples, looks = module.generate(seed)
         return [(t, k, s) for t, k, s in triples], looks
@@ -99,7 +99,7 @@ def evaluate(seed: int = 0, per_kind: int = 60, which: str = "a") -> dict[str, o
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", choices=["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"], default="a", dest="which")
+    ap.add_argument("--set", choices=["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"], default="a", dest="which")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--per-kind", type=int, default=60)
     ap.add_argument("--json", action="store_true")
