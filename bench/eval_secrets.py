@@ -25,9 +25,12 @@ from secret_samples import generate
 
 from omegad.secretscan import SecretScanner, redact
 
+#: The sets of other writers: `bench/secret_samples_<x>.py`.
+OTHER_SETS = tuple("bcdefghijklmn")
+
 
 def _samples(which: str, seed: int, per_kind: int) -> tuple[list[tuple[str, str, str | None]], list[str]]:
-    if which in ("b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"):
+    if which in OTHER_SETS:
         module = __import__(f"secret_samples_{which}")
         triples, looks = module.generate(seed)
         return [(t, k, s) for t, k, s in triples], looks
@@ -99,7 +102,7 @@ def evaluate(seed: int = 0, per_kind: int = 60, which: str = "a") -> dict[str, o
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", choices=["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"], default="a", dest="which")
+    ap.add_argument("--set", choices=["a", *OTHER_SETS], default="a", dest="which")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--per-kind", type=int, default=60)
     ap.add_argument("--json", action="store_true")
