@@ -639,6 +639,8 @@ _NAME_MODIFIES = frozenset(
         *("richtlinie", "richtlinien", "politique", "regeln"),
     ]
 )
+#: A CLI's verbs on a stored secret ("bws secret get <id>", "doppler secrets delete NAME").
+_CLI_VERBS = frozenset(["get", "show", "view", "describe", "list", "ls", "delete", "rm", "inspect", "fetch", "access"])
 #: A code benchmark's pass@k metric: a name's word, not a name.
 _CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,})+$")
 _SETTING_PAIR = re.compile(r"(?i)[a-z_][\w.-]{0,40}=(?:true|false|yes|no|on|off|none|null|\d{1,10})$")
@@ -647,6 +649,11 @@ _PASSWORD_SLOTS = frozenset(["PASSWORD", "PASS", "PASSWD", "PWD"])
 #: A word before a value that says it names a thing ("for client esp32-3ab1 — check its password").
 _THING_BEFORE = re.compile(r"(?i)\b(?:client|device|host|node|user|account)[ \t]+$")
 _CRYPT_HASH = re.compile(r"(?:^|:)\$(?:[0-9][a-z]?|2[aby]|argon2i?d?|pbkdf2[\w-]{0,10})\$\w{1,20}\$")
+#: A server's stored verifier of a password, not the password: PostgreSQL's "md5…" and SCRAM
+#: verifiers, MySQL's native "*<40 hex>", Werkzeug's "scrypt:…$salt$hash" and "pbkdf2:…$…".
+_PASSWORD_HASH = re.compile(
+    r"^(?:md5[0-9a-f]{32}$|SCRAM-SHA-(?:1|256)\$\d{1,7}:|\*[0-9A-F]{40}$|(?:scrypt|pbkdf2)(?::[\w-]{1,20}){1,4}\$)"
+)
 _GLUED_PREFIX = re.compile(r"[^\x00-\x7f]{1,3}-(?=[\x00-\x7f])")
 _INDEXED_NAME = re.compile(r"\[\d{1,4}\]\.[A-Za-z]")
 _TEMPLATE_OPEN = re.compile(r"\{[{%][ \t]*$")
@@ -666,6 +673,11 @@ _ENV_FLAG = re.compile(r"(?:^|\s)(?:-e|--env|--build-arg|--secret)[ \t]+$")
 #: The last word of a field's name for an identifier or a reference to a stored secret
 #: ("credentialsId:", "secret_name:"): the value after it is that field's.
 _ID_LABELS = frozenset(["id", "ids", "name", "names", "ref", "arn", "path", "file", "uri", "url"])
+#: A field that holds what was derived from a secret or stored beside its hash, never the secret
+#: ("key_sha256": …, "salt": …): a value under it is that field's.
+_DERIVED_LABELS = frozenset(
+    ["hash", "hashes", "digest", "checksum", "fingerprint", "sha1", "sha256", "sha512", "md5", "salt"]
+)
 
 #: A name's separator, then where its value starts (on the same line).
 _SEP = re.compile(
@@ -677,6 +689,11 @@ _NO_VALUE_AFTER = re.compile(
     r"[ \t](?:#|//)(?:[ \t]|$)|.<[A-Za-z][\w .-]{0,60}>|.\{[{%]|\"\"(?!\")|''(?!')|[ \t](?:throw|new|await|null|None|nil|undefined)\b"
 )
 _VALUE = re.compile(r"[^\s\"'`,;<>]{1,400}")
+_KEY_AFTER = re.compile(r"[\"'][ \t]*:(?!:)")
+_EMOJI = re.compile(r":[a-z0-9_+-]{2,40}:(?![\w:])")
+_EMPTY_ASSIGNMENT = re.compile(
+    r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:PASSWORD|PASSWD|PWD|PASS|TOKEN|SECRET|KEY|CREDENTIALS?)="
+)
 #: The words after a name: a value may come a few words later ("token for the SMS sender: …").
 #: (Chinese, Japanese and Korean text between words parts them as a space would: "…keyが送られて
 #: きました。VALUE")
@@ -723,7 +740,7 @@ _OPTION = re.compile(r"--?([A-Za-z][A-Za-z-]{0,30})$")
 #: Terraform's `resource "random_password" "db" {`: a type, then the resource's own name.
 _HCL_BLOCK = re.compile(r"\b(?:resource|data|ephemeral)[ \t]+\"$")
 _CODE_WORDS = frozenset(["??", "||", "&&", "throw"])
-_OPTION_ASSIGN = re.compile(r"--?[A-Za-z][\w-]{0,30}=")
+_OPTION_ASSIGN = re.compile(r"--?[A-Za-z][\w-]{0,30}[=:]")  # (PowerShell's "-AsPlainText:$false")
 _VALUE_OPTIONS = frozenset(["body", "value", "data", "literal", "string", "text", "input"])
 #: An assignment's operator after a "$name" (PHP, Perl, PowerShell): the name is set, not read.
 _ASSIGNED = re.compile(r"[ \t]*=[ \t]*[\"']")
@@ -740,7 +757,7 @@ _PLACEHOLDER = re.compile(
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
-    r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|\.\.\.).*)$"
+    r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|placeholder|\.\.\.).*)$"
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
 _REFERENCE = re.compile(
@@ -949,6 +966,12 @@ _AWS_PAIR = re.compile(
 )
 #: A token as a URL's user ("https://TOKEN@github.com").
 #: A keytab's key as `klist -k -K` prints it: "(0x" then the key's bytes in hex.
+#: A key pair written with the consoles' abbreviations: "AK <id> / SK <secret>" (Alibaba's and
+#: Huawei's AccessKey and SecretKey), "AK …, AS …" (OVH's application key and secret).
+_SHORT_PAIR = re.compile(
+    r"\bAK[:=]?[ \t]+[\"']?[A-Za-z0-9]{12,40}[\"']?[ \t]*(?:[,/;|]|and)?[ \t]*\b(?:SK|AS)[:=]?[ \t]+[\"']?"
+    r"(?P<value>[A-Za-z0-9+/_-]{16,100})"
+)
 _KLIST_KEY = re.compile(r"\(0x(?P<value>[0-9a-fA-F]{32,128})\)")
 #: Zendesk's API-token login, "{email}/token:{api_token}" (its docs' Basic pair).
 _EMAIL_TOKEN = re.compile(r"[\w.+-]{1,64}@[\w.-]{1,253}/token:(?P<value>[A-Za-z0-9]{20,64})\b")
@@ -1203,7 +1226,11 @@ _K8S_JSONPATH = re.compile(
 )
 _K8S_KIND = re.compile(r"[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
 #: Ciphertext that only its controller can open: a SealedSecret's `encryptedData:` block.
-_ENCRYPTED_DATA = re.compile(r"(?m)^(?P<indent>[ \t]*)encryptedData:[ \t]*\n(?:(?P=indent)[ \t]+[^\n]*(?:\n|$)){1,100}")
+#: (its lines may carry a diff's "+" or a listing's line numbers)
+_LINE_LEAD = r"(?:[+-]|\d{1,6}\t|L\d{1,6}:)?"
+_ENCRYPTED_DATA = re.compile(
+    rf"(?m)^{_LINE_LEAD}(?P<indent>[ \t]*)encryptedData:[ \t]*\n(?:{_LINE_LEAD}(?P=indent)[ \t]+[^\n]*(?:\n|$)){{1,100}}"
+)
 
 #: HTTP cookies: a `Cookie:` header's pairs, the first pair of `Set-Cookie:`, curl's `-b`, and
 #: a `cookies = {…}` mapping. A session cookie is a bearer credential.
@@ -1231,7 +1258,7 @@ _VENDOR_HEADER = re.compile(r"(?i)\bx-honeycomb-team[\"']?[ \t]*[:=][ \t]*[\"']?
 #: A line of a Netscape cookie file (curl's `-c`, browser exports): domain, flag, path, secure,
 #: expiry, name, value, separated by tabs.
 _COOKIE_JAR = re.compile(
-    r"(?m)^[^\t\n]{1,253}\t(?:TRUE|FALSE)\t[^\t\n]{1,200}\t(?:TRUE|FALSE)\t\d{1,12}\t[^\t\n]{1,200}\t(?P<value>[^\t\n]{1,4000})$"
+    r"(?m)^[^\t\n]{1,253}\t(?:TRUE|FALSE)\t[^\t\n]{1,200}\t(?:TRUE|FALSE)\t\d{1,12}\t(?P<name>[^\t\n]{1,200})\t(?P<value>[^\t\n]{1,4000})$"
 )
 #: A Kubernetes bootstrap token (`kubeadm join --token`, documented as `[a-z0-9]{6}.[a-z0-9]{16}`).
 _BOOTSTRAP_TOKEN = re.compile(r"(?<![\w.-])(?P<value>[a-z0-9]{6}\.[a-z0-9]{16})(?![\w.-])")
@@ -1724,7 +1751,13 @@ def _placeholder(value: str) -> bool:
     if value.startswith("$") and _chosen_password(value[1:]) and any(c.isdigit() for c in value.split("$")[1][:20]):
         return False  # a password that starts with "$" ("$umm1t3mber#44"), not a variable
     prefixed = _PREFIXED.match(value)
-    return prefixed is None or not _looks_random(prefixed.group("body")) or "example" in value.lower()
+    lowered = value.lower()
+    return (
+        prefixed is None
+        or not _looks_random(prefixed.group("body"))
+        or "example" in lowered
+        or "placeholder" in lowered
+    )
 
 
 def _bootstrap_token(value: str) -> bool:
@@ -2125,6 +2158,9 @@ def _usable(value: str, literal: bool = False) -> bool:
         or _REGISTRY_PATH.match(value)  # a Windows registry key ("[HKEY_CLASSES_ROOT\CLSID\{…}]")
         or _SECRET_REF.match(value)  # a secret manager's name for it ("projects/1/secrets/db/versions/2")
         or _CRYPT_HASH.search(value)  # a passwd file's "user:$7$…" line holds a hash
+        or _PASSWORD_HASH.match(value)
+        or _jwt_header(value)
+        or _user_then_placeholder(value)
         or (_ENV_NAME.match(value) and value.count("_") >= 2)  # a variable's name ("IOTHUB_DEVICE_CONNECTION_STRING")
         or (value.startswith("eyJ") and (_sample_jwt(value) or _public_jwt(value)))
         or _regex_source(value)
@@ -2161,6 +2197,33 @@ def _usable(value: str, literal: bool = False) -> bool:
     )
 
 
+#: The fields of a JWT's header (RFC 7515, 7516): the header says how the token is signed.
+_JWT_HEADER_FIELDS = frozenset(
+    ["alg", "typ", "kid", "cty", "enc", "zip", "crit", "jku", "jwk", "x5u", "x5t", "x5c", "b64"]
+)
+_USER_PAIR = re.compile(
+    r"[\w.@-]{1,64}:(?P<rest>\$\{?[A-Za-z_]\w*\}?|\{\{[^{}]{1,80}(?:\}\}?)?|<[A-Za-z_][\w .-]{0,60}>|%[A-Za-z_]\w*%)$"
+)
+
+
+def _jwt_header(value: str) -> bool:
+    """*value* is a JWT's header alone (base64 of {"alg": …, "kid": …}): public in every token,
+    and no token without its payload and signature."""
+    if not value.startswith("eyJ") or "." in value:
+        return False
+    decoded = _decoded(value)
+    try:
+        header = json.loads(decoded) if decoded else None
+    except ValueError:
+        return False
+    return isinstance(header, dict) and "alg" in header and set(header) <= _JWT_HEADER_FIELDS
+
+
+def _user_then_placeholder(value: str) -> bool:
+    """*value* is a user and a variable for the password ("admin:${STATS_PASS}"): a template."""
+    return _USER_PAIR.match(value) is not None
+
+
 def _address(value: str) -> bool:
     """*value* is a mail address or user@host: its host a known domain or an IP, or in lower case
     with a word in it ("Z0rr0@2026.saff", "walrus@1869.Zephyr" are passwords with an "@")."""
@@ -2188,7 +2251,10 @@ def _default_login(text: str, start: int, end: int) -> bool:
 def _id_field(value: str) -> bool:
     """*value* is another field whose name says it is no secret ("request_id=7b09…")."""
     field, eq, _ = value.partition("=")
-    return bool(eq) and _WORDY.match(field) is not None and _name_parts(field)[-1:] in (("id",), ("ids",), ("name",))
+    if not eq or _WORDY.match(field) is None:
+        return False
+    last = _name_parts(field)[-1:]
+    return last in (("id",), ("ids",), ("name",)) or (bool(last) and last[0] in _DERIVED_LABELS)
 
 
 def _blob(name: str) -> bool:
@@ -2527,6 +2593,9 @@ class SecretScanner:
         for m in _EMAIL_TOKEN.finditer(text) if "/token:" in text else ():
             if _looks_random(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _SHORT_PAIR.finditer(text) if "AK" in text else ():
+            if _looks_random(m.group("value")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _AWS_PAIR.finditer(text) if "AKIA" in text or "ASIA" in text else ():
             if _looks_random(m.group("value")) and "EXAMPLE" not in m.group():
                 yield Finding("aws_secret_key", m.start("value"), m.end("value"))
@@ -2538,6 +2607,9 @@ class SecretScanner:
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _COOKIE_JAR.finditer(text) if "\tTRUE\t" in text or "\tFALSE\t" in text else ():
             value = m.group("value").rstrip()
+            cookie = _name_parts(m.group("name"))
+            if cookie[-1:] == ("id",) and not _cookie_name(m.group("name")) and not {"auth", "token"} & set(cookie):
+                continue  # an analytics or device id ("ajs_anonymous_id"), not a session
             if _usable(value) and _cookie_like(value):
                 yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
         for m in _BOOTSTRAP_TOKEN.finditer(text) if "token" in low else ():
@@ -2824,6 +2896,8 @@ class SecretScanner:
                 continue  # a program ("sshpass -f …", "htpasswd -b …"), not a name
             modifier = _NEXT_WORD.match(text, end)
             label = _NEXT_LABEL.match(text, end)
+            if not flag and modifier and modifier.group(1).lower() in _CLI_VERBS and kind != "password":
+                continue  # a CLI's command on a stored secret ("bws secret get <id>"): what follows names it
             if not flag and (
                 (modifier and modifier.group(1).lower() in _NAME_MODIFIES)
                 or (label and label.group(1).lower() in _NAME_MODIFIES)
@@ -2887,6 +2961,18 @@ class SecretScanner:
             vm = _VALUE.match(text, sep.end())
             if vm is not None and text[sep.end() - 1] in "\"'`" and text[vm.end() : vm.end() + 1].isspace():
                 vm = None  # a quoted title, not a value ("check 1Password, \"Staging admin\"")
+            elif vm is not None and text[sep.end() - 1] in "\"'`" and _KEY_AFTER.match(text, vm.end()):
+                vm = None  # the next field's key, not a value ("DB_PASSWORD", "valueFrom": "arn:…")
+            elif (
+                vm is not None
+                and kind != "password"
+                and sep.group("sep").isspace()
+                and text[sep.end() - 1] in "\"'"
+                and _NAME_LIKE.match(vm.group())
+            ):
+                vm = None  # an item's quoted name, not its value ('Datadog key "etl-nightly-staging" (id …)')
+            elif vm is not None and sep.group("sep") == ":" and _EMOJI.match(text, sep.start("sep")):
+                vm = None  # a chat's emoji (":white_check_mark:"), not a value
             raw = vm.group() if vm is not None else ""
             if vm is not None and not (
                 sep.group("sep").isspace() and (raw.endswith(":") or ("=" in raw and _SETTING_ASSIGNMENT.match(raw)))
@@ -2968,9 +3054,10 @@ class SecretScanner:
             lead, word = _cjk_trimmed(word)
             offset += lead
             # (where the value is read from is no value: "password is read from billing_DB_PASSWORD")
-            named_id = previous in _ID_WORDS or (previous in ("from", "via") and not word.endswith(":"))
+            # (and where it is kept: "password is in Bitwarden under 'infra / sandbox'")
+            named_id = previous in _ID_WORDS or (previous in ("from", "via", "under") and not word.endswith(":"))
             after_label, labelled = labelled, False
-            previous = word.strip(_TRIM).lower()
+            prior, previous = previous, word.strip(_TRIM).lower()
             if previous in _VALUE_WORDS:
                 # "… Current value, set today by priya: X": the value is announced, read on to it
                 budget, window = count + 8, max(window, wm.end() - pos + 80)
@@ -2989,8 +3076,11 @@ class SecretScanner:
             value = word.strip(_TRIM).lstrip("=")  # (the separator, when the value after it was judged)
             since_label += 1
             if (word.endswith(":") and value) or word in (":", "=", ":="):
-                label_parts = _name_parts(value) if value else ()
-                if len(label_parts) > 1 and label_parts[-1] in _ID_LABELS:
+                # (a label apart from its name, as JSON reads: "key_id" ":" "key_…")
+                label_parts = _name_parts(value if value else prior)
+                if (len(label_parts) > 1 and label_parts[-1] in _ID_LABELS) or (
+                    label_parts and label_parts[-1] in _DERIVED_LABELS
+                ):
                     # another field's label claims the value ("credentialsId: 'app-nexus'"); a
                     # word alone is still a label ("passphrase for the key file: …")
                     argument = True
@@ -3034,7 +3124,7 @@ class SecretScanner:
             if kind != "password" and (_CAMEL_WORDS.match(value) or _SETTING_PAIR.match(value)):
                 continue  # a type's or a field's name in prose ("the SharedAccessSignature has expired"), a setting
 
-            if _usable(value) and self._accepts(value, kind, parts, False):
+            if _usable(value) and not _id_field(value) and self._accepts(value, kind, parts, False):
                 offset += word.index(value)
                 candidate = Finding(label, offset, offset + len(value))
                 if after_label:
@@ -3071,6 +3161,8 @@ class SecretScanner:
     @staticmethod
     @functools.lru_cache(maxsize=4096)  # (a value is judged the same wherever it is seen again)
     def _accepts(value: str, kind: str, parts: tuple[str, ...], explicit: bool) -> bool:
+        if parts[-1:] in (("salt",), ("salts",)) and _HEX.match(value):
+            return False  # a hash's salt, stored beside it in hex (a payment gateway's "salt" is an issued string)
         if kind == "key":
             # a bare key: its longest piece must be random and not hex ("Linux-node-<sha256>"
             # is a cache key, "nodekey:<hex>" a public key, "backups/….tar.gz" an object's)
@@ -3294,6 +3386,7 @@ class SecretScanner:
                 or (value.startswith("<") and value.endswith(">"))  # (markup: "<Key>Password</Key>")
                 or (value.startswith("[") and value.endswith("]"))  # (a section's header: "[database]")
                 or (_ASSIGNMENT.match(value) and not _labelled_password(text, m.start(), value))
+                or _EMPTY_ASSIGNMENT.fullmatch(value)  # (a variable left empty: "AUTH0_CLIENT_SECRET=")
                 or _PIPE_PAIR.match(value)  # (a row of a key|value listing: read by its name)
                 or not _usable(value)
                 or _LETTERS.match(value)
@@ -3859,6 +3952,8 @@ _SECRET_REF = re.compile(
     r"|^(?i:secretref|secretkeyref|keyvault|akv|azkv|secretsmanager|awssm|gcpsm|ssm|vault|sm|doppler|infisical|bws|sops"
     r"|kms|secret|secrets|env|file)(?::|://)"
     r"|^(?i:resolve):"
+    # Azure App Service's Key Vault reference ("@Microsoft.KeyVault(VaultName=…;SecretName=…)")
+    r"|^@Microsoft\.(?:KeyVault|AppConfiguration)\("
 )
 
 

@@ -1373,3 +1373,68 @@ def test_public_client_keys_hashes_templates_and_settings_pass() -> None:
         "[mqtt] CONNACK rc=5 for client esp32-327ed3 — check the device password in the DB",
     ]:
         assert SecretScanner().scan(text) == [], text
+
+
+def test_password_verifiers_are_hashes_not_passwords() -> None:
+    b64 = string.ascii_letters + string.digits + "+/"
+    scram = "SCRAM-SHA-256$4096:" + _r(b64, 22) + "==$" + _r(b64, 43) + "=:" + _r(b64, 43) + "="
+    for text in [
+        "ALTER ROLE app WITH LOGIN PASSWORD 'md5" + _r(_HEXD, 32) + "';",
+        "ALTER ROLE app WITH LOGIN PASSWORD '" + scram + "';",
+        'userlist.txt:\n"app" "' + scram + '"',
+        "CREATE USER 'app'@'%' IDENTIFIED WITH mysql_native_password AS '*" + _r(_HEXD, 40).upper() + "';",
+        "userPassword: scrypt:32768:8:1$" + _r(_AN, 16) + "$" + _r(_HEXD, 128),
+    ]:
+        assert SecretScanner().scan(text) == [], text
+    pw = "Tundra" + _r(string.digits, 3) + "!" + _r(_AN, 5)
+    assert _found(f"ALTER ROLE app WITH LOGIN PASSWORD '{pw}';", pw)
+
+
+def test_references_to_where_a_secret_is_kept_pass() -> None:
+    uuid = "-".join(_r(_HEXD, n) for n in (8, 4, 4, 4, 12))
+    for text in [
+        '"ClientSecret": "@Microsoft.' + 'KeyVault(VaultName=kv-app;SecretName=app-secret)"',
+        '"secrets": [{"name": "DB_PASSWORD", "value'
+        + 'From": "arn:aws:secretsmanager:us-east-1:1:secret:db:password::"}]',
+        "bws secret get " + uuid,
+        "password is in Bitwarden under 'infra / inventory sandbox'",
+        "stats auth admin:${HAPROXY_STATS_PASS}",
+        "$secret = Get-Secret -Name app-api -Vault AzKV -AsPlainText:$false",
+        "AUTH0_CLIENT_SECRET=\nSMTP_PASSWORD=\nNPM_TOKEN=''",
+    ]:
+        assert SecretScanner().scan(text) == [], text
+    pw = "Quartz" + _r(string.digits, 3) + "#" + _r(_AN, 5)
+    assert _found('"secrets": [{"name": "DB_PASSWORD", "value": "' + pw + '"}]', pw)
+
+
+def test_placeholders_ids_and_public_values_beside_names_pass() -> None:
+    header = base64.urlsafe_b64encode(b'{"alg":"RS256","typ":"JWT","kid":"' + _r(_AN, 20).encode() + b'"}')
+    uuid = "-".join(_r(_HEXD, n) for n in (8, 4, 4, 4, 12))
+    for text in [
+        "OPENAI_API_KEY=" + "sk_" + "test_PLACE" + "HOLDER",
+        '{"event":"api_key.created","key_id":"key_' + _r(_AN, 16) + '","key_sha256":"' + _r(_HEXD, 64) + '"}',
+        "api_keys table stores sha256(key) only: key_hash=" + _r(_HEXD, 64) + " owner=ben",
+        '{"msg":"token refreshed","user_id":"usr_' + _r(_AN, 12) + '","expires_in":3600}',
+        '{"key": "enable-flag", "on": true, "salt": "' + _r(_HEXD, 32) + '"}',
+        'Datadog key "etl-nightly-staging" (id ' + uuid + ")",
+        "decoded header of the failing token: " + header.decode().rstrip("=") + " → alg RS256",
+        "example: Authorization: Bearer YOUR-TOKEN` :white_check_mark: (edited)",
+        "# Netscape HTTP Cookie File\n.example.com\tTRUE\t/\tFALSE\t1763734090\tajs_anonymous_id\t" + uuid,
+    ]:
+        assert SecretScanner().scan(text) == [], text
+    salt = _r(_AN, 32)
+    assert _found(f"payu:\n  key: {_r(_AN, 7)}\n  salt: {salt}", salt)
+
+
+def test_sealed_secret_in_a_diff_is_ciphertext() -> None:
+    body = "Ag" + _r(string.ascii_letters + string.digits + "+/", 300)
+    text = "+kind: SealedSecret\n+spec:\n+  encryptedData:\n+    password: " + body + "\n+  template:"
+    assert SecretScanner().scan(text) == [], text
+
+
+def test_abbreviated_access_key_pairs() -> None:
+    secret = _r(_AN, 30)
+    assert _found(f"RAM user ops: AK LTAI5t{_r(_AN, 18)} / SK {secret}", secret)
+    app = _r(_AN, 32)
+    assert _found(f"ovh app for dns: AK {_r(_AN, 16)}, AS {app} (CK lives in 1Password)", app)
+    assert SecretScanner().scan("AK and SK are the two halves of the pair: see the console.") == []
