@@ -19,10 +19,8 @@ import tempfile
 import time
 from email.utils import formatdate
 from pathlib import Path
-from types import TracebackType
-from typing import IO
 
-from .s3server import free_port
+from .s3server import ServerProcess, free_port
 
 VERSION = "3.37.0"
 ACCOUNT = "omegadtest"
@@ -66,33 +64,24 @@ def azurite_blob() -> Path:
     return launcher
 
 
-class AzuriteServer:
+class AzuriteServer(ServerProcess):
     """Azurite's blob service on 127.0.0.1 and a free port, in memory, for one made-up account."""
 
     START_TIMEOUT = 30.0
+    LOG_NAME = "azurite.log"
 
     def __init__(self) -> None:
-        self.port = 0
+        super().__init__()
         self.key = base64.b64encode(os.urandom(64)).decode()
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._tmpdir: Path | None = None
-        self._log_file: IO[bytes] | None = None
 
     @property
     def endpoint(self) -> str:
         """The account's blob endpoint (path style, as for any emulator or private endpoint)."""
         return f"http://127.0.0.1:{self.port}/{ACCOUNT}"
 
-    def log(self) -> str:
-        try:
-            return (self._tmpdir / "azurite.log").read_text(errors="replace") if self._tmpdir else ""
-        except OSError:
-            return ""
-
     def start(self) -> AzuriteServer:
         launcher = azurite_blob()
-        self._tmpdir = Path(tempfile.mkdtemp(prefix="azurite-"))
-        self._log_file = (self._tmpdir / "azurite.log").open("wb")
+        log_file = self._open_log("azurite-")
         env = {**os.environ, "AZURITE_ACCOUNTS": f"{ACCOUNT}:{self.key}"}
         for _ in range(3):  # (a port picked free can be taken before Azurite binds it)
             self.port = free_port()
@@ -102,10 +91,10 @@ class AzuriteServer:
                     *("--inMemoryPersistence", "--skipApiVersionCheck"),
                 ],
                 stdin=subprocess.DEVNULL,
-                stdout=self._log_file,
+                stdout=log_file,
                 stderr=subprocess.STDOUT,
                 env=env,
-                cwd=self._tmpdir,  # (whatever it writes beside its memory stays in there)
+                cwd=self.log_path.parent,  # (whatever it writes beside its memory stays in there)
             )
             if self._wait_ready():
                 return self
@@ -157,30 +146,3 @@ class AzuriteServer:
             "endpoint": self.endpoint,
             "allow_http": "true",
         }
-
-    def _stop_proc(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-    def stop(self) -> None:
-        self._stop_proc()
-        if self._log_file is not None:
-            self._log_file.close()
-            self._log_file = None
-        if self._tmpdir is not None:
-            shutil.rmtree(self._tmpdir, ignore_errors=True)
-            self._tmpdir = None
-
-    def __enter__(self) -> AzuriteServer:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()

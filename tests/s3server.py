@@ -19,7 +19,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Self
 from urllib.parse import urlsplit
 
 import boto3  # type: ignore[import-untyped]
@@ -57,15 +57,15 @@ def _moto_command() -> list[str]:
     return [sys.executable, "-m", "moto.server"]
 
 
-class MotoServer:
-    """``moto_server`` on 127.0.0.1 and a free port; its output goes to a log file, never a pipe that can fill."""
+class ServerProcess:
+    """A test server in a subprocess, its output in a log file of a temporary directory (never a pipe that can
+    fill): ``log``, ``stop`` and the ``with`` statement, for `MotoServer` and `tests.azurite.AzuriteServer`."""
 
-    START_TIMEOUT = 30.0
     STOP_TIMEOUT = 10.0
+    LOG_NAME = "server.log"
 
     def __init__(self) -> None:
         self.port = 0
-        self.endpoint = ""
         self._proc: subprocess.Popen[bytes] | None = None
         self._tmpdir: Path | None = None
         self._log_file: IO[bytes] | None = None
@@ -73,8 +73,8 @@ class MotoServer:
     @property
     def log_path(self) -> Path:
         if self._tmpdir is None:
-            raise RuntimeError("MotoServer not started")
-        return self._tmpdir / "moto_server.log"
+            raise RuntimeError(f"{type(self).__name__} not started")
+        return self._tmpdir / self.LOG_NAME
 
     def log(self) -> str:
         """The server's output so far, for assertion messages."""
@@ -83,11 +83,56 @@ class MotoServer:
         except (OSError, RuntimeError):
             return ""
 
+    def _open_log(self, prefix: str) -> IO[bytes]:
+        self._tmpdir = Path(tempfile.mkdtemp(prefix=prefix))
+        self._log_file = self.log_path.open("wb")
+        return self._log_file
+
+    def _stop_proc(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(self.STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def stop(self) -> None:
+        self._stop_proc()
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+        if self._tmpdir is not None:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+            self._tmpdir = None
+
+    def start(self) -> Self:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+class MotoServer(ServerProcess):
+    """``moto_server`` on 127.0.0.1 and a free port."""
+
+    START_TIMEOUT = 30.0
+    LOG_NAME = "moto_server.log"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.endpoint = ""
+
     def start(self) -> MotoServer:
         if self._proc is not None:
             raise RuntimeError("MotoServer already started")
-        self._tmpdir = Path(tempfile.mkdtemp(prefix="moto-"))
-        self._log_file = self.log_path.open("wb")
+        log_file = self._open_log("moto-")
         # A port picked by free_port() can be taken before moto binds it; a few retries make that race harmless.
         for _ in range(3):
             self.port = free_port()
@@ -95,7 +140,7 @@ class MotoServer:
             self._proc = subprocess.Popen(
                 [*_moto_command(), "-H", "127.0.0.1", "-p", str(self.port)],
                 stdin=subprocess.DEVNULL,
-                stdout=self._log_file,
+                stdout=log_file,
                 stderr=subprocess.STDOUT,
             )
             if self._wait_ready():
@@ -129,30 +174,6 @@ class MotoServer:
             return resp.status, resp.read()
         finally:
             conn.close()
-
-    def stop(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(self.STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        if self._log_file is not None:
-            self._log_file.close()
-            self._log_file = None
-        if self._tmpdir is not None:
-            shutil.rmtree(self._tmpdir, ignore_errors=True)
-            self._tmpdir = None
-
-    def __enter__(self) -> MotoServer:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def s3_client(self) -> Any:
         """A boto3 S3 client for this server (untyped: boto3 ships no stubs here). Close it when done."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,18 +22,6 @@ from ..s3server import MotoServer, NoConditionalProxy
 
 BUCKET = "leases"
 TTL_S = 1.2  # (a renewal every 0.4 s: a slow CI machine cannot make one late by a whole TTL)
-
-
-@pytest.fixture(scope="module")
-def moto() -> Iterator[MotoServer]:
-    with MotoServer() as server:
-        server.create_bucket(BUCKET)
-        yield server
-
-
-@pytest.fixture
-def bucket(moto: MotoServer) -> Bucket:
-    return Bucket(f"s3://{BUCKET}/{uuid.uuid4().hex[:8]}", moto.storage_options())
 
 
 def test_the_probe_passes_on_s3_and_fails_where_conditional_writes_are_ignored(moto: MotoServer) -> None:

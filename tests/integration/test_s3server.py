@@ -21,13 +21,6 @@ BUCKET = "s3server-test"
 
 
 @pytest.fixture(scope="module")
-def moto() -> Iterator[MotoServer]:
-    with MotoServer() as server:
-        server.create_bucket(BUCKET)
-        yield server
-
-
-@pytest.fixture(scope="module")
 def proxy(moto: MotoServer) -> Iterator[NoConditionalProxy]:
     with NoConditionalProxy(moto.endpoint) as p:
         yield p

@@ -4,6 +4,7 @@ as AWS S3 does; a proxy in front of it that drops them stands for a server that 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import uuid
@@ -25,13 +26,6 @@ VISIBILITY_S = 0.5
 TTL_S = 3.0
 
 
-@pytest.fixture(scope="module")
-def moto() -> Iterator[MotoServer]:
-    with MotoServer() as server:
-        server.create_bucket(BUCKET)
-        yield server
-
-
 def team_config(
     endpoint: str, options: dict[str, str], prefix: str, extra: str = "", visibility_s: float = VISIBILITY_S
 ) -> str:
@@ -46,16 +40,15 @@ def team_config(
     return "\n".join(lines) + "\n"
 
 
-@pytest.fixture
-def hosts(tmp_path: Path, moto: MotoServer) -> Iterator[Callable[..., list[Daemon]]]:
-    """Start *n* daemons on one fresh prefix of the bucket (each its own data directory)."""
+@contextlib.contextmanager
+def team_hosts(tmp_path: Path, config_of: Callable[..., str]) -> Iterator[Callable[..., list[Daemon]]]:
+    """``start(n, **kw)``: start *n* daemons, each with its own data directory, on one fresh
+    prefix (``config_of(prefix, **kw)`` writes their configuration); all stopped at the end."""
     started: list[Daemon] = []
     prefix = uuid.uuid4().hex[:10]
 
-    def start(
-        n: int, extra: str = "", options: dict[str, str] | None = None, visibility_s: float = VISIBILITY_S
-    ) -> list[Daemon]:
-        config = team_config(moto.endpoint, {**moto.storage_options(), **(options or {})}, prefix, extra, visibility_s)
+    def start(n: int, **kw: Any) -> list[Daemon]:
+        config = config_of(prefix, **kw)
         new = [Daemon(tmp_path, config=config, name=f"h{len(started) + i}") for i in range(n)]
         started.extend(new)
         for d in new:
@@ -69,6 +62,19 @@ def hosts(tmp_path: Path, moto: MotoServer) -> Iterator[Callable[..., list[Daemo
         if d.alive:
             assert d.stop() == 0, d.log()
         d.cleanup()
+
+
+@pytest.fixture
+def hosts(tmp_path: Path, moto: MotoServer) -> Iterator[Callable[..., list[Daemon]]]:
+    """Start *n* daemons on one fresh prefix of the bucket."""
+
+    def config_of(
+        prefix: str, extra: str = "", options: dict[str, str] | None = None, visibility_s: float = VISIBILITY_S
+    ) -> str:
+        return team_config(moto.endpoint, {**moto.storage_options(), **(options or {})}, prefix, extra, visibility_s)
+
+    with team_hosts(tmp_path, config_of) as start:
+        yield start
 
 
 def ids_in(client: Client, namespace: str) -> list[str]:

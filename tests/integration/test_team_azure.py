@@ -17,7 +17,7 @@ from omegad_client import OmegadError
 
 from ..azurite import AzuriteMissing, AzuriteServer
 from ..helpers import Daemon
-from .test_team import TTL_S, VISIBILITY_S, eventually, ids_in, leaders
+from .test_team import TTL_S, VISIBILITY_S, eventually, ids_in, leaders, team_hosts
 
 CONTAINER = "team"
 
@@ -49,26 +49,9 @@ def azure_config(azurite: AzuriteServer, prefix: str, extra: str = "", key: str 
 
 @pytest.fixture
 def hosts(tmp_path: Path, azurite: AzuriteServer) -> Iterator[Callable[..., list[Daemon]]]:
-    """Start *n* daemons on one fresh prefix of the container (each its own data directory)."""
-    started: list[Daemon] = []
-    prefix = uuid.uuid4().hex[:10]
-
-    def start(n: int, extra: str = "") -> list[Daemon]:
-        new = [
-            Daemon(tmp_path, config=azure_config(azurite, prefix, extra), name=f"h{len(started) + i}") for i in range(n)
-        ]
-        started.extend(new)
-        for d in new:
-            d.start(wait=False)
-        for d in new:
-            d.wait_ready()
-        return new
-
-    yield start
-    for d in started:
-        if d.alive:
-            assert d.stop() == 0, d.log()
-        d.cleanup()
+    """Start *n* daemons on one fresh prefix of the container."""
+    with team_hosts(tmp_path, lambda prefix, extra="": azure_config(azurite, prefix, extra)) as start:
+        yield start
 
 
 def test_the_probe_and_the_lease_on_azure(azurite: AzuriteServer) -> None:

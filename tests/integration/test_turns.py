@@ -4,15 +4,10 @@ rules are checked without waiting them out."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-
 import pytest
 
 from omegad.app.turns import GAP_FACTOR, HOLD_S, SLOW_MIN_S, Turns, marker_name
 from omegad.storage.bucket import Bucket
-
-from ..s3server import MotoServer
 
 BUCKET = "turns"
 
@@ -23,18 +18,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture(scope="module")
-def moto() -> Iterator[MotoServer]:
-    with MotoServer() as server:
-        server.create_bucket(BUCKET)
-        yield server
-
-
-@pytest.fixture
-def bucket(moto: MotoServer) -> Bucket:
-    return Bucket(f"s3://{BUCKET}/{uuid.uuid4().hex[:8]}", moto.storage_options())
 
 
 def test_a_lone_host_never_waits(bucket: Bucket) -> None:
