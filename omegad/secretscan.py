@@ -48,6 +48,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import hashlib
 import itertools
 import json
 import math
@@ -642,7 +643,8 @@ _NAME_MODIFIES = frozenset(
 #: A CLI's verbs on a stored secret ("bws secret get <id>", "doppler secrets delete NAME").
 _CLI_VERBS = frozenset(["get", "show", "view", "describe", "list", "ls", "delete", "rm", "inspect", "fetch", "access"])
 #: A code benchmark's pass@k metric: a name's word, not a name.
-_CAMEL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,})+$")
+_CAMEL_WORDS = re.compile(r"(?:[a-z]{2,})?(?:[A-Z][a-z]{2,})+$")  # (also "lastKnownFileType": a field)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,63}$")
 _SETTING_PAIR = re.compile(r"(?i)[a-z_][\w.-]{0,40}=(?:true|false|yes|no|on|off|none|null|\d{1,10})$")
 #: A URL's password that names its slot ("amqp://user:pass@host:port/vhost" in a grammar).
 _PASSWORD_SLOTS = frozenset(["PASSWORD", "PASS", "PASSWD", "PWD"])
@@ -657,6 +659,9 @@ _PASSWORD_HASH = re.compile(
 _GLUED_PREFIX = re.compile(r"[^\x00-\x7f]{1,3}-(?=[\x00-\x7f])")
 _INDEXED_NAME = re.compile(r"\[\d{1,4}\]\.[A-Za-z]")
 _TEMPLATE_OPEN = re.compile(r"\{[{%][ \t]*$")
+#: Password managers: where a secret is kept ("the new one is in 1Password"), not its name.
+_PASSWORD_MANAGERS = frozenset(["1password", "lastpass", "passbolt", "roboform"])
+_KEPT_IN = re.compile(r"(?i)\b(?:in|from|into|via|under)[ \t]+(?:the[ \t]+|our[ \t]+)?$")
 _NOT_A_NAME = re.compile(r"(?i)pass@\d+|pass\^\d+")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b(?![:=])")
 #: The same noun as a label's last word: "password hashing: argon2id, …" is about the hashing.
@@ -718,6 +723,18 @@ _SETTINGS_LIST = re.compile(r"^[A-Za-z_-]{2,30}[:=][\w.-]{1,8}(?:[,;&|][A-Za-z_-
 #: A listing's column of digests: what a secret store lists instead of the values.
 _DIGEST_COLUMN = re.compile(r"\b(?:DIGEST|CHECKSUM|SHA256|SHA1|MD5|HASH|FINGERPRINT)\b")
 #: A note that a value is public by design: a search-only or publishable key, one shipped to browsers.
+#: Example values that vendors and standards publish for everyone (SHA-256 of each, so the values
+#: themselves are not in the source): Stripe's documented test keys, RFC 7515's HMAC key (A.1).
+_DOCUMENTED_VALUES = frozenset(
+    [
+        "2cafc0970149a84f3b9e62eaf169f36f59907a3b3e31f7b82e68c69cd27f7326",
+        "f2d6ca16515033e5dce14eba840b979d27b5cbae24bb3e5bf484339667f86397",
+        "8b1b17a9740c068accab5c3d0d652c8e3cc13206e70bb73b42ea41d4c2de3c12",
+    ]
+)
+_ID_ANNOTATION = re.compile(
+    r"(?i)[ \t]*\((?:ulid|uuid(?:v?\d)?|cuid2?|nanoid|ksuid|snowflake(?:[ \t]+id)?|object[ \t]?id|xid)\)"
+)
 _DECLARED_PUBLIC = re.compile(
     r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ]only|publishable|not[ \t]+a[ \t]+secret"
     r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend)))\b"
@@ -757,7 +774,7 @@ _PLACEHOLDER = re.compile(
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
-    r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|placeholder|\.\.\.).*)$"
+    r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|placeholder|\.\.\.|[_.-](?:fake|dummy|bogus)\b).*)$"
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
 _REFERENCE = re.compile(
@@ -786,6 +803,10 @@ _CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
 _CALL_OPEN = re.compile(r"^[A-Za-z_][\w.]*\($")
 #: A method called on an object ("Rails.application.credentials.dig(…"): code however random.
 _NESTED_CALL = re.compile(r"\([ \t]*[A-Za-z_]\w*\.[A-Za-z_][\w.]*\(")  # ("print(secrets.token_urlsafe(32))")
+#: A call on a call's result ("gs()(e.apiKey).slice(0"): minified code, not a value.
+#: A Twilio resource's SID ("SM…" a message, "MG…" a service): an id; "SK…" names an API key.
+_TWILIO_SID = re.compile(r"^(?!SK)[A-Z]{2}[0-9a-f]{32}$")
+_CHAINED_CALL = re.compile(r"\(\)|\)\.[A-Za-z_]\w*\(")
 _METHOD_CALL = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(")
 #: Words after a name that say the value is not its secret.
 _NOT_SECRET_WORDS = frozenset(["public", "id", "ids", "hash", "sha", "digest", "checksum", "commit", "fingerprint"])
@@ -902,7 +923,7 @@ _LOGIN_PAIR = re.compile(
 _ACCOUNT_PAIR = re.compile(
     r"(?i)(?:(?:\b(?:admin|administrator|root|user|use|uses|login|account)|->|:)[ \t]+[\w.@\\-]{1,64}[ \t]+/[ \t]+"
     r"|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+[ \t]+/[ \t]+"  # a mailbox and its password
-    r"|(?<![\w/.-])(?:admin|administrator|root)/)(?P<q>)(?P<value>[^\s/]{6,200}?)[.,;)]?(?=\s|$)"
+    r"|(?<![\w/.:-])(?:admin|administrator|root)/)(?P<q>)(?P<value>[^\s/]{6,200}?)[.,;)]?(?=\s|$)"
 )
 #: The URL's password ("postgres://app:…@db"), percent-encoded or not.
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}:/{1,2}[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
@@ -1427,7 +1448,9 @@ _OPENVPN_KEY = re.compile(
 )
 _B64_PRIVATE_KEY = re.compile(r"\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}")
 #: Words that say a value is a one-time-password seed.
-_OTP_WORD = re.compile(r"(?i)\b(?:[th]?otp|2fa|mfa|two[- ]factor|authenticator|setup[ \t]+key|seed)\b")
+_OTP_WORD = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:[th]?otp|2fa|mfa|two[- ]factor|authenticator|setup[ \t]+key|seed)(?![A-Za-z0-9])"
+)
 _OTP_NEEDS = ("otp", "2fa", "mfa", "factor", "authenticator", "setup", "seed")
 #: A base32 seed (RFC 4648's alphabet), whole or in groups of four, in one case.
 _BASE32 = re.compile(
@@ -2091,6 +2114,8 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
+    if parts[-2:] in (("auth", "header"), ("authorization", "header")):
+        return "secret"  # a whole Authorization header's value ("UPSTREAM_AUTH_HEADER: <base64 user:pass>")
     if not parts or parts[-1] in _NAME_NOT_VALUE or (parts[0] == "existing" and parts[-1] == "secret"):
         return None  # (a Helm chart's `existingSecret`, `existingPasswordSecret` names a Kubernetes Secret to read)
     modified = [i for i, p in enumerate(parts) if p in _NAME_MODIFIES]
@@ -2154,6 +2179,7 @@ def _usable(value: str, literal: bool = False) -> bool:
         or _address(value)
         or _DATETIME.match(value)
         or (_HOSTNAME.match(value) and (value.islower() or value.isupper()))
+        or _TWILIO_SID.match(value)
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
         or _REGISTRY_PATH.match(value)  # a Windows registry key ("[HKEY_CLASSES_ROOT\CLSID\{…}]")
         or _SECRET_REF.match(value)  # a secret manager's name for it ("projects/1/secrets/db/versions/2")
@@ -2180,6 +2206,7 @@ def _usable(value: str, literal: bool = False) -> bool:
     if (
         _METHOD_CALL.match(value)
         or (_CALL.match(value) and (not _looks_random(value) or _NESTED_CALL.search(value)))
+        or (not literal and _CALL.match(value) and _CHAINED_CALL.search(value))
         or _CALL_OPEN.match(value)
     ):
         return False
@@ -2246,6 +2273,14 @@ def _default_login(text: str, start: int, end: int) -> bool:
         and host.group("host").lower() in _LOOPBACK
         and text[scheme + 3 : start - 1] == text[start:end]
     )
+
+
+def _declared_name(text: str, value: str) -> bool:
+    """*value* is a variable that the text declares ("val storePassword = …" then "storePassword =
+    storePassword"): code passing a name on, not a value."""
+    if not _IDENTIFIER.match(value):
+        return False
+    return re.search(rf"\b(?:val|var|let|const|final|def|local|my|dim)[ \t]+{value}\b", text) is not None
 
 
 def _id_field(value: str) -> bool:
@@ -2428,6 +2463,13 @@ class SecretScanner:
         found = [f for f in found if not _shown_plain(text, f)]
         if found and _DIGEST_COLUMN.search(text):
             found = [f for f in found if not _in_digest_column(text, f)]
+        if found and "(" in text:
+            # (a value its format names as an id: "session row c6xy… (cuid2)")
+            found = [f for f in found if not _ID_ANNOTATION.match(text, f.end)]
+        # (a vendor's or a standard's published example value is no one's secret)
+        found = [
+            f for f in found if hashlib.sha256(text[f.start : f.end].encode()).hexdigest() not in _DOCUMENTED_VALUES
+        ]
         if found and _DECLARED_PUBLIC.search(text):
             found = [f for f in found if not _declared_public(text, f)]
         if found and "AIza" in text and _FIREBASE_APP_ID.search(text):
@@ -2812,7 +2854,10 @@ class SecretScanner:
             if (
                 not name
                 # a password manager's item named after it ("# 1Password: Twilio prod")
-                or (text.startswith(":", end) and name.lower() in ("1password", "lastpass"))
+                or (
+                    name.lower() in _PASSWORD_MANAGERS
+                    and (text.startswith(":", end) or _KEPT_IN.search(text, max(0, start - 16), start))
+                )
                 or (
                     start > 8 and text[start - 1] == '"' and _HCL_BLOCK.search(text, max(0, start - 14), start)
                 )  # (a resource's type)
@@ -3007,7 +3052,9 @@ class SecretScanner:
                         and _starts_line(text, name_start)
                     )
                 )
-                usable = len(value) >= 4 and _usable(value, literal)
+                usable = (
+                    len(value) >= 4 and _usable(value, literal) and not (not literal and _declared_name(text, value))
+                )
                 if usable and not _id_field(value) and self._accepts(value, kind, parts, explicit):
                     if (
                         kind == "password"
@@ -3124,7 +3171,12 @@ class SecretScanner:
             if kind != "password" and (_CAMEL_WORDS.match(value) or _SETTING_PAIR.match(value)):
                 continue  # a type's or a field's name in prose ("the SharedAccessSignature has expired"), a setting
 
-            if _usable(value) and not _id_field(value) and self._accepts(value, kind, parts, False):
+            if (
+                _usable(value)
+                and not _id_field(value)
+                and self._accepts(value, kind, parts, False)
+                and not _KEY_AFTER.match(text, wm.end())  # (an object's key, escaped or not: '\"XF8f\": …')
+            ):
                 offset += word.index(value)
                 candidate = Finding(label, offset, offset + len(value))
                 if after_label:

@@ -1438,3 +1438,61 @@ def test_abbreviated_access_key_pairs() -> None:
     app = _r(_AN, 32)
     assert _found(f"ovh app for dns: AK {_r(_AN, 16)}, AS {app} (CK lives in 1Password)", app)
     assert SecretScanner().scan("AK and SK are the two halves of the pair: see the console.") == []
+
+
+def test_auth_header_and_mfa_seed_names() -> None:
+    pair = base64.b64encode(("api:" + _r(_AN, 20)).encode()).decode()
+    assert _found(f"DEBUG loaded config: env=qa upstream_auth_header={pair} pool=5", pair)
+    assert _found(f'stringData:\n  UPSTREAM_AUTH_HEADER: "{pair}"', pair)
+    seed = _r("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)
+    assert _found(f"added `MFA_SEED={seed}` to .env.local", seed)
+    assert SecretScanner().scan("the auth header is set by the proxy; see docs") == []
+
+
+def test_code_and_project_files_are_not_values() -> None:
+    scanner = SecretScanner()
+    env = "KEYSTORE_" + "PASSWORD"
+    kotlin = f'val storePassword = System.getenv("{env}") ?: error("missing")\n'
+    kotlin += 'signingConfigs { create("release") { storePassword = storePassword; keyAlias = "app" } }'
+    assert scanner.scan(kotlin) == []
+    bundle = "(self.webpackChunk=self.webpackChunk||[]).push([[1],{2:function(e,t,n){var r=n(3),gs=n.n(r);"
+    bundle += "t.Z=function(fW){return fW.apiKey?gs()(fW.apiKey).slice(0,8):null}}}]);"
+    assert scanner.scan(bundle) == []
+    ids = [_r("0123456789ABCDEF", 24) for _ in range(2)]
+    pbx = f"\t\t{ids[0]} /* Secrets.xcconfig */ = {{isa = PBXFileReference; lastKnownFileType = text.xcconfig; "
+    pbx += (
+        f'path = Secrets.xcconfig; sourceTree = "<group>"; }};\n\t\t{ids[1]} /* A.swift */ = {{isa = PBXBuildFile; }};'
+    )
+    assert scanner.scan(pbx) == []
+    i18n = '{messages:JSON.parse("{\\"' + _r(_AN, 6) + '\\": \\"Password\\", \\"' + _r(_AN, 6)
+    i18n += '\\": \\"Show token\\", \\"' + _r(_AN, 6) + '\\": \\"Sign in\\"}")};'
+    assert scanner.scan(i18n) == []
+    # a variable of the same name that the text does not declare is still a value
+    secret = "Kessler" + _r(string.digits, 4) + "!x"
+    assert _found(f"storePassword = {secret}", secret)
+
+
+def test_references_ids_and_fakes_are_not_secrets() -> None:
+    scanner = SecretScanner()
+    assert scanner.scan("Rotated the SendGrid key; new one is in 1Password. Old key revoked, deploy c8b9f0c.") == []
+    arn = "arn:aws:secretsmanager:eu-west-1:835943697476:secret:" + "admin/api-key-" + _r(_AN, 6)
+    assert scanner.scan('{"SECRET_ARN": "' + arn + '"}') == []
+    assert scanner.scan("MasterUserPassword: '{{resolve:secretsmanager:" + "admin/db:SecretString:password}}'") == []
+    sid = "SM" + _r(_HEXD, 32)
+    assert scanner.scan(f"Twilio: message {sid} (identifier, not the auth token) status=delivered") == []
+    cuid = "c" + _r("abcdefghijklmnopqrstuvwxyz234567", 23)
+    assert scanner.scan(f"seed rows: session row {cuid} (cuid2), order 42") == []
+    assert scanner.scan('fixtures (all values fake):\n{"password": "hunter2-but-' + 'fake"}') == []
+    # a password manager named as a thing, not as where a secret is, leaves the value found
+    pw = "Olga" + _r(string.digits, 4) + "."
+    assert _found(f"the 1password export failed so pasting here: db superuser -> {pw}", pw.rstrip("."))
+
+
+def test_documented_example_values_pass() -> None:
+    scanner = SecretScanner()
+    docs = "sk_" + "test_" + "4eC39Hq" + "LyjWDar" + "jtT1zdp7dc"
+    assert scanner.scan(f'From the Stripe docs sample: stripe.api_key = "{docs}"') == []
+    rfc = "AyM1SysPpbyDfgZld3umj1qz" + "KObwVMkoqQ-EstJQLr_T-1qS0gZH75aK" + "tMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"
+    assert scanner.scan(f'RFC 7515 A.1 example HMAC key (JWK "k"): {rfc}') == []
+    own = "sk_" + "test_" + _r(_AN, 24)
+    assert _found(f'stripe.api_key = "{own}"', own)
