@@ -260,9 +260,17 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "salesforce_token": re.compile(r"(?<![\w.])00D[A-Za-z0-9]{12}![A-Za-z0-9._]{80,}"),
     # Xendit secret keys (its "xnd_public_…" keys are publishable)
     "xendit_key": re.compile(r"\bxnd_(?:production|development)_[A-Za-z0-9+/]{40,}={0,2}"),
-    # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin)
+    # Porkbun's secret API key ("sk1_" and 64 hex, as its API docs issue it; "pk1_" names the key)
+    "porkbun_key": re.compile(r"\bsk1_[a-f0-9]{64}\b"),
+    # a Nostr private key in NIP-19's bech32 form ("nsec1"; "npub1" is the public key)
+    "nostr_key": re.compile(r"\bnsec1[02-9ac-hj-np-z]{58}\b"),
+    # a Cloudflare Tunnel token: base64 of {"a": account, "t": tunnel id, "s": the tunnel secret}
+    "cloudflare_tunnel_token": re.compile(r"(?<![\w.+/-])eyJhIjoi[A-Za-z0-9+/]{100,400}={0,2}"),
+    # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin);
+    # also shoutrrr's "discord://token@webhook-id" form of Discord's webhook URL
     "webhook_url": re.compile(
         r"\bhttps://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,100}"
+        r"|\bdiscord://[A-Za-z0-9_-]{60,80}@\d{15,22}\b"
         r"|\bhttps://[a-z0-9-]{1,63}\.webhook\.office\.com/webhookb2/[0-9a-f-]{36}@[0-9a-f-]{36}/IncomingWebhook/"
         r"[0-9a-f]{32}/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,80})?"
         r"|\bhttps://chat\.googleapis\.com/v1/spaces/[\w-]{1,40}/messages\?key=[\w-]{20,60}&token=[\w%=-]{20,100}"
@@ -341,6 +349,9 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     ),
     "live_key": ("_live_", "_test_", "_prod_", "_sandbox_"),
     "sk_key": ("sk-",),
+    "porkbun_key": ("sk1_",),
+    "nostr_key": ("nsec1",),
+    "cloudflare_tunnel_token": ("eyJhIjoi",),
     "webhook_url": ("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com"),
     "twitter_token": ("AAAAAAAAAAAAAAAAAAAA",),
     "azure_devops_token": ("JQQJ9",),
@@ -380,6 +391,9 @@ _LICENSE_BLOCK = re.compile(
 #: A product key of five groups of five (Windows and Office, VMware): letters and digits mixed.
 _PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}(?![\w-])")
 #: A licence key's shape where a name says it is one: upper-case letters and digits, grouped or not.
+_LICENCE_NOTE = re.compile(
+    r"(?i)(?<![\w/.-])(?:licen[cs]e(?:[ \t]+key)?[ \t]*:|licen[cs]e[ \t]+key\b|product[ \t]+key\b)"
+)
 _LICENSE_SHAPE = re.compile(r"^(?=[^a-z]*\d)(?=[^a-z]*[A-Z])[A-Z0-9]{4,8}(?:-?[A-Z0-9]{4,8}){1,7}$")
 _KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{40,}")
 _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
@@ -436,6 +450,8 @@ _WIFI_WORD = re.compile(r"(?i)(?<![A-Za-z])(?:wi-?fi|wlan|ssid|wpa\d?|wireless|h
 _WIFI_NEEDS = ("wifi", "wi-fi", "wlan", "ssid", "wpa", "wireless", "hotspot")
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-$@")
 #: A name of words: "checkout.cloudflareApiToken" is a name however random it looks.
+_COUNT_BEFORE = re.compile(r"(?<![\w./:-])\d[\d,.]*[kKmM]?[ \t]+$")
+_ADMIN_PAGE = re.compile(r"(?i)\badmin[ \t]+page[ \t]+$")
 _BEFORE = re.compile(r"([A-Za-z]+)(?:-\d{1,4})?[ \t]+$")  # ("AES-256 key": "aes")
 #: (a word may end in a digit or two: "AUTH0_CLIENT_SECRET", "S3_KEY", "OAUTH2_TOKEN")
 _WORDY = re.compile(r"^[A-Za-z]+\d{0,2}(?:[_.-]+[A-Za-z]+\d{0,2})*$")
@@ -636,10 +652,22 @@ _NAME_MODIFIES = frozenset(
         *("revocation", "generation", "format", "introspection", "budget", "handling", "negotiation"),
         *("agreement", "derivation", "management", "lookup", "lookups", "reset", "resets", "hashing"),
         *("authentication", "login", "logins", "prompt", "prompts", "change", "changes", "requirements"),
+        # (a reminder of the password, a tool's printout about it: "password hint: …", "wpa_passphrase output")
+        *("hint", "hints", "output"),
         # (the words for a policy in other languages: "Passwort-Richtlinie: mindestens …")
         *("richtlinie", "richtlinien", "politique", "regeln"),
     ]
 )
+#: Words that say where a secret is kept when they follow its name's copula or label ("the
+#: password is on the label", "… è scritta sul foglietto", "Login is in Bitwarden"), and words
+#: that point to it ("password: see the vault item …").
+_KEPT_WORDS = frozenset(
+    [
+        *("in", "on", "under", "inside", "see", "stored", "kept", "saved", "written", "printed", "taped", "sent"),
+        *("scritta", "scritto", "écrit", "écrite", "escrita", "escrito", "notiert", "gespeichert", "hinterlegt"),
+    ]
+)
+_SEE_WORDS = frozenset(["see", "siehe", "voir", "vedi", "ver", "cf", "cf."])
 #: A CLI's verbs on a stored secret ("bws secret get <id>", "doppler secrets delete NAME").
 _CLI_VERBS = frozenset(["get", "show", "view", "describe", "list", "ls", "delete", "rm", "inspect", "fetch", "access"])
 #: A code benchmark's pass@k metric: a name's word, not a name.
@@ -715,8 +743,28 @@ _SETTING_ASSIGNMENT = re.compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+=|[A-Z][A-Z0-
 #: Another name's assignment among the words after a name ("C=j@…" is a value, not a name).
 _WORD_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]+=")
 #: Words after which the next is what a name is ("the pw is …", "Passwort ist …", "set it to …").
-_COPULAS = frozenset(["is", "was", "are", "ist", "est", "es", "är", "er", "è", "é", "jest", "to", "reads", "says"])
-_ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-"])
+_COPULAS = frozenset(
+    [
+        "is",
+        "was",
+        "are",
+        "ist",
+        "est",
+        "es",
+        "är",
+        "er",
+        "è",
+        "é",
+        "jest",
+        "to",
+        "reads",
+        "says",
+        "lautet",
+        "c'est",
+        "c’est",
+    ]
+)
+_ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-", "~"])
 #: A mask over a value's first characters, and the words of a passphrase it leaves shown.
 _MASK_MARKER = re.compile(r"(?i)\[(?:masked|redacted|filtered|hidden|omitted|removed|secure|sensitive)\]")
 _SETTINGS_LIST = re.compile(r"^[A-Za-z_-]{2,30}[:=][\w.-]{1,8}(?:[,;&|][A-Za-z_-]{2,30}[:=][\w.-]{1,8})+$")
@@ -777,6 +825,9 @@ _PLACEHOLDER = re.compile(
     r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|placeholder|\.\.\.|[_.-](?:fake|dummy|bogus)\b).*)$"
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
+#: Dictionary words joined by dots and a number of two to four digits: a memorable password
+#: ("walnut.lantern42"), not an attribute path (attributes rarely end in a number that long).
+_WORDS_AND_NUMBER = re.compile(r"[a-z]{3,12}(?:\.[a-z]{3,12}){1,3}\d{2,4}")
 _REFERENCE = re.compile(
     r"^(?:os\.environ[/.\[].*|Secret(?:Str|Bytes)|(?:Optional|Secret)\[.*|[A-Za-z_]\w*\((?:os\.|process\.|ENV\b).*|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(.*)?|[A-Za-z_]+(?:\.[A-Za-z_]+)+|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\[.*)$"
 )
@@ -822,7 +873,12 @@ _SEQUENCE = re.compile(
 _PREFIXED = re.compile(r"[A-Za-z]{2,12}[_.:-](?P<body>[^\s]{16,})$")
 #: Tokens their providers document as public: Mapbox's `pk.`, Stripe's publishable `pk_live_`,
 #: PostHog's project key `phc_`; they ship in every browser bundle.
-_PUBLIC_TOKEN = re.compile(r"^(?:pk\.eyJ|pk_(?:live|test)_|phc_)")
+#: (also Tailscale's public keys, "nodekey:…", and a DER public key's base64, SubjectPublicKeyInfo
+#: of RSA, EC or Ed25519: a Chrome extension manifest's "key")
+_PUBLIC_TOKEN = re.compile(
+    r"^(?:pk\.eyJ|pk_(?:live|test)_|phc_|(?:node|disco|m)key:[0-9a-f]{64}"
+    r"|MII[BC]IjANBgkqhkiG9w0BAQEFAAOC|MIGfMA0GCSqGSIb3DQEBAQUAA4GN|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw)"
+)
 #: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
@@ -910,9 +966,10 @@ _LOGIN_WITH = re.compile(
     r"(?i)\b(?:log(?:ged)?[ \t-]?in|sign(?:ed)?[ \t-]?in)[ \t]+as[ \t]+[\"'`]?[\w.@+-]{1,64}[\"'`]?[ \t]+(?:with|using)[ \t]+"
     r"(?:(?:the[ \t]+)?(?:password|passphrase)[ \t]+)?[\"'`]?(?P<value2>[^\s\"'`]{6,200})"
 )
-#: "the admin login is app / s3cret", "credentials: deploy / s3cret", "guest wifi: SSID / s3cret".
+#: "the admin login is app / s3cret", "credentials: deploy / s3cret", "guest wifi: SSID / s3cret"
+#: (not a vault's folder and item: "login is in Bitwarden under 'Streaming / Hulu'").
 _LOGIN_PAIR = re.compile(
-    r"(?i)\b(?:login|credentials?|creds|wi-?fi|wlan)\b[^\n/]{0,60}?[ \t:][\"']?[\w.@+-]{1,64}[\"']?[ \t]+/[ \t]+"
+    r"(?i)\b(?:login|credentials?|creds|wi-?fi|wlan)\b(?:(?!\b(?:under|see)\b|\bis[ \t]+in\b)[^\n/]){0,60}?[ \t:][\"']?[\w.@+-]{1,64}[\"']?[ \t]+/[ \t]+"
     r"(?P<value>[^\s/]{4,200})"
     # ("creds are jsmith:…", "login jsmith:… on staging")
     r"|(?i:\b(?:login|credentials?|creds)(?:[ \t]+(?:are|is))?)[ \t:]+[A-Za-z][\w.@+-]{0,63}:(?P<value2>[^\s/]{6,200})"
@@ -1058,9 +1115,15 @@ _CLI_PASSWORDS = (
     ),
     (
         re.compile(
-            r"\bwpa_passphrase[ \t]+(?:\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|\S{1,64})[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+            r"\bwpa_passphrase[ \t]+(?:\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|\S{1,64})[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)(?=[ \t]*(?:$|[\n|>;&#)`]))"
         ),
         ("wpa_passphrase",),
+    ),
+    # a Caddyfile's DNS-challenge provider and its API token ("dns cloudflare TOKEN", "acme_dns duckdns
+    # TOKEN"), as the caddy-dns modules take it (Caddy's docs show "{env.CF_API_TOKEN}" there)
+    (
+        re.compile(r"(?m)^[ \t]*(?:acme_)?dns[ \t]+[a-z][a-z0-9_]{1,30}[ \t]+(?P<value>[A-Za-z0-9_-]{30,80})[ \t]*$"),
+        ("dns",),
     ),
     # "rabbitmqctl add_user USER PASS", "net use … PASS /user:…", "mc alias set ALIAS URL KEY SECRET"
     (
@@ -1460,7 +1523,11 @@ _BASE32 = re.compile(
 #: A list of backup codes: its heading, and one code (after a bullet or a number, if any).
 _CODES_INTRO = re.compile(r"(?i)\b(?:backup|recovery|scratch|emergency|one[- ]time|2fa|mfa|otp)[ \t-]+codes?\b")
 _CODE_ITEM = re.compile(r"[ \t\n,;]*(?:(?:[-*•]|\d{1,2}[.)])[ \t]+)?(?P<code>[^\s,;]{1,40})")
-_ONE_CODE = re.compile(r"(?<![\w.:/-])(?:[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12}){1,3}|\d{6,12})(?![\w/-])")
+#: (Google prints its backup codes as two groups of four digits; Bitwarden's recovery code is 32
+#: capitals and digits)
+_ONE_CODE = re.compile(
+    r"(?<![\w.:/-])(?:[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12}){1,3}|\d{6,12}|\d{4} \d{4}|(?=[A-Z]{0,39}\d)[A-Z0-9]{16,40})(?![\w/-])"
+)
 _CODE = re.compile(r"[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
 #: A chat reply that is a user and a password ("yes, app_rw and …", "deploy / …"), and words
 #: of a question about logging in.
@@ -1469,6 +1536,7 @@ _CODE = re.compile(r"[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
 #: or a zip's, so it needs a word for a lock on its line.
 _PIN_WORD = re.compile(r"\b(?:PIN|PUK2?|(?i:passcode|pin[ \t-]?code|unlock[ \t]+code))\b")
 _PHONE_BEFORE = re.compile(r"\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){0,5}[ .-]$")
+_GROUPED_ID_BEFORE = re.compile(r"\bID[ \t]*[:#]?[ \t]*(?:\d{2,5}[ \t-]){1,4}$")
 _DIAL_TAIL = re.compile(r"[\d \t]{0,30}#")
 _DIAL_IN = re.compile(r"(?i)\b(?:dial|phone|conference|meeting|bridge|call)")
 _CODE_WORD = re.compile(r"(?i)\b(?:code|combination|combo)\b")
@@ -2168,6 +2236,7 @@ def _usable(value: str, literal: bool = False) -> bool:
             not literal
             and _REFERENCE.match(value)
             and not _passphrase(value)
+            and not _WORDS_AND_NUMBER.fullmatch(value)
             and not _random_piece(value)
             and not (_BOOTSTRAP_TOKEN.fullmatch(value) and _bootstrap_token(value))
         )
@@ -2749,7 +2818,10 @@ class SecretScanner:
                     yield Finding("password", m.start(name), m.end(name))
         for m in _LICENSE_BLOCK.finditer(text) if "BEGIN LICEN" in text else ():
             yield Finding("high_entropy", m.start(), m.end())
-        for m in _PRODUCT_KEY.finditer(text) if text.count("-") >= 4 else ():
+        # (a note that files it as a software licence, "License: …", "product key for …", keeps a
+        # licence for an install, no account's credential: gitleaks and trufflehog have no rule for them)
+        licence = text.count("-") >= 4 and _LICENCE_NOTE.search(text) is not None
+        for m in _PRODUCT_KEY.finditer(text) if text.count("-") >= 4 and not licence else ():
             groups = m.group().split("-")
             letters = sum(c.isalpha() for c in m.group())
             if sum(any(c.isdigit() for c in g) for g in groups) >= 3 and letters >= 8 and not _sequential(m.group()):
@@ -2882,6 +2954,8 @@ class SecretScanner:
                 opened = text.rfind("(", line_start, start)
                 if opened > line_start and text[opened - 1].isalnum() and ")" not in text[opened:start]:
                     continue  # a variable passed to a call ("Pbkdf2(password, salt, …)")
+            if name.lower() in ("tokens", "token") and _COUNT_BEFORE.search(text, max(0, start - 16), start):
+                continue  # a count of a model's tokens ("4930053 tokens"), no credential
             foreign = _foreign(m.group())
             before = ""  # the word before a bare "key" or "token": "admin key", "API token"
             if foreign is not None:
@@ -2892,6 +2966,8 @@ class SecretScanner:
                 if parts and parts[0] in ("key", "keys", "token", "secret"):
                     word = _BEFORE.search(text, max(0, start - 30), start)
                     before = word.group(1).lower() if word else ""
+                    if before == "page" and _ADMIN_PAGE.search(text, max(0, start - 40), start):
+                        before = "admin"  # an admin page's token ("/admin page token") logs in; no page cursor
                 kind = _name_kind(name, before)
             if (
                 kind is None
@@ -3084,6 +3160,7 @@ class SecretScanner:
         found_at = 0
         previous = ""
         labelled = False  # the word follows a label or a copula ("…: X", "… is X")
+        kept = False  # the words said where the value is kept
         since_label = 99  # words since the last label or copula
         budget, window = _WORD_COUNT, _WORD_WINDOW
         for count, wm in enumerate(_WORDS.finditer(text, max(pos, scanned[kind]), stop)):
@@ -3139,6 +3216,14 @@ class SecretScanner:
                 continue  # a label: the value follows it ("password for db1: …")
             if previous in _COPULAS or word in _ARROWS:
                 labelled, since_label = True, -1
+                continue
+            if (after_label and previous in _KEPT_WORDS) or (count == 0 and previous in _SEE_WORDS):
+                # where the value is kept, not the value ("… is on the sticker", "password: see …"):
+                # only a value a later label gives counts ("(paper copy is in the safe): …")
+                found = weak = None
+                kept = True
+                continue
+            if kept and not after_label:
                 continue
             if kind == "account":
                 # a person's password said to be one: the first or second word after a label or a
@@ -3215,6 +3300,8 @@ class SecretScanner:
     def _accepts(value: str, kind: str, parts: tuple[str, ...], explicit: bool) -> bool:
         if parts[-1:] in (("salt",), ("salts",)) and _HEX.match(value):
             return False  # a hash's salt, stored beside it in hex (a payment gateway's "salt" is an issued string)
+        if any(p in ("license", "licence", "product") for p in parts) and _PRODUCT_KEY.fullmatch(value):
+            return False  # a software licence's product key (five groups of five): an install's, no credential
         if kind == "key":
             # a bare key: its longest piece must be random and not hex ("Linux-node-<sha256>"
             # is a cache key, "nodekey:<hex>" a public key, "backups/….tar.gz" an object's)
@@ -3600,6 +3687,8 @@ class SecretScanner:
         if "otpauth" in low:
             for m in _OTPAUTH.finditer(text):
                 name = "value" if m.group("value") else "data"
+                if name == "value" and _placeholder(m.group(name)):
+                    continue  # a URI with its seed masked ("secret=REDACTED" is base32 letters too)
                 yield Finding("otp_secret", m.start(name), m.end(name))
         if any(w in low for w in _OTP_NEEDS) and _OTP_WORD.search(text):
             for m in _BASE32.finditer(text):
@@ -3643,6 +3732,8 @@ class SecretScanner:
                 continue  # (a year, "0000", "12345678")
             if _PHONE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
                 continue  # the last group of a phone number ("+46 771 346 2870")
+            if _GROUPED_ID_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+                continue  # a group of an id written in groups ("meeting ID 168 7832 3905")
             line_start = text.rfind("\n", max(0, m.start() - 120), m.start()) + 1 or max(0, m.start() - 120)
             line = text[line_start : _line_end(text, m.end(), 120)]  # (its line, 120 characters either side at most)
             if _DIAL_TAIL.match(text, m.start()) and _DIAL_IN.search(line):

@@ -1496,3 +1496,74 @@ def test_documented_example_values_pass() -> None:
     assert scanner.scan(f'RFC 7515 A.1 example HMAC key (JWK "k"): {rfc}') == []
     own = "sk_" + "test_" + _r(_AN, 24)
     assert _found(f'stripe.api_key = "{own}"', own)
+
+
+_BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def test_porkbun_nostr_tunnel_and_shoutrrr_formats() -> None:
+    scanner = SecretScanner()
+    porkbun = "s" + "k1_" + _r(_HEXD, 64)
+    assert _found(f"PORKBUN_SECRET_API_KEY={porkbun}", porkbun)
+    assert scanner.scan("s" + "k1_" + "abc" + " is the prefix of a Porkbun secret key") == []
+    nsec = "n" + "sec1" + _r(_BECH32, 58)
+    assert _found(f"NOSTR_NSEC={nsec}", nsec)
+    npub = "n" + "pub1" + _r(_BECH32, 58)
+    assert scanner.scan(f"Follow the blog bot on nostr: {npub}") == []
+    payload = '{"a":"' + _r(_HEXD, 32) + '","t":"' + _uuid() + '","s":"' + _r(_AN, 44) + '"}'
+    tunnel = base64.b64encode(payload.encode()).decode()
+    assert _found(f"sudo cloudflared service install {tunnel}", tunnel)
+    hook = _r(_B64U, 68)
+    assert _found("WATCHTOWER_NOTIFICATION_URL=discord" + f"://{hook}@{_r(string.digits, 18)}", hook)
+
+
+def test_where_a_password_is_kept_is_not_the_password() -> None:
+    scanner = SecretScanner()
+    assert scanner.scan("IKEA Family password: see the family vault item 'IKEA Family - shared'") == []
+    assert scanner.scan("Hulu moved to the family plan. Login is in Bitwarden under 'Streaming / Hulu (family)'.") == []
+    assert scanner.scan("Default admin password for the Aterm WX3000HP is on the label on the bottom.") == []
+    assert scanner.scan("La password del wifi è scritta sul foglietto nel cassetto della cucina.") == []
+    assert scanner.scan("Uber password hint: 'first concert + street'") == []
+    assert scanner.scan("wpa_passphrase output pasted into the Pi image -- the plaintext line was removed") == []
+    # a value a later label gives still counts
+    pw = "Quokka" + _r(string.digits, 4) + "!"
+    assert _found(f"restic repo password (paper copy is in the safe): {pw}", pw)
+
+
+def test_ids_counts_masked_seeds_and_public_keys_pass() -> None:
+    scanner = SecretScanner()
+    assert scanner.scan("Zoom with the landlord: meeting ID 168 7832 3905, passcode sent by SMS") == []
+    assert scanner.scan("otpauth://totp/Proton:me@example.org?secret=REDACTED&issuer=Proton") == []
+    assert scanner.scan("OpenRouter usage this month: $9.72, 4930053 tokens, model anthropic/claude-3.5-sonnet") == []
+    assert scanner.scan("Node key of the exit node: node" + "key:" + _r(_HEXD, 64)) == []
+    spki = "MIIBIjANBgkqhkiG9w0BAQEFAAOC" + "AQ8AMIIBCgKCAQEA" + _r(_AN + "+/", 200)
+    assert scanner.scan('{\n  "manifest_version": 3,\n  "key": "' + spki + '"\n}') == []
+
+
+def test_software_licence_keys_pass() -> None:
+    scanner = SecretScanner()
+    upper = string.ascii_uppercase + string.digits
+    key = "-".join(_r(upper, 5) for _ in range(5))
+    assert scanner.scan(f"License: Sublime Text\nSeats: 1\nKey: {key}") == []
+    assert scanner.scan(f"Product key for the old laptop (Affinity Photo): {key}") == []
+    assert scanner.scan(f"Affinity Photo licence key: {key} (bought last year)") == []
+
+
+def test_labels_copulas_and_codes_in_chat() -> None:
+    pw = "juniper.otter" + _r(string.digits, 2)
+    assert _found(f"Hi Felix, das neue WLAN-Passwort lautet {pw} (HomeNet_IoT)", pw)
+    assert _found(f"Salut Mamie ! Le mot de passe Xbox c'est {pw}", pw)
+    router = "Koala" + _r(string.digits, 4) + "!"
+    assert _found(f"OpenWrt One web UI login ~ {router}", router)
+    token = _r(_AN + "+/", 64)
+    assert _found(f"vaultwarden /admin page token (before I switch it to argon2): {token}", token)
+    code = _r(string.digits, 4) + " " + _r("123456789", 4)
+    assert _found(f"Google backup code for Mom's account: {code}", code)
+    # an attribute path is still a reference
+    assert SecretScanner().scan("password: settings.db_password") == []
+
+
+def test_caddyfile_dns_provider_token() -> None:
+    token = _r(_AN, 40)
+    assert _found(f"{{\n    acme_dns cloudflare {token}\n    email me@example.org\n}}", token)
+    assert SecretScanner().scan("tls {\n    dns cloudflare {env.CF_API_TOKEN}\n}") == []
