@@ -2,11 +2,11 @@
 (`bench/secret_samples.py`): recall per kind on texts holding one secret, false positives on
 look-alikes, and the scan's time per text.
 
-    python bench/eval_secrets.py [--set a|b|...|n] [--seed 0] [--per-kind 60] [--json]
+    python bench/eval_secrets.py [--set a|b|...|q] [--seed 0] [--per-kind 60] [--json]
 
-``--set b`` … ``--set n`` use `secret_samples_b.py` … `secret_samples_n.py`, generators by thirteen
-other writers (docs/secrets.md has who wrote each and its one blind score); a secret counts as
-found when the redacted text no longer holds it.
+``--set b`` … ``--set q`` use `secret_samples_b.py` … `secret_samples_q.py` (`OTHER_SETS`),
+generators by other writers (docs/secrets.md has who wrote each and its one blind score); a
+secret counts as found when the redacted text no longer holds it.
 """
 
 from __future__ import annotations
