@@ -23,8 +23,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import statistics
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +44,8 @@ GAP_FACTOR = 5.0
 GAP_MIN_S, GAP_MAX_S = 0.02, 1.0
 #: How long a fresh marker of another host keeps this host leaving gaps.
 HOLD_S = 20.0
+#: The commits whose median is a host's usual commit time.
+RECENT_COMMITS = 31
 #: A commit running this many usual commit times (and at least SLOW_MIN_S) is losing races.
 SLOW_FACTOR = 10.0
 SLOW_MIN_S = 0.5
@@ -66,12 +70,17 @@ class Turns:
         self.bucket, self.host, self.clock = bucket, host, clock
         self.name = marker_name(host)
         self._lock = threading.Lock()
-        self.usual_s: float | None = None  # a commit's time while nobody else writes (moving average)
+        self.usual_s: float | None = None  # the median of the recent commits' times
+        self._recent: deque[float] = deque(maxlen=RECENT_COMMITS)
         self.last_end = -math.inf
         self.contended_until = -math.inf
         self.marked_at: float | None = None  # when this host's marker was last written
+        # (set before each PUT: one that failed may still have stored it, so it is deleted after)
+        self._maybe_marked = True  # (and at start: a marker this host left before a crash)
         self._looked_at = -math.inf
-        self._seen: dict[str, str] = {}  # other hosts' markers at the last look: name → entity tag
+        #: other hosts' markers at the last look: name → entity tag (None before the first look,
+        #: which only notes what is there: a marker counts once it is seen to change)
+        self._seen: dict[str, str] | None = None
         self.waiting_hosts = 0  # other hosts' fresh markers at the last look
         self.commits = 0
         self.paced = 0  # batches held back
@@ -96,9 +105,10 @@ class Turns:
         with self._lock:
             self.last_end = self.clock()
             self.commits += 1
-            # (a commit that lost races took its retries too: not a usual one)
-            if self.usual_s is None or seconds < 3 * self.usual_s:
-                self.usual_s = seconds if self.usual_s is None else 0.8 * self.usual_s + 0.2 * seconds
+            # (a median: a few commits that lost races, or a bulk load's big ones, do not move
+            # it, and it follows a table or a network that got slower for good)
+            self._recent.append(seconds)
+            self.usual_s = statistics.median(self._recent)
 
     def pace(self) -> float:
         """Seconds the next batch of writes should wait (0 unless another host writes)."""
@@ -115,39 +125,50 @@ class Turns:
 
     def tick(self, committing_since: float | None) -> None:
         """Put up, refresh or take down this host's marker; look at the others' while writing
-        (blocking: the bucket's requests)."""
+        (blocking: the bucket's requests). A failed marker request does not keep the look from
+        being made; the first error is raised after it."""
         now = self.clock()
+        error: Exception | None = None
+        try:
+            self._mark(now, committing_since)
+        except Exception as exc:
+            error = exc
+        if now - self.last_end < LOOK_WHILE_S and now - self._looked_at >= LOOK_EVERY_S:
+            self._looked_at = now
+            self._look(now)
+        if error is not None:
+            raise error
+
+    def _mark(self, now: float, committing_since: float | None) -> None:
         if committing_since is not None and now - committing_since >= self.slow_s():
             if self.marked_at is None or now - self.marked_at >= MARK_EVERY_S:
                 body = json.dumps({"host": self.host, "waited_s": round(now - committing_since, 1)}).encode()
+                self._maybe_marked = True
                 self.bucket.put(self.name, body)
                 if self.marked_at is None:
                     self.marks += 1
                     log.info("commit_waiting", waited_s=round(now - committing_since, 1))
                 self.marked_at = now
-        elif self.marked_at is not None:
-            self.bucket.delete(self.name)
-            self.marked_at = None
-        if now - self.last_end < LOOK_WHILE_S and now - self._looked_at >= LOOK_EVERY_S:
-            self._looked_at = now
-            self._look(now)
+        elif self._maybe_marked:
+            self.release()
 
     def _look(self, now: float) -> None:
         tags = {k: v for k, v in self.bucket.tags(FOLDER).items() if f"{FOLDER}/{k}" != self.name}
         self.looks += 1
         # (a marker counts while its writer keeps rewriting it: one left by a dead host stops
         # counting at the next look, whatever the clocks say)
-        fresh = [k for k, tag in tags.items() if self._seen.get(k) != tag]
-        self._seen = tags
+        seen, self._seen = self._seen, tags
+        fresh = [] if seen is None else [k for k, tag in tags.items() if seen.get(k) != tag]
         self.waiting_hosts = len(fresh)
         if fresh:
             with self._lock:
                 self.contended_until = max(self.contended_until, now + HOLD_S)
 
     def release(self) -> None:
-        """At a clean stop: take this host's marker down (blocking)."""
-        if self.marked_at is not None:
-            self.bucket.delete(self.name)
+        """Take this host's marker down, if it may be up (blocking; also at a clean stop)."""
+        if self._maybe_marked:
+            self.bucket.discard(self.name)
+            self._maybe_marked = False
             self.marked_at = None
 
     def describe(self) -> dict[str, Any]:

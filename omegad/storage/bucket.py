@@ -177,6 +177,16 @@ class Bucket:
         self._count("delete")
         obstore.delete(self._store, self._key(name))
 
+    def discard(self, name: str) -> None:
+        """Delete *name* if it is there (S3 answers a DELETE of nothing with success, Azure
+        with not found)."""
+        from obstore.exceptions import NotFoundError
+
+        try:
+            self.delete(name)
+        except (NotFoundError, FileNotFoundError):
+            pass
+
     def count(self, path: str, suffix: str = "") -> int:
         """How many objects under *path* (relative to the store's URI, not to omegad's own
         objects) end with *suffix*: one LIST request per 1,000."""

@@ -566,7 +566,8 @@ class MemoryStore:
             self.committing_since = None
         self._made_version()
         if self.on_commit is not None:
-            self.on_commit(time.monotonic() - began)
+            with contextlib.suppress(Exception):  # (the commit is made: nothing may report it failed)
+                self.on_commit(time.monotonic() - began)
 
     def _made_version(self) -> None:
         """Note the version a commit of this daemon just made (team stores; under the lock)."""
