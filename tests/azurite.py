@@ -16,11 +16,10 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 from email.utils import formatdate
 from pathlib import Path
 
-from .s3server import ServerProcess, free_port
+from .s3server import ServerProcess
 
 VERSION = "3.37.0"
 ACCOUNT = "omegadtest"
@@ -67,8 +66,8 @@ def azurite_blob() -> Path:
 class AzuriteServer(ServerProcess):
     """Azurite's blob service on 127.0.0.1 and a free port, in memory, for one made-up account."""
 
-    START_TIMEOUT = 30.0
     LOG_NAME = "azurite.log"
+    READY_PATH = f"/{ACCOUNT}?comp=list"  # (an unsigned request is refused: an answer all the same)
 
     def __init__(self) -> None:
         super().__init__()
@@ -80,44 +79,16 @@ class AzuriteServer(ServerProcess):
         return f"http://127.0.0.1:{self.port}/{ACCOUNT}"
 
     def start(self) -> AzuriteServer:
-        launcher = azurite_blob()
-        log_file = self._open_log("azurite-")
-        env = {**os.environ, "AZURITE_ACCOUNTS": f"{ACCOUNT}:{self.key}"}
-        for _ in range(3):  # (a port picked free can be taken before Azurite binds it)
-            self.port = free_port()
-            self._proc = subprocess.Popen(
-                [
-                    *(str(launcher), "--blobHost", "127.0.0.1", "--blobPort", str(self.port)),
-                    *("--inMemoryPersistence", "--skipApiVersionCheck"),
-                ],
-                stdin=subprocess.DEVNULL,
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-                env=env,
-                cwd=self.log_path.parent,  # (whatever it writes beside its memory stays in there)
-            )
-            if self._wait_ready():
-                return self
-            self._stop_proc()
-        log = self.log()
-        self.stop()
-        raise RuntimeError(f"Azurite did not start within {self.START_TIMEOUT}s:\n{log}")
-
-    def _wait_ready(self) -> bool:
-        assert self._proc is not None
-        deadline = time.monotonic() + self.START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self._proc.poll() is not None:
-                return False
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                conn.request("GET", f"/{ACCOUNT}?comp=list")
-                conn.getresponse().read()
-                conn.close()
-                return True  # any answer (an unsigned request is refused) means it is up
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.1)
-        return False
+        launcher = str(azurite_blob())
+        self._launch(
+            "azurite",
+            lambda port: [
+                *(launcher, "--blobHost", "127.0.0.1", "--blobPort", str(port)),
+                *("--inMemoryPersistence", "--skipApiVersionCheck"),
+            ],
+            env={**os.environ, "AZURITE_ACCOUNTS": f"{ACCOUNT}:{self.key}"},
+        )
+        return self
 
     def create_container(self, name: str) -> None:
         """Create *name* with a request signed by the account's Shared Key (Azure's REST scheme)."""

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
@@ -61,8 +62,10 @@ class ServerProcess:
     """A test server in a subprocess, its output in a log file of a temporary directory (never a pipe that can
     fill): ``log``, ``stop`` and the ``with`` statement, for `MotoServer` and `tests.azurite.AzuriteServer`."""
 
+    START_TIMEOUT = 30.0
     STOP_TIMEOUT = 10.0
     LOG_NAME = "server.log"
+    READY_PATH = "/"
 
     def __init__(self) -> None:
         self.port = 0
@@ -83,10 +86,49 @@ class ServerProcess:
         except (OSError, RuntimeError):
             return ""
 
-    def _open_log(self, prefix: str) -> IO[bytes]:
-        self._tmpdir = Path(tempfile.mkdtemp(prefix=prefix))
-        self._log_file = self.log_path.open("wb")
-        return self._log_file
+    def _launch(self, what: str, command: Callable[[int], list[str]], **popen: Any) -> None:
+        """Run ``command(port)`` on a free port until it answers an HTTP request on ``READY_PATH``.
+        A port picked by free_port() can be taken before the server binds it; a few retries make
+        that race harmless."""
+        self._tmpdir = Path(tempfile.mkdtemp(prefix=f"{what}-"))
+        self._log_file = log_file = self.log_path.open("wb")
+        for _ in range(3):
+            self.port = free_port()
+            self._proc = subprocess.Popen(
+                command(self.port),
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                cwd=self._tmpdir,  # (whatever a server writes beside its memory stays in there)
+                **popen,
+            )
+            if self._wait_ready():
+                return
+            if self._proc.poll() is None:
+                break  # still running but never answered: retrying on another port will not help
+            self._proc = None
+        log = self.log()
+        self.stop()
+        raise RuntimeError(f"{what} did not start within {self.START_TIMEOUT}s:\n{log}")
+
+    def _wait_ready(self) -> bool:
+        assert self._proc is not None
+        deadline = time.monotonic() + self.START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                return False
+            try:
+                # (http.client rather than urllib: urllib would obey HTTP_PROXY, even for 127.0.0.1)
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                try:
+                    conn.request("GET", self.READY_PATH)
+                    conn.getresponse().read()
+                finally:
+                    conn.close()
+                return True  # any HTTP answer, whatever its status, means the server is up
+            except (OSError, http.client.HTTPException):
+                time.sleep(0.05)
+        return False
 
     def _stop_proc(self) -> None:
         proc, self._proc = self._proc, None
@@ -122,48 +164,17 @@ class ServerProcess:
 class MotoServer(ServerProcess):
     """``moto_server`` on 127.0.0.1 and a free port."""
 
-    START_TIMEOUT = 30.0
     LOG_NAME = "moto_server.log"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.endpoint = ""
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> MotoServer:
         if self._proc is not None:
             raise RuntimeError("MotoServer already started")
-        log_file = self._open_log("moto-")
-        # A port picked by free_port() can be taken before moto binds it; a few retries make that race harmless.
-        for _ in range(3):
-            self.port = free_port()
-            self.endpoint = f"http://127.0.0.1:{self.port}"
-            self._proc = subprocess.Popen(
-                [*_moto_command(), "-H", "127.0.0.1", "-p", str(self.port)],
-                stdin=subprocess.DEVNULL,
-                stdout=log_file,
-                stderr=subprocess.STDOUT,
-            )
-            if self._wait_ready():
-                return self
-            if self._proc.poll() is None:
-                break  # still running but never answered: retrying on another port will not help
-            self._proc = None
-        log = self.log()
-        self.stop()
-        raise RuntimeError(f"moto_server did not start within {self.START_TIMEOUT}s:\n{log}")
-
-    def _wait_ready(self) -> bool:
-        assert self._proc is not None
-        deadline = time.monotonic() + self.START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self._proc.poll() is not None:
-                return False
-            try:
-                self._request("GET", "/", timeout=2)
-                return True  # any HTTP answer, whatever its status, means the server is up
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.05)
-        return False
+        self._launch("moto_server", lambda port: [*_moto_command(), "-H", "127.0.0.1", "-p", str(port)])
+        return self
 
     def _request(self, method: str, path: str, timeout: float = 10) -> tuple[int, bytes]:
         # http.client rather than urllib: urllib would obey HTTP_PROXY from the environment, even for 127.0.0.1.
