@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -158,18 +158,20 @@ class Bucket:
         self._count("put")
         return str(obstore.put(self._store, self._key(name), data)["e_tag"])
 
-    def tags(self, folder: str) -> dict[str, str]:
-        """The objects under omegad's *folder* (a `Bucket` name ending at a folder): name →
-        entity tag, one LIST request per 1,000."""
+    def _listed(self, path: str) -> Iterator[Any]:
+        """The objects under *path* (relative to the store's URI), each an obstore ``ObjectMeta``:
+        one LIST request per 1,000."""
         import obstore
 
-        out: dict[str, str] = {}
-        start = f"{PREFIX}/{folder.rstrip('/')}/"
-        for page in obstore.list(self._store, start):
+        for page in obstore.list(self._store, path.rstrip("/") + "/"):
             self._count("list")
-            for meta in page:
-                out[str(meta["path"]).split(start, 1)[-1]] = str(meta["e_tag"])
-        return out
+            yield from page
+
+    def tags(self, folder: str) -> dict[str, str]:
+        """The objects under omegad's *folder* (a `Bucket` name ending at a folder): name →
+        entity tag."""
+        start = f"{PREFIX}/{folder.rstrip('/')}/"
+        return {str(meta["path"]).split(start, 1)[-1]: str(meta["e_tag"]) for meta in self._listed(start)}
 
     def delete(self, name: str) -> None:
         import obstore
@@ -189,14 +191,8 @@ class Bucket:
 
     def count(self, path: str, suffix: str = "") -> int:
         """How many objects under *path* (relative to the store's URI, not to omegad's own
-        objects) end with *suffix*: one LIST request per 1,000."""
-        import obstore
-
-        n = 0
-        for page in obstore.list(self._store, path.rstrip("/") + "/"):
-            self._count("list")
-            n += sum(1 for meta in page if str(meta["path"]).endswith(suffix))
-        return n
+        objects) end with *suffix*."""
+        return sum(1 for meta in self._listed(path) if str(meta["path"]).endswith(suffix))
 
     def probe(self) -> dict[str, Any]:
         """Check that the bucket refuses a second create-if-absent write of one key, which
