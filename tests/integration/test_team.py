@@ -263,8 +263,9 @@ def test_the_lease_passes_to_another_host_when_the_leader_dies(hosts: Callable[.
         assert c.stats()["maintenance"]["runs"] > runs  # (its takeover may have run one too)
 
 
-def test_a_contradiction_stored_on_two_hosts_at_once_is_flagged_once(hosts: Callable[..., list[Daemon]]) -> None:
-    a, b = hosts(2)
+def contradiction_across_hosts(a: Daemon, b: Daemon, texts: tuple[str, str]) -> None:
+    """Store the two contradicting *texts* on *a* and *b* at the same moment: one edge between
+    them, seen on both hosts, and still one after more than a visibility interval."""
     barrier = threading.Barrier(2)
     ids: dict[str, str] = {}
 
@@ -273,7 +274,6 @@ def test_a_contradiction_stored_on_two_hosts_at_once_is_flagged_once(hosts: Call
             barrier.wait()
             ids[text] = c.store(text, namespace="c")
 
-    texts = ["Our package manager is npm", "Our package manager is pnpm"]
     threads = [threading.Thread(target=writer, args=(d, t)) for d, t in zip((a, b), texts, strict=True)]
     for t in threads:
         t.start()
@@ -287,6 +287,10 @@ def test_a_contradiction_stored_on_two_hosts_at_once_is_flagged_once(hosts: Call
     for d in (a, b):
         with d.client() as c:
             assert len(c.contradictions(namespace="c")) == 1
+
+
+def test_a_contradiction_stored_on_two_hosts_at_once_is_flagged_once(hosts: Callable[..., list[Daemon]]) -> None:
+    contradiction_across_hosts(*hosts(2), ("Our package manager is npm", "Our package manager is pnpm"))
 
 
 def test_the_leader_sweeps_the_memories_another_host_did_not_check(hosts: Callable[..., list[Daemon]]) -> None:

@@ -17,7 +17,7 @@ from omegad_client import OmegadError
 
 from ..azurite import AzuriteMissing, AzuriteServer
 from ..helpers import Daemon
-from .test_team import TTL_S, VISIBILITY_S, eventually, ids_in, leaders, team_hosts
+from .test_team import TTL_S, VISIBILITY_S, contradiction_across_hosts, eventually, ids_in, leaders, team_hosts
 
 CONTAINER = "team"
 
@@ -134,27 +134,7 @@ def test_two_daemons_share_a_container(hosts: Callable[..., list[Daemon]]) -> No
 
 
 def test_a_contradiction_across_hosts_on_azure_is_flagged_once(hosts: Callable[..., list[Daemon]]) -> None:
-    a, b = hosts(2)
-    barrier = threading.Barrier(2)
-
-    def writer(d: Daemon, text: str) -> None:
-        with d.client() as c:
-            barrier.wait()
-            c.store(text, namespace="c")
-
-    texts = ["Our CI runs on Azure Pipelines", "Our CI runs on GitHub Actions"]
-    threads = [threading.Thread(target=writer, args=(d, t)) for d, t in zip((a, b), texts, strict=True)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for d in (a, b):
-        with d.client() as c:
-            eventually(lambda c=c: c.contradictions(namespace="c"), 20, "the contradiction on every host")
-    time.sleep(3 * VISIBILITY_S + 1)  # (a second detection would be a second edge by now)
-    for d in (a, b):
-        with d.client() as c:
-            assert len(c.contradictions(namespace="c")) == 1
+    contradiction_across_hosts(*hosts(2), ("Our CI runs on Azure Pipelines", "Our CI runs on GitHub Actions"))
 
 
 def test_the_leader_indexes_and_hands_over_on_azure(hosts: Callable[..., list[Daemon]]) -> None:
