@@ -24,7 +24,7 @@ from omegad.rpc.access import Access
 from omegad.rpc.registry import REGISTRY, Method, Rule
 from omegad_client.protocol import PROTOCOL_VERSION, error_reply, ok_reply
 
-__all__ = ["PARSE_INLINE_BYTES", "Answer", "Dispatcher", "Envelope"]
+__all__ = ["PARSE_BULK_BYTES", "PARSE_INLINE_BYTES", "Answer", "Dispatcher", "Envelope"]
 
 log = structlog.get_logger("omegad")
 
@@ -37,6 +37,9 @@ Answer = Callable[[Any], Awaitable[dict[str, Any] | None]]
 #: for secrets, ~2 ms a KB on the slowest inputs, and a batch of long texts would otherwise
 #: hold the event loop, and every other client, for seconds.
 PARSE_INLINE_BYTES = 2048
+#: Requests of more bytes than this (imports, big batches) are parsed one at a time in a lane of
+#: their own, so one client's import of seconds leaves the other lane to everyone's stores.
+PARSE_BULK_BYTES = 256 * 1024
 
 
 def _short(value: Any) -> str:
@@ -50,6 +53,7 @@ class Dispatcher:
         self.config = config
         self.access = access if access is not None else Access(config.access_grants)
         self.parse_limiter = anyio.CapacityLimiter(1)
+        self.bulk_parse_limiter = anyio.CapacityLimiter(1)
 
     def envelope(self, message: Any) -> Envelope:
         """Validate the request envelope; raises BadRequest (with the id when it is known)."""
@@ -119,7 +123,8 @@ class Dispatcher:
                 )
             raw = {} if raw_params is None else raw_params
             if size > PARSE_INLINE_BYTES:
-                params = await anyio.to_thread.run_sync(row.read, raw, self.config, limiter=self.parse_limiter)
+                lane = self.bulk_parse_limiter if size > PARSE_BULK_BYTES else self.parse_limiter
+                params = await anyio.to_thread.run_sync(row.read, raw, self.config, limiter=lane)
             else:
                 params = row.read(raw, self.config)
             caller = peer or Peer(uid=self.access.owner_uid, gid=-1)

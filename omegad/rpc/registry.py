@@ -19,7 +19,7 @@ from omegad.app.service import Service
 from omegad.config import Config
 from omegad.errors import Forbidden
 from omegad.requests import ContradictionsParams
-from omegad.rpc import schema
+from omegad.rpc import schema, screen
 from omegad.rpc.fields import Reader, params_map
 
 __all__ = ["REGISTRY", "Method", "Rule", "Scope", "parse_params"]
@@ -97,6 +97,12 @@ def _contradictions_scope(p: ContradictionsParams) -> Scope:
     return named(p.namespace)
 
 
+async def _stats(svc: Service, p: Any) -> dict[str, Any]:
+    """The service's figures, and what the secret screen (which runs while requests are parsed,
+    in this layer) has seen."""
+    return {**await stats.stats(svc, p), "secrets": {"on_detect": svc.config.secrets_on_detect, **screen.figures()}}
+
+
 def _readable_namespaces(result: dict[str, Any], may_read: Callable[[str], bool]) -> dict[str, Any]:
     return {**result, "namespaces": [n for n in result["namespaces"] if may_read(n["name"])]}
 
@@ -129,7 +135,7 @@ _ROWS = (
     ),
     Method("delete", ("id", "forget"), schema.delete, memories.delete, Rule.WRITE, lambda p: of_memories(p.id)),
     Method("query", _QUERY_KEYS, schema.query, query.query, Rule.READ, lambda p: named(p.namespace)),
-    Method("stats", (), schema.no_params, stats.stats, Rule.OWNER),
+    Method("stats", (), schema.no_params, _stats, Rule.OWNER),
     Method("flush", ("timeout",), schema.flush, admin.flush, Rule.OPEN),
     Method("cancel", ("request_id",), schema.cancel, None, Rule.OPEN),
     Method(

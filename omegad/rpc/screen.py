@@ -6,19 +6,47 @@ passes it as sent."""
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
+
+import anyio.from_thread
 
 from omegad.config import Config
 from omegad.errors import InvalidParams
 from omegad.requests import StoreParams, UpdateParams
 from omegad.secretscan import Finding, SecretScanner, redact
 
-__all__ = ["screen"]
+__all__ = ["figures", "screen"]
 
 _SCANNER = SecretScanner()
 P = TypeVar("P", StoreParams, UpdateParams)
+
+
+class _Counts:
+    """What the scanner has seen since start (``stats.secrets``); parses run on two threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.texts = 0
+        self.kinds: Counter[str] = Counter()
+
+    def add(self, hits: list[Finding]) -> None:
+        with self.lock:
+            self.texts += 1
+            self.kinds.update(h.kind for h in hits)
+
+
+_COUNTS = _Counts()
+
+
+def figures() -> dict[str, Any]:
+    """Texts screened and secrets found by kind, since the daemon started."""
+    with _COUNTS.lock:
+        kinds = dict(_COUNTS.kinds.most_common())
+        return {"texts": _COUNTS.texts, "found": sum(kinds.values()), "kinds": kinds}
 
 
 def screen(params: P, config: Config, where: str) -> P:
@@ -44,9 +72,20 @@ def screen(params: P, config: Config, where: str) -> P:
 
 
 def _clean(value: str, field: str, found: list[dict[str, Any]]) -> str:
+    _stop_if_cancelled()
     hits: list[Finding] = _SCANNER.scan(value)
+    _COUNTS.add(hits)
     found.extend({"field": field, "kind": h.kind, "start": h.start, "end": h.end} for h in hits)
     return redact(value, hits) if hits else value
+
+
+def _stop_if_cancelled() -> None:
+    """A big request is parsed in a worker thread, which its cancellation does not stop by
+    itself: between texts, raise the cancellation of the request's task if it came."""
+    try:
+        anyio.from_thread.check_cancelled()
+    except RuntimeError:  # parsed inline, on the event loop: too small to be worth stopping
+        pass
 
 
 def _clean_map(value: Mapping[str, Any], field: str, found: list[dict[str, Any]]) -> dict[str, Any]:

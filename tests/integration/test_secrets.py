@@ -14,7 +14,7 @@ import pytest
 
 from omegad_client import InvalidParams
 
-from ..helpers import Daemon, bench_module
+from ..helpers import Daemon, bench_module, raw_socket, recv_frame, send_frame
 
 
 def _samples():  # type: ignore[no-untyped-def]
@@ -30,7 +30,12 @@ def test_secrets_are_redacted_on_every_write_path(shared_daemon: Daemon, ns: str
     key, pat = _token("aws_access_key"), _token("github_token")
     text = f"Deploys to staging use the access key {key} until the IAM role lands."
     with shared_daemon.client() as c:
+        seen = c.stats()["secrets"]
         reply = c.call("store", {"text": text, "namespace": ns, "metadata": {"ci": {"token": pat}}})
+        counted = c.stats()["secrets"]  # one text and one metadata string screened, two found
+        assert (counted["texts"] - seen["texts"], counted["found"] - seen["found"]) == (2, 2)
+        assert counted["kinds"]["aws_access_key"] - seen["kinds"].get("aws_access_key", 0) == 1
+        assert key not in json.dumps(counted) and counted["on_detect"] == "redact"
         start = text.index(key)
         assert reply["redacted"] == [
             {"field": "text", "kind": "aws_access_key", "start": start, "end": start + len(key)},
@@ -116,3 +121,55 @@ def test_a_batch_slow_to_screen_does_not_hold_other_clients(shared_daemon: Daemo
         order.append("ping")
     worker.join()
     assert order == ["ping", "batch"]
+
+
+def test_an_import_sized_parse_leaves_a_lane_to_other_writers(shared_daemon: Daemon, ns: str) -> None:
+    """Requests over `PARSE_BULK_BYTES` are parsed in a lane of their own: while one client's
+    big batch is screened (seconds), another's store of a few KB, also parsed in a thread, is
+    answered first. With one lane for both it would wait for the whole batch."""
+    slow = "pw " * 5000
+    items = [{"text": slow, "namespace": ns}] * 99 + [{"text": "", "namespace": ns}]
+    order: list[str] = []
+
+    def batch() -> None:
+        with shared_daemon.client() as a, pytest.raises(InvalidParams, match=r"items\[99\]"):
+            a.call("store_batch", {"items": items})
+        order.append("batch")
+
+    worker = threading.Thread(target=batch)
+    worker.start()
+    time.sleep(0.3)  # (the batch's frame is read by now; its parse takes seconds)
+    with shared_daemon.client() as b:
+        b.store("a note of a few KB: " + "lorem ipsum " * 300, namespace=ns)  # > PARSE_INLINE_BYTES
+        order.append("store")
+    worker.join()
+    assert order == ["store", "batch"]
+    with shared_daemon.client() as c:
+        assert c.stats()["namespaces"][ns]["total"] == 1
+
+
+def test_a_cancelled_parse_stops_screening(shared_daemon: Daemon, ns: str) -> None:
+    """A `cancel` stops a big request's parse between texts: it is answered `cancelled`, the
+    rest of its texts are never screened (`stats.secrets.texts`), and nothing is stored."""
+    slow = "pw " * 5000
+    items = [{"text": f"{slow} {i}", "namespace": ns} for i in range(100)]
+    with shared_daemon.client() as c:
+        before = c.stats()["secrets"]["texts"]
+    s = raw_socket(shared_daemon.socket, timeout=60)
+    send_frame(s, {"v": 1, "id": 1, "method": "store_batch", "params": {"items": items}})
+    time.sleep(0.3)  # (its parse takes seconds: ~40 ms a text)
+    send_frame(s, {"v": 1, "id": 2, "method": "cancel", "params": {"request_id": 1}})
+    replies = {}
+    while len(replies) < 2:
+        r = recv_frame(s)
+        replies[r["id"]] = r
+    assert replies[2]["ok"] is True
+    assert replies[1]["ok"] is False and replies[1]["error"]["code"] == "cancelled"
+    send_frame(s, {"v": 1, "id": 3, "method": "ping"})
+    assert recv_frame(s)["ok"] is True
+    s.close()
+    with shared_daemon.client() as c:
+        figures = c.stats()
+        screened = figures["secrets"]["texts"] - before
+        assert figures["namespaces"].get(ns, {"total": 0})["total"] == 0
+    assert 0 <= screened < 100
