@@ -383,8 +383,9 @@ class Service:
         vectors = await self.embed([memory_text(rows[k].text, rows[k].tags) for k in rest], urgent=True)
         for k, vector in zip(rest, vectors, strict=True):
             rows[k].vector = vector
+        texts_mark = self.writer.texts.added
         same = await self.same_texts([rows[k] for k in rest])
-        again = await self.accept([rows[k] for k in rest], [client_ids[k] for k in rest], same)
+        again = await self.accept([rows[k] for k in rest], [client_ids[k] for k in rest], same, texts_mark)
         rest, same = (
             [k for k, ok in zip(rest, again, strict=True) if not ok],
             [s for s, ok in zip(same, again, strict=True) if not ok],
@@ -398,7 +399,13 @@ class Service:
                 out[k] = result
         return out
 
-    async def accept(self, rows: list[Row], client_ids: list[bool], same: list[str | None] | None = None) -> list[bool]:
+    async def accept(
+        self,
+        rows: list[Row],
+        client_ids: list[bool],
+        same: list[str | None] | None = None,
+        texts_mark: int | None = None,
+    ) -> list[bool]:
         """Acknowledge at the log (``store.ack = "log"``) the rows that are plainly new: a
         daemon-made id, or a client's id that neither the store nor the pending set holds,
         and no memory or pending store of the namespace with the same normalised text —
@@ -406,10 +413,13 @@ class Service:
         cache's texts (rows of a namespace it does not hold are then left undecided). Their
         rows are logged (one fdatasync per group), then embedded if they are not yet and
         committed (`_commit_logged`). Returns, per row, whether it was acknowledged so; the
-        others are the caller's to embed or the writer's to decide."""
+        others are the caller's to embed or the writer's to decide. *texts_mark*: the writer's
+        `RecentTexts.added` before *same* was searched."""
         if self.config.store_ack != "log" or not rows:
             return [False] * len(rows)
         dedup = self.config.dedup_on_store != "off"
+        if texts_mark is None:
+            texts_mark = self.writer.texts.added
         if same is None and dedup:
             twins = await anyio.to_thread.run_sync(self._cached_twins, rows, limiter=self.read_limiter)
         else:
@@ -417,6 +427,10 @@ class Service:
         if all(t is _UNKNOWN for t in twins):
             return [False] * len(rows)
         await self.pending.room(len(rows), sum(row_bytes(r) for r in rows))
+        if dedup and self.writer.texts.lost_since(texts_mark):
+            # so many stores committed since the twins were looked for (a long wait for room)
+            # that a twin among them may be forgotten: the writer decides, with a search
+            return [False] * len(rows)
         mark = self.pending.left
         asked = [r.id for r, cid in zip(rows, client_ids, strict=True) if cid]
         exists = set()

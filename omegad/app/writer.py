@@ -75,17 +75,23 @@ class RecentTexts:
         self.size = size
         self._by_key: OrderedDict[tuple[str, bytes], str] = OrderedDict()
         self._by_id: dict[str, tuple[str, bytes]] = {}
+        self.added = 0  # (read from the event loop as a mark: `lost_since`)
 
     def add(self, row: Row) -> None:
         key = (row.namespace, text_key(row.text))
         self._by_key[key] = row.id
         self._by_id[row.id] = key
+        self.added += 1
         if len(self._by_key) > self.size:
             _, old = self._by_key.popitem(last=False)
             self._by_id.pop(old, None)
 
     def get(self, namespace: str, key: bytes) -> str | None:
         return self._by_key.get((namespace, key))
+
+    def lost_since(self, mark: int) -> bool:
+        """Whether a text added after `added` was *mark* may have been forgotten since."""
+        return self.added - mark > self.size
 
     def discard(self, memory_id: str) -> None:
         key = self._by_id.pop(memory_id, None)

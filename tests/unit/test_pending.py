@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from omegad.app.pending import RECENT_IDS, Pending, row_bytes
+from omegad.app.writer import RecentTexts
+from omegad.contradictions.duplicates import text_key
 from omegad.errors import Unavailable
 from omegad.storage.rows import Row
 
@@ -167,3 +169,17 @@ def test_settle_gives_up_once_writes_are_failing() -> None:
             assert await p.settle(30, give_up=lambda: True) is True  # nothing left to wait for
 
     anyio.run(main)
+
+
+def test_recent_texts_say_when_a_text_added_after_a_mark_may_be_forgotten() -> None:
+    """A store's twin check looks at `RecentTexts` after waiting for room in the pending set;
+    if more stores committed meanwhile than it remembers, the check must not trust it."""
+    texts = RecentTexts(size=3)
+    texts.add(_row("a", text="first"))
+    mark = texts.added
+    for i in range(3):  # ("first" is forgotten: it was added before the mark)
+        texts.add(_row(f"b{i}", text=f"later {i}"))
+    assert texts.get("a", text_key("first")) is None
+    assert texts.get("a", text_key("later 0")) == "b0" and not texts.lost_since(mark)
+    texts.add(_row("c", text="later 3"))
+    assert texts.get("a", text_key("later 0")) is None and texts.lost_since(mark)
