@@ -165,7 +165,7 @@ def replay(
         report["rows_to_embed"] = len(newer) - len(upsert)
     if signals is not None:
         signals.delete([i for i, r in rows.items() if r["t"] == "del"])
-        have = signals.load()
+        have = signals.own()
         restore = {mid: signal_from(r) for mid, r in state.signals.items() if rows.get(mid, {"t": "row"})["t"] == "row"}
         restore = {mid: s for mid, s in restore.items() if have.get(mid) != s}
         signals.upsert(restore)

@@ -252,7 +252,8 @@ class Service:
     def _recover(self) -> dict[str, Any]:
         """Replay the write-ahead log (start, before serving), then checkpoint it away."""
         started = time.perf_counter()
-        self.writer.signal_store = signals = SignalStore.open(self.store)
+        host = self.team.host if self.team is not None else ""
+        self.writer.signal_store = signals = SignalStore.open(self.store, host, self.config.feedback_bound)
         self.writer.history_store = history = HistoryStore.open(self.store.side_db)
         found = self.writer.wal.read()
         report: dict[str, Any] = {"records": len(found.records), "segments": found.segments}
@@ -290,7 +291,7 @@ class Service:
             self.faults.report(problem, f"starting: {exc.strerror}")
         for row in unembedded:  # embedded and committed once the queues run (`run`)
             self.pending.add(row, self.config.dedup_on_store != "off")
-        self.signals.load(signals.load())
+        self.signals.load(*signals.shares())
         self.scheduler.fragments_estimate = self.store.health()["fragments"]
         self.store.refresh_namespace_rows()
         report["ms"] = round((time.perf_counter() - started) * 1000, 1)

@@ -236,11 +236,8 @@ class Team:
             edges = await anyio.to_thread.run_sync(svc.edges.load, limiter=svc.read_limiter)
             svc.reload_graph(edges)
         if "signals" in moved and svc.writer.signal_store is not None:
-            fresh = await anyio.to_thread.run_sync(svc.writer.signal_store.load, limiter=svc.read_limiter)
-            for mid in svc.signals.dirty:  # (this host's counts not saved yet win)
-                if mid in svc.signals.by_id:
-                    fresh[mid] = svc.signals.by_id[mid]
-            svc.signals.load(fresh)
+            _, others = await anyio.to_thread.run_sync(svc.writer.signal_store.shares, limiter=svc.read_limiter)
+            svc.signals.load_others(others)
         for name in moved:
             self.refreshes[name] = self.refreshes.get(name, 0) + 1
 

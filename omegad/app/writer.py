@@ -509,7 +509,7 @@ class Writer:
         self.signals_table.upsert({p.id: state})
         self.signals.set(p.id, state)
         batch.log(index, signal_record(p.id, state))
-        return {"id": p.id, **state.public(), "hidden": self.signals.hidden(p.id)}
+        return {"id": p.id, **self.signals.by_id[p.id].public(), "hidden": self.signals.hidden(p.id)}
 
     def _snapshot(self) -> tuple[dict[str, int], Any]:
         """The tables' versions and the dead rows, pinned together for an export."""

@@ -15,6 +15,11 @@ rows.
   by ``min(access_cap, 1 + access_weight × log2(1 + accesses))`` (0.05, cap 1.2: 31 returns
   give the full 1.2). Counts are kept in memory and written to the table by each maintenance
   pass and at shutdown; a crash can lose the counts since the last pass (they are a hint).
+
+Each host writes only its own share of a memory's signals (a row per memory and ``host``; a
+local store has one host, ""), and a memory's signals are the sum of its shares (feedback
+clamped again): two hosts of a team store rating one memory at once both count, where one
+row per memory would keep the last writer's (docs/team.md).
 """
 
 from __future__ import annotations
@@ -27,10 +32,10 @@ from typing import Any
 import pyarrow as pa
 
 from omegad.config import Config
-from omegad.storage.rows import id_in, open_or_create, upsert_by_id
+from omegad.storage.rows import id_in, open_or_create
 from omegad.storage.store import MemoryStore
 
-__all__ = ["MemorySignals", "SignalStore", "Signals"]
+__all__ = ["MemorySignals", "SignalStore", "Signals", "combined"]
 
 TABLE = "signals"
 
@@ -49,6 +54,33 @@ class MemorySignals:
         return {"feedback": round(self.feedback, 4), "ratings": self.ratings, "accesses": self.accesses}
 
 
+def combined(share: MemorySignals | None, others: MemorySignals | None, bound: float) -> MemorySignals:
+    """A memory's signals from this host's share and the sum of the other hosts' shares."""
+    if others is None:
+        assert share is not None
+        return share
+    if share is None:
+        share = MemorySignals(others.namespace)
+    return MemorySignals(
+        share.namespace,
+        min(bound, max(-bound, share.feedback + others.feedback)),
+        share.ratings + others.ratings,
+        share.accesses + others.accesses,
+        max(share.last_access, others.last_access),
+    )
+
+
+def _summed(shares: list[MemorySignals]) -> MemorySignals:
+    """Shares of one memory added up (feedback not clamped: `combined` does that)."""
+    return MemorySignals(
+        shares[0].namespace,
+        sum(s.feedback for s in shares),
+        sum(s.ratings for s in shares),
+        sum(s.accesses for s in shares),
+        max(s.last_access for s in shares),
+    )
+
+
 def signal_from(r: dict[str, Any]) -> MemorySignals:
     """One memory's signals from a row of the signals table or a write-ahead-log record (same names)."""
     return MemorySignals(
@@ -65,30 +97,59 @@ def _schema() -> pa.Schema:
             pa.field("ratings", pa.int64(), nullable=False),
             pa.field("accesses", pa.int64(), nullable=False),
             pa.field("last_access", pa.int64(), nullable=False),
+            pa.field("host", pa.string(), nullable=False),  # whose share ("" in a local store)
         ]
     )
 
 
 class SignalStore:
-    """The ``signals`` table. Blocking; writes from the writer thread only."""
+    """The ``signals`` table. Blocking; writes from the writer thread only, and only this
+    host's shares (*host*)."""
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: Any, host: str = "", bound: float = 5.0) -> None:
         self._table = table
+        self.host = host
+        self.bound = bound
 
     @classmethod
-    def open(cls, store: MemoryStore) -> SignalStore:
-        return cls(open_or_create(store.side_db, TABLE, _schema()))
+    def open(cls, store: MemoryStore, host: str = "", bound: float = 5.0) -> SignalStore:
+        table = open_or_create(store.side_db, TABLE, _schema())
+        if "host" not in table.schema.names:  # (written before shares: every row is the local host's)
+            try:
+                table.add_columns({"host": "''"})
+            except Exception:
+                table.checkout_latest()  # another host of a team store added it first
+                if "host" not in table.schema.names:
+                    raise
+        return cls(table, host, bound)
 
     @property
     def table(self) -> Any:
         return self._table
 
+    def shares(self, table: Any | None = None) -> tuple[dict[str, MemorySignals], dict[str, MemorySignals]]:
+        """(this host's share, the other hosts' shares summed) of every memory that has any
+        (of *table*, a pinned snapshot of the signals table, when given)."""
+        own: dict[str, MemorySignals] = {}
+        others: dict[str, list[MemorySignals]] = {}
+        for r in (table or self._table).search().limit(None).to_arrow().to_pylist():
+            if r["host"] == self.host:
+                own[r["id"]] = signal_from(r)
+            else:
+                others.setdefault(r["id"], []).append(signal_from(r))
+        return own, {mid: _summed(s) for mid, s in others.items()}
+
     def load(self, table: Any | None = None) -> dict[str, MemorySignals]:
-        """Every signal (of *table*, a pinned snapshot of the signals table, when given)."""
-        tbl = (table or self._table).search().limit(None).to_arrow()
-        return {r["id"]: signal_from(r) for r in tbl.to_pylist()}
+        """Every memory's signals, all hosts' shares combined."""
+        own, others = self.shares(table)
+        return {mid: combined(own.get(mid), others.get(mid), self.bound) for mid in own.keys() | others.keys()}
+
+    def own(self) -> dict[str, MemorySignals]:
+        """This host's shares."""
+        return self.shares()[0]
 
     def upsert(self, signals: dict[str, MemorySignals]) -> None:
+        """Write this host's share of each memory in *signals*."""
         if not signals:
             return
         rows = [
@@ -99,31 +160,56 @@ class SignalStore:
                 "ratings": s.ratings,
                 "accesses": s.accesses,
                 "last_access": s.last_access,
+                "host": self.host,
             }
             for mid, s in signals.items()
         ]
         data = pa.Table.from_pylist(rows, schema=_schema())
-        upsert_by_id(self._table, data)
+        self._table.merge_insert(["id", "host"]).when_matched_update_all().when_not_matched_insert_all().execute(data)
 
     def delete(self, ids: Sequence[str]) -> None:
+        """Every host's share of each memory."""
         if ids:
             self._table.delete(id_in(ids))
 
 
 class Signals:
-    """The in-memory view (event loop and writer thread; plain dict updates)."""
+    """The in-memory view (event loop and writer thread; plain dict updates): this host's
+    shares (`mine`, what it writes), the other hosts' (`others`, summed, as last loaded) and
+    each memory's signals from both (`by_id`, what scoring reads)."""
 
     def __init__(self, config: Config) -> None:
         self.config = config
         self.by_id: dict[str, MemorySignals] = {}
+        self.mine: dict[str, MemorySignals] = {}
+        self.others: dict[str, MemorySignals] = {}
         self.dirty: set[str] = set()  # access counts not yet in the table
         self._hidden: dict[str, set[str]] = {}  # namespace -> hidden ids
 
-    def load(self, signals: dict[str, MemorySignals]) -> None:
-        self.by_id = signals
+    def load(self, mine: dict[str, MemorySignals], others: dict[str, MemorySignals] | None = None) -> None:
+        self.mine, self.others = mine, others or {}
+        self.by_id = {}
         self._hidden = {}
-        for mid, s in signals.items():
-            self._track(mid, s)
+        for mid in self.mine.keys() | self.others.keys():
+            self._combine(mid)
+
+    def load_others(self, others: dict[str, MemorySignals]) -> None:
+        """The other hosts' shares moved (this host's own are never read back: its memory of
+        them is newer than the table, with access counts not saved yet)."""
+        before, self.others = self.others, others
+        for mid in before.keys() | others.keys():
+            self._combine(mid)
+
+    def _combine(self, memory_id: str) -> None:
+        share, others = self.mine.get(memory_id), self.others.get(memory_id)
+        if share is None and others is None:
+            old = self.by_id.pop(memory_id, None)
+            if old is not None:
+                self._hidden.get(old.namespace, set()).discard(memory_id)
+            return
+        s = combined(share, others, self.config.feedback_bound)  # (the share itself without others)
+        self.by_id[memory_id] = s
+        self._track(memory_id, s)
 
     def _track(self, memory_id: str, s: MemorySignals) -> None:
         if s.feedback <= self.config.hide_below:
@@ -132,9 +218,9 @@ class Signals:
             self._hidden.get(s.namespace, set()).discard(memory_id)
 
     def rated(self, memory_id: str, namespace: str, score: float) -> MemorySignals:
-        """The state after one more rating (not applied: see `set`)."""
+        """This host's share after one more rating (not applied: see `set`)."""
         bound = self.config.feedback_bound
-        old = self.by_id.get(memory_id) or MemorySignals(namespace)
+        old = self.mine.get(memory_id) or MemorySignals(namespace)
         return MemorySignals(
             namespace,
             min(bound, max(-bound, old.feedback + score)),
@@ -144,36 +230,41 @@ class Signals:
         )
 
     def set(self, memory_id: str, s: MemorySignals) -> None:
-        self.by_id[memory_id] = s
-        self._track(memory_id, s)
+        """Make *s* this host's share of the memory's signals."""
+        self.mine[memory_id] = s
+        self._combine(memory_id)
 
     def accessed(self, hits: Iterable[tuple[str, str]], now_us: int) -> None:
         """Count (id, namespace) pairs a query returned."""
         for mid, namespace in hits:
-            s = self.by_id.get(mid)
+            s = self.mine.get(mid)
             if s is None:
-                s = self.by_id[mid] = MemorySignals(namespace)
+                s = self.mine[mid] = MemorySignals(namespace)
             s.accesses += 1
             s.last_access = now_us
             self.dirty.add(mid)
+            if self.by_id.get(mid) is not s:  # (a sum with other hosts' shares, or new)
+                self._combine(mid)
 
     def forget(self, memory_id: str) -> bool:
         s = self.by_id.pop(memory_id, None)
+        self.mine.pop(memory_id, None)
+        self.others.pop(memory_id, None)
         self.dirty.discard(memory_id)
         if s is not None:
             self._hidden.get(s.namespace, set()).discard(memory_id)
         return s is not None
 
     def take_dirty(self) -> dict[str, MemorySignals]:
-        """Copies of the states with unsaved access counts (marked clean). Called in the
-        writer thread while the event loop goes on counting: the set is swapped for a new one
-        first, then read (iterating the live set can fail with "Set changed size during
+        """Copies of this host's shares with unsaved access counts (marked clean). Called in
+        the writer thread while the event loop goes on counting: the set is swapped for a new
+        one first, then read (iterating the live set can fail with "Set changed size during
         iteration")."""
         dirty, self.dirty = self.dirty, set()
-        by_id = self.by_id
+        mine = self.mine
         out = {}
         for mid in dirty:
-            s = by_id.get(mid)
+            s = mine.get(mid)
             if s is not None:
                 out[mid] = replace(s)
         return out

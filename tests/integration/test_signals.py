@@ -90,3 +90,28 @@ def test_access_counts_persist_and_feedback_survives_a_crash_and_power_loss(daem
         assert c.stats()["store"]["recovery_at_start"]["signals_restored"] == 1
         c.delete(mid)
         assert c.stats()["lifecycle"]["signals"] == 0
+
+
+def test_a_signals_table_from_before_shares_is_migrated(daemon_factory) -> None:  # type: ignore[no-untyped-def]
+    """Signals tables written before each host kept its own share have no ``host`` column:
+    the daemon adds it at start (every row the local host's), and ratings go on adding up."""
+    import lancedb
+
+    d: Daemon = daemon_factory().start()
+    with d.client() as c:
+        mid = c.store("The staging database is refreshed from production every Monday.", namespace="s")
+        c.feedback(mid, 1)
+        c.maintain()
+    assert d.stop() == 0
+    table = lancedb.connect(d.data_dir / "lance").open_table("signals")
+    table.drop_columns(["host"])  # as it was written before
+    assert "host" not in table.schema.names and table.count_rows() == 1
+    d.start()
+    with d.client() as c:
+        assert c.get(mid)["feedback"] == 1.0
+        assert c.feedback(mid, 0.5)["feedback"] == 1.5
+    assert d.stop() == 0
+    table = lancedb.connect(d.data_dir / "lance").open_table("signals")
+    assert table.to_arrow().select(["id", "host", "feedback", "ratings"]).to_pylist() == [
+        {"id": mid, "host": "", "feedback": 1.5, "ratings": 2}
+    ]

@@ -211,6 +211,42 @@ def test_one_id_stored_on_two_hosts_at_once_is_one_row(hosts: Callable[..., list
             assert sorted(got) == ids, "an id has two rows"
 
 
+def test_ratings_of_one_memory_on_two_hosts_at_once_all_count(hosts: Callable[..., list[Daemon]]) -> None:
+    """Each host writes its own share of a memory's signals, so ratings made on two hosts
+    within one visibility interval add up on both (one row per memory kept the last one)."""
+    a, b = hosts(2)
+    with a.client() as c:
+        mid = c.store("The release train leaves every second Tuesday.", namespace="r")
+    with b.client() as c:
+        eventually(lambda: ids_in(c, "r") == [mid], VISIBILITY_S + 5, "the memory seen on b")
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def rate(d: Daemon, score: float) -> None:
+        try:
+            with d.client() as c:
+                barrier.wait()
+                for _ in range(2):
+                    c.feedback(mid, score)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=rate, args=(a, 0.5)), threading.Thread(target=rate, args=(b, 1.0))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for d in (a, b):
+        with d.client() as c:
+            got = eventually(
+                lambda c=c: (lambda m: m if m.get("ratings") == 4 else None)(c.get(mid)),
+                VISIBILITY_S + 5,
+                f"all four ratings on {d.socket}",
+            )
+            assert got["feedback"] == 3.0
+
+
 def test_a_killed_daemon_loses_nothing_it_acknowledged(hosts: Callable[..., list[Daemon]]) -> None:
     a, b = hosts(2)
     acked: list[str] = []

@@ -6,7 +6,7 @@ import sys
 import threading
 
 from omegad.config import Config
-from omegad.storage.signals import Signals
+from omegad.storage.signals import MemorySignals, Signals
 
 
 def test_take_dirty_while_another_thread_counts_accesses() -> None:
@@ -39,3 +39,21 @@ def test_take_dirty_while_another_thread_counts_accesses() -> None:
     # every counted access is in a saved state: nothing was lost between takes
     assert sum(s.accesses for s in signals.by_id.values()) == counted[0]
     assert all(saved[mid] == s.accesses for mid, s in signals.by_id.items())
+
+
+def test_shares_of_other_hosts_add_to_this_hosts() -> None:
+    """A memory's signals are this host's share plus the other hosts' (feedback clamped once
+    more); loading the others' again never touches this host's own, unsaved counts."""
+    signals = Signals(Config())
+    signals.load({"m": MemorySignals("ns", 2.0, 2, 3, 10)}, {"m": MemorySignals("ns", 4.0, 4, 1, 20)})
+    assert signals.by_id["m"] == MemorySignals("ns", 5.0, 6, 4, 20)  # (feedback bound 5)
+    signals.set("m", signals.rated("m", "ns", -1))  # this host's share: 2 - 1
+    assert signals.mine["m"].feedback == 1.0 and signals.by_id["m"].feedback == 5.0
+    signals.accessed([("m", "ns")], 30)
+    assert signals.by_id["m"].accesses == 5 and signals.take_dirty()["m"].accesses == 4
+    signals.load_others({"m": MemorySignals("ns", -6.0, 7, 0, 25), "n": MemorySignals("ns", -4.0, 4, 0, 5)})
+    assert signals.by_id["m"] == MemorySignals("ns", -5.0, 10, 4, 30)
+    assert signals.hidden("m") and signals.hidden_in("ns") == ("m", "n")
+    signals.load_others({})  # another host deleted "n": its share went with it
+    assert "n" not in signals.by_id and signals.hidden_in("ns") == ()
+    assert signals.by_id["m"] is signals.mine["m"]  # (alone, the share is the memory's signals)
