@@ -91,6 +91,9 @@ class Scheduler:
         self.backoff = Backoff()  # automatic passes after failures
         #: whether this daemon may maintain the store now (a team store: its lease holder only)
         self.allowed: Callable[[], bool] = lambda: True
+        #: save access counts every quiet interval, not only in passes (a team store: the other
+        #: hosts read them, and most hosts never run a pass)
+        self.share_counts = False
 
     def stats(self) -> MaintenanceStats:
         return MaintenanceStats(
@@ -345,8 +348,16 @@ class Scheduler:
             if self.faults.active("data_dir_missing"):
                 continue
             wanted = self.writer.commits_since_maintenance or self.writer.wal.bytes or self.backoff.failures
-            if (wanted or self.faults.active("disk_full")) and self.queue.depth == 0:
+            if self.queue.depth:
+                continue
+            if (wanted or self.faults.active("disk_full")) and self.allowed():
                 self.jobs.submit_nowait(lambda: self.job(True, "idle"), key="maintenance")
+            elif self.share_counts and self.writer.signals.dirty:
+                self.jobs.submit_nowait(self.save_access_counts, key="access_counts")
+
+    async def save_access_counts(self) -> None:
+        """Write this host's unsaved access counts to the signals table (in the writer)."""
+        await self.write([MaintainOp(reason="access_counts", checkpoint_only=True)])
 
     async def end_idle_process(self) -> None:
         """End the maintenance process (`omegad.lanceops`) once no pass or fold used it for

@@ -155,6 +155,7 @@ class Service:
         )
         if team is not None:  # only the lease holder maintains a team store
             self.scheduler.allowed = lambda: team.maintains
+            self.scheduler.share_counts = True
             store.on_commit = team.turns.committed
         self.exports: dict[str, ExportLease] = {}
         self.calls = 0  # requests answered (the dispatcher counts them): see `trim_heap_when_quiet`

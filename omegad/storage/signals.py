@@ -14,7 +14,8 @@ rows.
 - **Access frequency**: every memory a query returns is counted. The count scales the score
   by ``min(access_cap, 1 + access_weight × log2(1 + accesses))`` (0.05, cap 1.2: 31 returns
   give the full 1.2). Counts are kept in memory and written to the table by each maintenance
-  pass and at shutdown; a crash can lose the counts since the last pass (they are a hint).
+  pass and at shutdown (in a team store also every quiet ``maintenance.interval_s``, by every
+  host); a crash can lose the counts since the last save (they are a hint).
 
 Each host writes only its own share of a memory's signals (a row per memory and ``host``; a
 local store has one host, ""), and a memory's signals are the sum of its shares (feedback

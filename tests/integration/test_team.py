@@ -247,6 +247,24 @@ def test_ratings_of_one_memory_on_two_hosts_at_once_all_count(hosts: Callable[..
             assert got["feedback"] == 3.0
 
 
+def test_access_counts_of_every_host_reach_the_others(hosts: Callable[..., list[Daemon]]) -> None:
+    """A host that does not hold the lease runs no maintenance pass, yet its access counts
+    are saved every quiet interval, and every host sees the sum of all hosts' counts."""
+    a, b = hosts(2, extra="maintenance.interval_s = 1")
+    with a.client() as c:
+        mid = c.store("Feature flags are evaluated at the edge, never in the browser.", namespace="f")
+    leader, follower = (a, b) if leaders([a, b]) == [a] else (b, a)
+    question = "where are feature flags evaluated?"
+    for d, times in ((follower, 3), (leader, 2)):
+        with d.client() as c:
+            eventually(lambda c=c: ids_in(c, "f") == [mid], VISIBILITY_S + 5, "the memory listed")
+            for _ in range(times):
+                assert [r["id"] for r in c.query(question, namespace="f")] == [mid]
+    for d in (leader, follower):
+        with d.client() as c:
+            eventually(lambda c=c: c.get(mid).get("accesses") == 5, VISIBILITY_S + 10, f"5 accesses on {d.socket}")
+
+
 def test_a_killed_daemon_loses_nothing_it_acknowledged(hosts: Callable[..., list[Daemon]]) -> None:
     a, b = hosts(2)
     acked: list[str] = []
