@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from omegad.cli.memories import print_json
-from omegad.cli.upsert import upsert
+from omegad.cli.upsert import redactions_summary, upsert
 from omegad.requests import DEFAULT_NAMESPACE
 from omegad.rpc.fields import ID_RE, MAX_METADATA_DEPTH, MAX_TAG_CHARS, MAX_TAGS
 from omegad_client.protocol import MEMORY_TYPES
@@ -326,10 +326,12 @@ def apply(client: Any, records: list[Record], namespace: str | None) -> dict[str
     text, type, tags and metadata are left alone."""
     ns = namespace or DEFAULT_NAMESPACE
     totals = {"created": 0, "updated": 0, "unchanged": 0}
+    kinds: list[str] = []
     for r in records:
         mid = record_id(ns, r)
         meta, tags = r.metadata, list(r.tags)
-        totals[upsert(client, mid, r.text, r.type, tags, meta, namespace, r.created_at)] += 1
+        totals[upsert(client, mid, r.text, r.type, tags, meta, namespace, r.created_at, kinds)] += 1
+    totals["redacted"] = len(kinds)  # secrets replaced (docs/secrets.md)
     return totals
 
 
@@ -348,6 +350,6 @@ def run(client: Any, args: argparse.Namespace) -> int:
     else:
         print(
             f"imported {len(records)} {_NAMES[args.source]} record(s): {totals['created']} created, "
-            f"{totals['updated']} updated, {totals['unchanged']} unchanged"
+            f"{totals['updated']} updated, {totals['unchanged']} unchanged{redactions_summary(totals)}"
         )
     return 0

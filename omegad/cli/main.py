@@ -15,6 +15,7 @@ from typing import Any
 from omegad import __version__
 from omegad.cli import memories
 from omegad.cli.memories import print_json
+from omegad.cli.upsert import redaction_note, redactions_summary
 from omegad.config import ConfigError, load_config
 from omegad_client import Client, OmegadError
 from omegad_client.protocol import MEMORY_TYPES
@@ -289,6 +290,8 @@ def _client_command(args: argparse.Namespace) -> int:
                     print(f"already stored, same text: {result['id']} (tags merged)")
                 else:
                     print(f"{'stored' if result['created'] else 'already stored'}: {result['id']}")
+                if result.get("redacted"):
+                    print(redaction_note(result["redacted"]))
                 for e in conflicts:
                     print(_conflict_line(e))
             return 0
@@ -362,7 +365,16 @@ def _export(client: Any, args: argparse.Namespace) -> int:
 
 def _import(client: Any, args: argparse.Namespace) -> int:
     src = sys.stdin if args.path == "-" else open(args.path, encoding="utf-8")  # noqa: SIM115
-    totals = {"created": 0, "updated": 0, "unchanged": 0, "reembedded": 0, "history": 0, "edges": 0, "edges_skipped": 0}
+    totals = {
+        "created": 0,
+        "updated": 0,
+        "unchanged": 0,
+        "reembedded": 0,
+        "history": 0,
+        "edges": 0,
+        "edges_skipped": 0,
+        "redacted": 0,
+    }
     model = None
     batch: list[dict[str, Any]] = []
 
@@ -374,6 +386,7 @@ def _import(client: Any, args: argparse.Namespace) -> int:
         totals["history"] += r.get("history", 0)
         totals["edges"] += r["edges"]["imported"]
         totals["edges_skipped"] += r["edges"]["skipped"]
+        totals["redacted"] += len(r.get("redacted", []))
         batch.clear()
 
     try:
@@ -405,7 +418,7 @@ def _import(client: Any, args: argparse.Namespace) -> int:
     print(
         f"imported: {totals['created']} created, {totals['updated']} updated, {totals['unchanged']} unchanged "
         f"({totals['reembedded']} re-embedded); {totals['history']} history records; "
-        f"{totals['edges']} edges ({totals['edges_skipped']} skipped)"
+        f"{totals['edges']} edges ({totals['edges_skipped']} skipped){redactions_summary(totals)}"
     )
     return 0
 
@@ -427,7 +440,7 @@ def _import_markdown(client: Any, args: argparse.Namespace) -> int:
     else:
         print(
             f"imported {len(files)} file(s): {totals['created']} created, {totals['updated']} updated, "
-            f"{totals['unchanged']} unchanged"
+            f"{totals['unchanged']} unchanged{redactions_summary(totals)}"
         )
     return 0
 

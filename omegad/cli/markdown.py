@@ -158,9 +158,11 @@ def apply(client: Any, files: list[tuple[str, list[Item]]], namespace: str | Non
     type and tags are left alone."""
     ns = namespace or DEFAULT_NAMESPACE
     totals = {"created": 0, "updated": 0, "unchanged": 0}
+    kinds: list[str] = []
     for source, items in files:
         for item in items:
             mid = item_id(ns, source, item)
             meta: dict[str, Any] = {"source": {"format": "markdown", "file": source, "line": item.line}}
-            totals[upsert(client, mid, item.text, type_, item.tags, meta, namespace)] += 1
+            totals[upsert(client, mid, item.text, type_, item.tags, meta, namespace, redacted=kinds)] += 1
+    totals["redacted"] = len(kinds)  # secrets replaced (docs/secrets.md)
     return totals

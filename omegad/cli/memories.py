@@ -287,6 +287,10 @@ def _edit(client: Client, args: argparse.Namespace) -> int:
         print_json(updated)
     else:
         print(f"updated {args.id} ({', '.join(sorted(changes))}), version {updated['version']}")
+        if updated.get("redacted"):
+            from omegad.cli.upsert import redaction_note
+
+            print(redaction_note(updated["redacted"]))
     return 0
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["as_stored", "upsert"]
+__all__ = ["as_stored", "redaction_note", "redactions_summary", "upsert"]
 
 _STEP = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 
@@ -44,6 +44,18 @@ def as_stored(
     return text, meta
 
 
+def redaction_note(redacted: Sequence[Mapping[str, Any]]) -> str:
+    """One line saying which secrets the daemon replaced (kinds and where, never a value)."""
+    where = ", ".join(f"{r['kind']} in {r['field']} (characters {r['start']}-{r['end']})" for r in redacted)
+    return f"redacted before storing: {where}"
+
+
+def redactions_summary(totals: Mapping[str, int]) -> str:
+    """The end of an import's summary line: how many secrets were replaced, if any."""
+    n = totals.get("redacted", 0)
+    return f"; {n} secret{'s' if n != 1 else ''} redacted (docs/secrets.md)" if n else ""
+
+
 def upsert(
     client: Any,
     mid: str,
@@ -53,12 +65,16 @@ def upsert(
     metadata: Mapping[str, Any],
     namespace: str | None,
     created_at: str | None = None,
+    redacted: list[str] | None = None,
 ) -> str:
     """Store the record as memory *mid*, or update that memory if it differs; returns
-    ``created``, ``updated`` or ``unchanged``."""
+    ``created``, ``updated`` or ``unchanged``. The kind of each secret the daemon redacted
+    goes into *redacted*."""
     reply = client.store_result(
         text, type=type_, tags=tags, namespace=namespace, metadata=metadata, created_at=created_at, id=mid
     )
+    if redacted is not None:
+        redacted.extend(str(r["kind"]) for r in reply.get("redacted", []))
     if reply["created"]:
         return "created"
     old = client.get(mid)

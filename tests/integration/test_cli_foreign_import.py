@@ -36,7 +36,7 @@ def test_import_mem0_and_omega_is_idempotent_picks_up_changes_and_refuses_bad_fi
     doc = json.loads(export.read_text())
     doc["records"][0]["memory"] = "User likes dark mode, except in the mornings"
     export.write_text(json.dumps(doc, indent=2))
-    assert json.loads(run("--json")) == {"records": 3, "created": 0, "updated": 1, "unchanged": 2}
+    assert json.loads(run("--json")) == {"records": 3, "created": 0, "updated": 1, "unchanged": 2, "redacted": 0}
 
     listed = {m["id"]: m for m in _listed(sock, ns)}
     dark = listed[f"mem0-0f8b6a2e-3c1d-4e5f-9a7b-1c2d3e4f5a6b@{ns}"]

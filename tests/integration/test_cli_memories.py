@@ -123,7 +123,7 @@ def test_import_markdown_is_idempotent_and_picks_up_edits(shared_daemon: Daemon,
     assert "0 created, 0 updated, 3 unchanged" in again.stdout
     agents.write_text(agents.read_text().replace("Node 20", "Node 22"))
     edited = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--json", "--socket", sock)
-    assert json.loads(edited.stdout) == {"files": 1, "created": 0, "updated": 1, "unchanged": 2}
+    assert json.loads(edited.stdout) == {"files": 1, "created": 0, "updated": 1, "unchanged": 2, "redacted": 0}
     listed = json.loads(omegad("list", "--namespace", ns, "--json", "--socket", sock).stdout)["memories"]
     node = next(m for m in listed if "Node" in m["text"])
     assert node["text"] == "Node 22 is the minimum." and node["tags"] == ["build"] and node["version"] == 2
@@ -145,12 +145,31 @@ def test_import_of_a_file_with_a_secret_stores_it_redacted_and_stays_idempotent(
     notes = tmp_path / "CLAUDE.md"
     notes.write_text(f"# Release\n\n- The release bot pushes tags with {token}\n- Tags are signed.\n")
     first = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--json", "--socket", sock)
-    assert json.loads(first.stdout) == {"files": 1, "created": 2, "updated": 0, "unchanged": 0}, first.stderr
-    again = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--json", "--socket", sock)
-    assert json.loads(again.stdout) == {"files": 1, "created": 0, "updated": 0, "unchanged": 2}
+    assert json.loads(first.stdout) == {"files": 1, "created": 2, "updated": 0, "unchanged": 0, "redacted": 1}
+    again = omegad("import", str(notes), "--from", "markdown", "--namespace", ns, "--socket", sock)
+    assert again.stdout.strip() == (  # (the file still holds it: said on every import)
+        "imported 1 file(s): 0 created, 0 updated, 2 unchanged; 1 secret redacted (docs/secrets.md)"
+    )
     listed = json.loads(omegad("list", "--namespace", ns, "--json", "--socket", sock).stdout)["memories"]
     bot = next(m for m in listed if "release bot" in m["text"])
     assert token not in bot["text"] and "[redacted:github_token]" in bot["text"] and bot["version"] == 1
+
+
+def test_store_and_edit_say_what_was_redacted(shared_daemon: Daemon, ns: str, tmp_path: Path) -> None:
+    sock = str(shared_daemon.socket)
+    token = "ghp_" + "".join(chr(ord("a") + (i * 7) % 26) for i in range(36))  # made up, GitHub-shaped
+    text = f"The release bot pushes with {token}"
+    out = omegad("store", text, "--namespace", ns, "--no-wait", "--socket", sock)
+    assert out.returncode == 0, out.stderr
+    mid, note = out.stdout.split()[1], out.stdout.splitlines()[1]
+    start = text.index(token)
+    assert note == f"redacted before storing: github_token in text (characters {start}-{start + len(token)})"
+    assert token not in out.stdout
+    plain = omegad("store", "Tags are signed", "--namespace", ns, "--no-wait", "--socket", sock)
+    assert plain.stdout.count("\n") == 1  # (nothing redacted: nothing said)
+    edited = omegad("edit", mid, "--socket", sock, env=_editor(tmp_path, f"type: fact\ntags:\n---\nnow {token}\n"))
+    assert edited.returncode == 0, edited.stderr
+    assert edited.stdout.splitlines()[1] == "redacted before storing: github_token in text (characters 4-44)"
 
 
 def test_history_show_as_of_and_forget(shared_daemon: Daemon, ns: str, tmp_path: Path) -> None:
