@@ -31,12 +31,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pyarrow as pa
+import structlog
 
 from omegad.config import Config
+from omegad.errors import error_text
 from omegad.storage.rows import id_in, open_or_create
 from omegad.storage.store import MemoryStore
 
 __all__ = ["MemorySignals", "SignalStore", "Signals", "combined"]
+
+log = structlog.get_logger("omegad")
 
 TABLE = "signals"
 
@@ -114,15 +118,23 @@ class SignalStore:
 
     @classmethod
     def open(cls, store: MemoryStore, host: str = "", bound: float = 5.0) -> SignalStore:
-        table = open_or_create(store.side_db, TABLE, _schema())
-        if "host" not in table.schema.names:  # (written before shares: every row is the local host's)
-            try:
-                table.add_columns({"host": "''"})
-            except Exception:
-                table.checkout_latest()  # another host of a team store added it first
-                if "host" not in table.schema.names:
-                    raise
-        return cls(table, host, bound)
+        signals = cls(open_or_create(store.side_db, TABLE, _schema()), host, bound)
+        try:
+            signals._migrate()
+        except Exception as exc:  # (a read-only data directory: reads go on, the first write retries)
+            log.warning("signals_table_not_migrated", error=error_text(exc))
+        return signals
+
+    def _migrate(self) -> None:
+        """Give a table written before shares its ``host`` column (every row the local host's)."""
+        if "host" in self._table.schema.names:
+            return
+        try:
+            self._table.add_columns({"host": "''"})
+        except Exception:
+            self._table.checkout_latest()  # another host of a team store added it first
+            if "host" not in self._table.schema.names:
+                raise
 
     @property
     def table(self) -> Any:
@@ -134,7 +146,7 @@ class SignalStore:
         own: dict[str, MemorySignals] = {}
         others: dict[str, list[MemorySignals]] = {}
         for r in (table or self._table).search().limit(None).to_arrow().to_pylist():
-            if r["host"] == self.host:
+            if r.get("host", "") == self.host:
                 own[r["id"]] = signal_from(r)
             else:
                 others.setdefault(r["id"], []).append(signal_from(r))
@@ -153,6 +165,7 @@ class SignalStore:
         """Write this host's share of each memory in *signals*."""
         if not signals:
             return
+        self._migrate()
         rows = [
             {
                 "id": mid,

@@ -184,6 +184,32 @@ def test_read_only_data_directory_serves_reads_and_recovers(daemon_factory, tmpf
     assert d.stop() == 0, d.log()
 
 
+def test_a_signals_table_from_before_shares_on_a_read_only_directory(daemon_factory, tmpfs: Path) -> None:  # type: ignore[no-untyped-def]
+    """The ``host`` column cannot be added while the data directory is read-only: the daemon
+    still starts and shows the old ratings, and adds it with the first rating once it can."""
+    import lancedb
+
+    d: Daemon = daemon_factory(data_dir=tmpfs / "data").start()
+    with d.client() as c:
+        mid = c.store("The on-call rota changes every Monday at nine.", namespace="n")
+        c.feedback(mid, 1)
+        c.maintain()
+    assert d.stop() == 0, d.log()
+    lancedb.connect(d.data_dir / "lance").open_table("signals").drop_columns(["host"])  # as before shares
+    _remount(tmpfs, "ro")
+    d.start()
+    with d.client() as c:
+        assert c.get(mid)["feedback"] == 1.0
+        _remount(tmpfs, "rw")
+        assert c.feedback(mid, 1)["feedback"] == 2.0
+    assert "signals_table_not_migrated" in d.log()
+    assert d.stop() == 0, d.log()
+    d.start()
+    with d.client() as c:
+        assert c.get(mid)["ratings"] == 2
+    assert d.stop() == 0, d.log()
+
+
 def test_data_directory_deleted_or_moved_under_the_daemon(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     d: Daemon = daemon_factory().start()
     with d.client() as c:
