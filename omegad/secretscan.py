@@ -230,6 +230,12 @@ _TOKENS: dict[str, re.Pattern[str]] = {
         r"|\bp8e-[A-Za-z0-9]{32}\b|\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}\b|\bLTAI[A-Za-z0-9]{20}\b|\bxoxe(?:\.xox[bp])?-\d-[A-Z0-9]{140,170}\b"
         r"|\bAPI-[A-Z0-9]{26}\b|\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b|\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b|\bcmVmd(?:[A-Za-z0-9]{59}|Gtu[A-Za-z0-9]{56,90})\b"
         r"|\bsm_(?:aat|pat|sat)_[A-Za-z0-9]{16}\b|\beyJrIjoi[A-Za-z0-9]{70,400}={0,3}"
+        # CircleCI personal tokens, Bitbucket app passwords, Braintree (PayPal) access tokens, and
+        # Firebase Cloud Messaging's legacy server keys ("AAAA" and the project's number encoded,
+        # ":APA91b", the key; a device's registration token has no "AAAA" part)
+        r"|\bCCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}\b|\bATBB[A-Za-z0-9_=.-]{32,64}(?![\w=.-])"
+        r"|\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}\b"
+        r"|(?<![\w-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{130,140}(?![\w-])"
     ),
     # a live or test secret key in the shape Stripe made common ("shippo_live_…", "duffel_test_…",
     # "rzp_live_…"): a short vendor prefix, the mode, a random body. ("pk_" keys are publishable.)
@@ -345,7 +351,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "vendor_token": (
         *("ops_eyJ", "A3-", "ABSK", "dt0c01.", "EZAK", "EZTK", "fio-u-", "ico-", "pscale_", "pnu_", "rdme_"),
         *("tk-us-", "sha256~", "CLOJARS_", "p8e-", "v1.0-", "LTAI", "xoxe", "API-", "_mmk", "FLWSECK", "cmVmd"),
-        *("sm_", "eyJrIjoi"),
+        *("sm_", "eyJrIjoi", "CCIPAT_", "ATBB", "access_token$", ":APA91b"),
     ),
     "live_key": ("_live_", "_test_", "_prod_", "_sandbox_"),
     "sk_key": ("sk-",),
@@ -841,8 +847,10 @@ _QUERY_NEXT = re.compile(r"&[A-Za-z_]+\d{0,2}=")
 _QUERY_REST = re.compile(r"(?:&[A-Za-z_]+\d{0,2}=[^&\s]*)+$")
 #: A mail address or user@host ("root@10.0.0.7", "ci@corp.example.com").
 _ADDRESS = re.compile(r"^[\w.+-]+@(?:(?:[\w-]+\.)+[A-Za-z]{2,}|\d{1,3}(?:\.\d{1,3}){3})$")
+#: A query string ("a=1&b=2"; its first value holds no "#", which starts the fragment, and a
+#: "%" only as an escape, RFC 3986: a Django key's "f=*t##…%&i8=" is none), a domain.
 _QUERY = re.compile(
-    r"(?:^|[?&])[A-Za-z_][\w.-]*=[^&\s]*&[A-Za-z_]+\d{0,2}=|\.(?:com|net|org|io|dev|app|cloud)(?:$|[/:])"
+    r"(?:^|[?&])[A-Za-z_][\w.-]*=(?:[^&\s#%]|%[0-9A-Fa-f]{2})*&[A-Za-z_]+\d{0,2}=|\.(?:com|net|org|io|dev|app|cloud)(?:$|[/:])"
 )
 #: A date or a time stamp (ISO 8601), a MAC address: when something happened, which device.
 _DATETIME = re.compile(
@@ -889,10 +897,17 @@ _B64 = re.compile(r"^[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9_-]{8,}={0,2}$")
 _VALUE_FIRST = re.compile(
     r"(?<![^\s\"'`(\[])[\"'`(\[]?(?P<value>[^\s\"'`()\[\]<>]{6,400})[\"'`)\]]?[.,;:]?"
     r"(?:[ \t]*(?:<-|←|⇐|<--)|[ \t]+[—–][ \t]+|[ \t]*\n\^|[ \t]+(?:is|was|as)[ \t]+(?:the|our|my|a|an|what)\b|[ \t]+(?:that's|that[ \t]+is|it's)\b"
-    r"|\?[ \t]+(?:that's|that[ \t]+is|it's)\b)(?P<rest>[^\n]{0,60})"
+    r"|\?[ \t]+(?:that's|that[ \t]+is|it's)\b"
+    # "… as DB_PASSWORD", "… als HMAC_SECRET", "… como apiKey": the value given to a variable
+    # named in code style (words joined by "_", "." or "-", or camelCase), in several languages
+    r"|(?P<as>[ \t]+(?:as|als|como|comme|come|jako|som|как)[ \t]+[`'\"]?)"
+    r"(?=[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+\b|[a-z]+[0-9]*(?:[A-Z][a-z0-9]+)+\b))(?P<rest>[^\n]{0,60})"
 )
 
-_VALUE_FIRST_NEEDS = ("<-", "←", "⇐", "—", "–", "\n^", " is ", " was ", " as ", "that", "it's")
+_VALUE_FIRST_NEEDS = (
+    *("<-", "←", "⇐", "—", "–", "\n^", " is ", " was ", " as ", "that", "it's"),
+    *(" als ", " como ", " comme ", " come ", " jako ", " som ", " как "),
+)
 #: A line that is one value and nothing else: a note may name it on the line after ("…\nDB
 #: password, verified …") or before ("JSESSIONID\n…", "recovery key for LAPTOP-1:\n…").
 _LONE_VALUE = re.compile(r"(?m)^[ \t]*[\"'`]?(?P<value>[^\s\"'`]{6,400}?)[\"'`]?[ \t]*$")
@@ -918,18 +933,19 @@ _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
 _USER_PASS = re.compile(
     r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth|--(?:src-|dest-)?creds)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128})[\"']?:"
-    r"(?P<q>[\"']?)(?P<value>[^\s\"'@]{1,200})(?P=q)"
+    r"(?!//)(?P<q>[\"']?)(?P<value>[^\s\"'@]{1,200})(?P=q)"  # (not a URL: "redis-cli -u redis://host:6379/5")
 )
 #: The password flag of a command line. mysql's `-p` takes its value glued on (`-pSECRET`):
 #: `-p dbname` prompts for the password and names the database. sshpass and twine take it apart.
 _MYSQL = re.compile(
     r"\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\]|\\\n|\\){0,160}?\s-p|(?:sshpass|twine)\b[^\n]{0,120}?[ \t]-p[ \t]*)"
-    r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200}|(?<=[\"'])[^\"'\n]{1,200})(?P=q)"
 )
 _MYSQL_COMMAND = re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b")
 _NETRC = re.compile(r"\bmachine[ \t]+\S{1,200}\s+login[ \t]+\S{1,200}\s+password[ \t]+(?P<value>\S{1,200})")
 _PGPASS = re.compile(
-    r"(?m)^(?:[-*•][ \t]+)?[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:(?P<value>\S{1,200})$"
+    r"(?m)^(?:[-*•][ \t]+)?[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:"
+    r"(?P<value>\S(?:[^\n]{0,198}\S)?)[ \t]*$"  # (the password is the rest of the line, spaces and all)
 )
 _HTPASSWD = re.compile(
     r"\bhtpasswd(?:[ \t]+-[A-Za-z]{1,8}){0,4}?[ \t]+-[A-Za-z]{0,8}b[A-Za-z]{0,8}(?:[ \t]+-[A-Za-z]{1,8}){0,4}"
@@ -1359,7 +1375,7 @@ _ENCRYPT_KEY = re.compile(
 #: Registry and cloud logins: `docker login -p …`, `az login --service-principal -p …`.
 _LOGIN_PASSWORD = re.compile(
     r"\b(?:az|docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc)\b[^\n]{0,40}?\blogin\b[^\n]{0,200}?"
-    r"(?:[ \t]-p|--password|--secret)(?:[ \t]+|=)(?P<q>[\"']?)(?P<value>[^\s\"']{1,400})(?P=q)"
+    r"(?:[ \t]-p|--password|--secret)(?:[ \t]+|=)(?P<q>[\"']?)(?P<value>[^\s\"']{1,400}|(?<=[\"'])[^\"'\n]{1,400})(?P=q)"
 )
 #: `echo … | docker login --password-stdin`: what is echoed is the password.
 _STDIN_PASSWORD = re.compile(
@@ -1559,7 +1575,7 @@ _QUOTED_PHRASE = re.compile(r"(?P<value>[^\s\"'`]{1,40}(?:[ \t][^\s\"'`]{1,40}){
 _WORD_PHRASE = re.compile(
     # (words all in lower case or all capitalised, as diceware generators print them)
     r"(?P<value>(?:[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}|[A-Z][a-z]{2,9}(?:[ \t][A-Z][a-z]{2,9}){3,9})(?:[ \t]\d{1,4})?)"
-    r"(?=[ \t]*(?:$|\n|[—(]|--|\.[ \t]*$))"
+    r"(?=[ \t]*(?:$|\n|[—(]|--|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=)"  # (logfmt: the next field ends it)
 )
 _LONE_PHRASE = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)[ \t]*$")
 _CLAUSE_END = re.compile(r"[ \t]*(?:$|\n|[.,;:!?)(—–]|--)|[ \t]+[A-Z\u3000-\u9fff]")
@@ -1656,6 +1672,32 @@ _COMMAND_SECRETS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_SASL_PASSWD, ("]",)),
     (_ENCRYPT_KEY, ("encrypt",)),
 )
+
+
+def _gate(needs: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
+    """Each pattern (by position) runs only when a substring it needs is in the text: every
+    substring once, and for each the patterns it lets run (one pass over them all, `_active`,
+    rather than a test per pattern)."""
+    index: dict[str, list[int]] = {}
+    for i, literals in enumerate(needs):
+        for literal in literals:
+            index.setdefault(literal, []).append(i)
+    return tuple(index), {literal: tuple(ids) for literal, ids in index.items()}
+
+
+def _active(text: str, gate: tuple[tuple[str, ...], dict[str, tuple[int, ...]]]) -> list[int]:
+    """The patterns of *gate* that may match *text*, in their order."""
+    literals, index = gate
+    return sorted({i for literal in literals if literal in text for i in index[literal]})
+
+
+#: The plugins' and our token formats' substrings (matched in the text as it is), and the
+#: command patterns' (in lower case).
+_FORMAT_GATE = _gate((*(_PLUGIN_LITERALS[kind] for kind in _PLUGINS), *(_TOKEN_LITERALS[kind] for kind in _TOKENS)))
+_TOKEN_ITEMS = tuple(_TOKENS.items())
+_COMMAND_GATE = _gate((*(needs for _, needs in _COMMAND_PASSWORDS), *(needs for _, needs in _COMMAND_SECRETS)))
+
+
 #: An identifier named as one just before a value ("Account SID AC…", "client id: …").
 #: A table's header row: cells that are all short names ("url,username,password", "| Site | Login |
 #: Password |"); a column whose name is a secret's makes that column's cells secrets.
@@ -2576,9 +2618,9 @@ class SecretScanner:
         for m in _PRIVATE_KEY.finditer(text):
             if _KEY_BODY.search(m.group(0)):  # (not "-----BEGIN … KEY----- [redacted] -----END …")
                 yield Finding("private_key", m.start(), m.end())
-        for kind, plugin in self._plugins:
-            if not any(literal in text for literal in _PLUGIN_LITERALS[kind]):
-                continue
+        active = _active(text, _FORMAT_GATE)  # (a substring test is far cheaper than a pattern)
+        plugins = len(self._plugins)
+        for kind, plugin in (self._plugins[i] for i in active if i < plugins):
             # the plugins' own patterns, matched here for their positions (their
             # `analyze_string` gives a pattern's groups when it has any: "ghp" for a GitHub token)
             for index, pattern in enumerate(plugin.denylist):
@@ -2616,9 +2658,7 @@ class SecretScanner:
                         end = _JWT_TAIL.match(text, end).end()  # type: ignore[union-attr]
                     if end > start:
                         yield Finding(kind, start, end)
-        for kind, pattern in _TOKENS.items():
-            if not any(literal in text for literal in _TOKEN_LITERALS[kind]):
-                continue  # (a substring test is far cheaper than the pattern)
+        for kind, pattern in (_TOKEN_ITEMS[i - plugins] for i in active if i >= plugins):
             for m in pattern.finditer(text):
                 # (a format with fixed runs of its own is judged by its random part)
                 if _RUN.search(m.group("body") if "body" in pattern.groupindex else m.group(0)) or _sequential(
@@ -2741,9 +2781,9 @@ class SecretScanner:
         for m in _BASIC.finditer(text) if "basic" in low else ():
             if _basic_pair(m.group("value")):
                 yield Finding("basic_auth", m.start("value"), m.end("value"))
-        for pattern, needs in _COMMAND_PASSWORDS:
-            if not any(n in low for n in needs):
-                continue
+        commands = _active(low, _COMMAND_GATE)
+        passwords = len(_COMMAND_PASSWORDS)
+        for pattern, _ in (_COMMAND_PASSWORDS[i] for i in commands if i < passwords):
             for m in pattern.finditer(text):
                 if m.groupdict().get("value2"):  # ("creds are jsmith:…": only a password's shape)
                     value = m.group("value2").rstrip(".,;)")
@@ -2804,11 +2844,9 @@ class SecretScanner:
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         if "data" in text:
             yield from self._k8s(text)
-        if "cookie" in low:
+        if "cookie" in low or " -b" in text:  # (curl's "-b NAME=VALUE" sends a cookie)
             yield from self._cookies(text)
-        for pattern, needs in _COMMAND_SECRETS:
-            if not any(n in low for n in needs):
-                continue
+        for pattern, _ in (_COMMAND_SECRETS[i - passwords] for i in commands if i >= passwords):
             for m in pattern.finditer(text):
                 name = next(
                     g for g in pattern.groupindex if g in ("value", "hex", "pass", "k", "random") and m.group(g)
@@ -2843,8 +2881,13 @@ class SecretScanner:
                 yield Finding("password", m.start(group), m.end(group))
         for m in _CAT_SECRET_FILE.finditer(text) if "cat" in text else ():
             file, value = m.group("file"), m.group("value")
-            if not _SECRET_FILE.search(file) or _PUBLIC_FILE.search(file) or not _usable(value):
-                continue
+            if (
+                not _SECRET_FILE.search(file)
+                or _PUBLIC_FILE.search(file)
+                or not _usable(value)
+                or "[redacted:" in value
+            ):
+                continue  # (a line whose secret is redacted already: ".pgpass" fields around our marker)
             if _looks_random(value):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
             elif self._accepts(value, "password", (), False):
@@ -3251,6 +3294,11 @@ class SecretScanner:
                 break  # another name's assignment; a public key; an id ("token id …", not "… Apple ID")
             if kind == "password" and after_label and _pin_like(value):
                 return Finding(label, offset + word.index(value), offset + word.index(value) + len(value))
+            if kind != "password" and _LETTERS.match(value) and _name_kind(value, prior):
+                # a nearer name: the value after it is its ("… failing auth again, the Heroku API
+                # key is …" is judged as an API key's)
+                parts = (prior, *_name_parts(value))
+                continue
             if len(value) < minimum or (_LETTERS.match(value) and _name_kind(value, "")):
                 continue  # (a name of letters is another mention: "it's in 1Password")
             if kind != "password" and (_CAMEL_WORDS.match(value) or _SETTING_PAIR.match(value)):
@@ -3461,7 +3509,7 @@ class SecretScanner:
                 or _THING_BEFORE.search(text, max(0, m.start() - 16), m.start("value"))
             ):
                 continue  # (an identifier named as one: "Account SID AC… — auth token lives in SSM")
-            words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))[:7]
+            words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))[: 1 if m.group("as") else 7]
             for i, word in enumerate(words):
                 kind = _name_kind(word, words[i - 1] if i else "")
                 if (

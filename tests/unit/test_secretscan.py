@@ -1567,3 +1567,68 @@ def test_caddyfile_dns_provider_token() -> None:
     token = _r(_AN, 40)
     assert _found(f"{{\n    acme_dns cloudflare {token}\n    email me@example.org\n}}", token)
     assert SecretScanner().scan("tls {\n    dns cloudflare {env.CF_API_TOKEN}\n}") == []
+
+
+def test_a_value_given_to_a_variable_named_after_it() -> None:
+    # "… as NAME", in the languages a note is written in: the name is in code style
+    key = _r(_AN, 40)
+    assert _found(f"Fix: the 500s went away after I swapped in {key} as PARTNER_API_KEY.", key)
+    assert _found(f"Corrigi o erro usando {key} como AUTH0_CLIENT_SECRET.", key)
+    hexkey = _r(_HEXD, 32)
+    assert _found(f"Entscheidung: Wir nutzen vorerst {hexkey} als TWILIO_AUTH_TOKEN, bis Vault steht.", hexkey)
+    uuid = _uuid()
+    assert _found(f"stored {uuid} as herokuApiKey", uuid)
+    laravel = "base" + "64:" + base64.b64encode(bytes(_RNG.randrange(256) for _ in range(32))).decode()
+    assert _found(f"after the restore we used {laravel} as APP_KEY", laravel)
+    # a name that is no secret's, or prose after "as", is not one
+    scanner = SecretScanner()
+    assert scanner.scan(f"we keep {_r(_HEXD, 40)} as BUILD_COMMIT_SHA") == []
+    assert scanner.scan(f"imported {_uuid()} as TENANT_ID for the demo") == []
+    assert scanner.scan("use the staging cluster as deploy_target for now") == []
+
+
+def test_a_nearer_name_decides_how_a_value_is_read() -> None:
+    # "auth" (a secret's word) comes first; the value is the "Heroku API key"'s, a UUID
+    uuid = _uuid()
+    assert _found(f"Remember: when billing starts failing auth again, the working Heroku API key is {uuid}.", uuid)
+    assert _found(f"when relay fails auth, the working Postmark server token is {uuid}.", uuid)
+    # still an id where the nearer name is one
+    assert SecretScanner().scan(f"auth failed again for the request id {uuid}") == []
+
+
+def test_circleci_bitbucket_braintree_and_fcm_server_key_formats() -> None:
+    circle = "CCI" + "PAT_" + _r(_AN, 22) + "_" + _r(_HEXD, 40)
+    assert _found(f"mit dem neuen Schlüssel {circle} läuft es wieder.", circle)
+    bitbucket = "AT" + "BB" + _r(_AN, 32)
+    assert _found(f"the app password is in the pipeline: {bitbucket}", bitbucket)
+    braintree = "access_token" + "$production$" + _r(string.ascii_lowercase + string.digits, 16) + "$" + _r(_HEXD, 32)
+    assert _found(f"> Authorization: Bearer {braintree}\n> User-Agent: curl/8.5.0", braintree)
+    fcm = "AA" + "AA" + _r(_B64U, 7) + ":APA91b" + _r(_B64U, 134)
+    assert _found(f"push still failing with {fcm}", fcm)
+    # a device's registration token has the same tail and no "AAAA" part: it passes
+    device = _r(_B64U, 22) + ":APA91b" + _r(_B64U, 134)
+    assert SecretScanner().scan(f"registered device token {device}") == []
+
+
+def test_quoted_command_line_values_with_spaces_and_pgpass_phrases() -> None:
+    phrase = " ".join(_RNG.sample(["nectar", "saddle", "silver", "falcon", "velvet", "pillow", "cobalt"], 5))
+    assert _found(f"$ sshpass -p '{phrase}' ssh etl@10.2.4.7", phrase)
+    capital = " ".join(w.capitalize() for w in phrase.split()) + "55"
+    assert _found(f"$ docker login -u ci -p '{capital}' registry.example.net", capital)
+    assert _found(f"$ cat ~/.pgpass\ndb1.internal:5432:analytics:etl:{phrase}\n", phrase)
+    # logfmt: the next field ends an unquoted passphrase
+    assert _found(f"DEBUG auth: login user=app password={phrase} host=db1.internal", phrase)
+
+
+def test_curl_cookies_and_urls_after_a_user_flag() -> None:
+    sid = "s%3A" + _r(_B64U, 32) + "." + _r(_B64U, 43)
+    assert _found(f"curl -b 'connect.sid={sid}' https://app.example.net/account", sid)
+    # `redis-cli -u URL`: the URL's scheme is no user, its host no password
+    assert SecretScanner().scan("redis-cli -u redis://cache-redis:6379/5 ping") == []
+
+
+def test_a_django_key_is_no_query_string() -> None:
+    # (a query's value holds no "#" and a "%" only as an escape)
+    key = "f=*t##pj" + _r(string.ascii_lowercase + string.digits, 6) + "(7%&i8=h*" + _r(string.ascii_lowercase, 20)
+    assert _found(f"Django SECRET_KEY is {key} for now", key)
+    assert SecretScanner().scan("see https://example.net/search?q=term%20x&page=2 for the token docs") == []
