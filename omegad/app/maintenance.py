@@ -350,9 +350,11 @@ class Scheduler:
             wanted = self.writer.commits_since_maintenance or self.writer.wal.bytes or self.backoff.failures
             if self.queue.depth:
                 continue
-            if (wanted or self.faults.active("disk_full")) and self.allowed():
+            passing = (wanted or self.faults.active("disk_full")) and self.allowed()
+            if passing:
                 self.jobs.submit_nowait(lambda: self.job(True, "idle"), key="maintenance")
-            elif self.share_counts and self.writer.signals.dirty:
+            # (a pass saves them, unless passes are failing)
+            if self.share_counts and self.writer.signals.dirty and (not passing or self.backoff.failures):
                 self.jobs.submit_nowait(self.save_access_counts, key="access_counts")
 
     async def save_access_counts(self) -> None:

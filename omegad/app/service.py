@@ -156,6 +156,7 @@ class Service:
         if team is not None:  # only the lease holder maintains a team store
             self.scheduler.allowed = lambda: team.maintains
             self.scheduler.share_counts = True
+            self.writer.shared_signals = True
             store.on_commit = team.turns.committed
         self.exports: dict[str, ExportLease] = {}
         self.calls = 0  # requests answered (the dispatcher counts them): see `trim_heap_when_quiet`
@@ -429,15 +430,15 @@ class Service:
         if all(t is _UNKNOWN for t in twins):
             return [False] * len(rows)
         await self.pending.room(len(rows), sum(row_bytes(r) for r in rows))
-        if dedup and self.writer.texts.lost_since(texts_mark):
-            # so many stores committed since the twins were looked for (a long wait for room)
-            # that a twin among them may be forgotten: the writer decides, with a search
-            return [False] * len(rows)
         mark = self.pending.left
         asked = [r.id for r, cid in zip(rows, client_ids, strict=True) if cid]
         exists = set()
         if asked:
             exists = await anyio.to_thread.run_sync(self.store.existing_ids, asked, limiter=self.read_limiter)
+        if dedup and self.writer.texts.lost_since(texts_mark):
+            # so many stores committed since the twins were looked for (a long wait for room)
+            # that a twin among them may be forgotten: the writer decides, with a search
+            return [False] * len(rows)
         # from here to the log append nothing awaits: the decisions and the pending set agree
         fast: list[Row] = []
         chosen: list[bool] = []  # (whether the client chose the id: the commit checks those)

@@ -236,8 +236,9 @@ class Team:
             edges = await anyio.to_thread.run_sync(svc.edges.load, limiter=svc.read_limiter)
             svc.reload_graph(edges)
         if "signals" in moved and svc.writer.signal_store is not None:
+            mark = svc.signals.forgotten
             _, others = await anyio.to_thread.run_sync(svc.writer.signal_store.shares, limiter=svc.read_limiter)
-            svc.signals.load_others(others)
+            svc.signals.load_others(others, mark)
         for name in moved:
             self.refreshes[name] = self.refreshes.get(name, 0) + 1
 

@@ -135,6 +135,7 @@ class Writer:
         self.wal = wal
         self.faults = faults
         self.signal_store: SignalStore | None = None  # opened (blocking) at start-up
+        self.shared_signals = False  # a team store: other hosts write shares of the same memories
         self.history_store: HistoryStore | None = None  # (likewise)
         self.maintain = maintain
         # recent deletes (id → commit stamp), oldest first, and the newest one forgotten
@@ -244,9 +245,18 @@ class Writer:
     def save_access_counts(self) -> int:
         dirty = self.signals.take_dirty()
         try:
+            if self.shared_signals and dirty:
+                # another host may have deleted some of these memories (and every share of
+                # them): a count saved now would bring a share of a deleted memory back, so
+                # look at the table as it is now, not as of the last visibility interval
+                self.store.table.checkout_latest()
+                alive = self.store.existing_ids(list(dirty)) | {r.id for r in self.pending_rows()}
+                for memory_id in set(dirty) - alive:
+                    self.signals.forget(memory_id)
+                dirty = {m: s for m, s in dirty.items() if m in alive}
             self.signals_table.upsert(dirty)
         except Exception:
-            self.signals.dirty |= set(dirty)  # next time
+            self.signals.unsaved(dirty)  # next time
             raise
         return len(dirty)
 
@@ -359,6 +369,13 @@ class Writer:
             self._note_texts(new_rows.values())
             chosen = any(op.client_id for op in inserts if op.row.id in new_rows)
             self.store.insert(list(new_rows.values()), chosen=chosen)
+            if chosen and self.shared_signals:
+                # a client's id may be one a deleted memory had, whose shares a host saved
+                # as it was deleted: the new memory starts with none
+                reused = [op.row.id for op in inserts if op.client_id and op.row.id in new_rows]
+                self.signals_table.delete_if_any(reused)
+                for memory_id in reused:
+                    self.signals.forget(memory_id)
             self.rows_since_maintenance += len(new_rows)
             if new_rows:
                 self.commits_since_maintenance += 1
@@ -468,7 +485,7 @@ class Writer:
         for k in range(i):
             if isinstance(ops[k], EdgeOp) and isinstance(results[k], list):
                 results[k][:] = [e for e in results[k] if op.id not in (e.source, e.target)]
-        if self.signals.forget(op.id):
+        if self.signals.forget(op.id) or self.shared_signals:  # (other hosts' shares too)
             self.signals_table.delete([op.id])
         self.commits_since_maintenance += 1
         batch.log(i, delete_record(op.id, stamp))
@@ -563,10 +580,13 @@ class Writer:
             self.commits_since_maintenance += 1
             batch.log(index, *(row_record(r) for r in out.written))
         if op.signals:
-            self.signals_table.upsert(op.signals)
-            for mid, sig in op.signals.items():
-                self.signals.set(mid, sig)
-            batch.log(index, *(signal_record(mid, sig) for mid, sig in op.signals.items()))
+            # an export holds each memory's signals, all hosts' together: this host's share
+            # is what makes them so again
+            shares = {mid: self.signals.share_for(mid, sig) for mid, sig in op.signals.items()}
+            self.signals_table.upsert(shares)
+            for mid, share in shares.items():
+                self.signals.set(mid, share)
+            batch.log(index, *(signal_record(mid, share) for mid, share in shares.items()))
         if op.edges:
             out.edges, out.edges_skipped = self._imported_edges(op)
             self.edges.upsert(out.edges)

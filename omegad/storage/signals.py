@@ -26,6 +26,7 @@ row per memory would keep the last writer's (docs/team.md).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -41,6 +42,10 @@ from omegad.storage.store import MemoryStore
 __all__ = ["MemorySignals", "SignalStore", "Signals", "combined"]
 
 log = structlog.get_logger("omegad")
+
+#: Deleted memories `Signals` remembers, so that a load of the shares read before a delete
+#: does not bring theirs back.
+FORGETS_REMEMBERED = 10_000
 
 TABLE = "signals"
 
@@ -186,33 +191,52 @@ class SignalStore:
         if ids:
             self._table.delete(id_in(ids))
 
+    def delete_if_any(self, ids: Sequence[str]) -> None:
+        """`delete`, only when a share of one of *ids* is there (a read instead of a commit)."""
+        if ids and self._table.count_rows(id_in(ids)):
+            self._table.delete(id_in(ids))
+
 
 class Signals:
-    """The in-memory view (event loop and writer thread; plain dict updates): this host's
-    shares (`mine`, what it writes), the other hosts' (`others`, summed, as last loaded) and
-    each memory's signals from both (`by_id`, what scoring reads)."""
+    """The in-memory view (event loop and writer thread): this host's shares (`mine`, what it
+    writes), the other hosts' (`others`, summed, as last loaded) and each memory's signals from
+    both (`by_id`, what scoring reads). Changes take a lock: the writer thread applies ratings
+    while the event loop counts accesses and loads the other hosts' shares."""
 
     def __init__(self, config: Config) -> None:
         self.config = config
+        self._lock = threading.RLock()
         self.by_id: dict[str, MemorySignals] = {}
         self.mine: dict[str, MemorySignals] = {}
         self.others: dict[str, MemorySignals] = {}
         self.dirty: set[str] = set()  # access counts not yet in the table
         self._hidden: dict[str, set[str]] = {}  # namespace -> hidden ids
+        # memories forgotten (deleted) lately, by `forgotten` then: a read of the table that
+        # began before must not bring their shares back (`load_others`)
+        self.forgotten = 0
+        self._forgot: dict[str, int] = {}
 
     def load(self, mine: dict[str, MemorySignals], others: dict[str, MemorySignals] | None = None) -> None:
-        self.mine, self.others = mine, others or {}
-        self.by_id = {}
-        self._hidden = {}
-        for mid in self.mine.keys() | self.others.keys():
-            self._combine(mid)
+        with self._lock:
+            self.mine, self.others = mine, others or {}
+            self.by_id = {}
+            self._hidden = {}
+            for mid in self.mine.keys() | self.others.keys():
+                self._combine(mid)
 
-    def load_others(self, others: dict[str, MemorySignals]) -> None:
-        """The other hosts' shares moved (this host's own are never read back: its memory of
-        them is newer than the table, with access counts not saved yet)."""
-        before, self.others = self.others, others
-        for mid in before.keys() | others.keys():
-            self._combine(mid)
+    def load_others(self, others: dict[str, MemorySignals], mark: int) -> None:
+        """The other hosts' shares moved, as read after `forgotten` was *mark* (this host's
+        own are never read back: its memory of them is newer than the table, with access
+        counts not saved yet). A memory all of whose other shares went was deleted (a
+        delete removes every host's share): this host's share goes too."""
+        with self._lock:
+            others = {m: s for m, s in others.items() if self._forgot.get(m, -1) <= mark}
+            before, self.others = self.others, others
+            for mid in before.keys() - others.keys():
+                self.mine.pop(mid, None)
+                self.dirty.discard(mid)
+            for mid in before.keys() | others.keys():
+                self._combine(mid)
 
     def _combine(self, memory_id: str) -> None:
         share, others = self.mine.get(memory_id), self.others.get(memory_id)
@@ -232,56 +256,82 @@ class Signals:
             self._hidden.get(s.namespace, set()).discard(memory_id)
 
     def rated(self, memory_id: str, namespace: str, score: float) -> MemorySignals:
-        """This host's share after one more rating (not applied: see `set`)."""
+        """This host's share after one more rating (not applied: see `set`): the one that
+        moves the memory's feedback, all hosts' together, by *score* within the bound, as one
+        row per memory would (a share alone may lie outside it)."""
         bound = self.config.feedback_bound
-        old = self.mine.get(memory_id) or MemorySignals(namespace)
-        return MemorySignals(
-            namespace,
-            min(bound, max(-bound, old.feedback + score)),
-            old.ratings + 1,
-            old.accesses,
-            old.last_access,
-        )
+        with self._lock:
+            old = self.mine.get(memory_id) or MemorySignals(namespace)
+            others = self.others.get(memory_id)
+            elsewhere = others.feedback if others is not None else 0.0
+            now = min(bound, max(-bound, old.feedback + elsewhere))
+            return MemorySignals(
+                namespace,
+                min(bound, max(-bound, now + score)) - elsewhere,
+                old.ratings + 1,
+                old.accesses,
+                old.last_access,
+            )
+
+    def share_for(self, memory_id: str, total: MemorySignals) -> MemorySignals:
+        """This host's share that makes the memory's signals *total* (an import's), given
+        the other hosts' shares."""
+        with self._lock:
+            others = self.others.get(memory_id)
+            if others is None:
+                return total
+            return MemorySignals(
+                total.namespace,
+                total.feedback - others.feedback,
+                total.ratings - others.ratings,
+                total.accesses - others.accesses,
+                total.last_access,
+            )
 
     def set(self, memory_id: str, s: MemorySignals) -> None:
         """Make *s* this host's share of the memory's signals."""
-        self.mine[memory_id] = s
-        self._combine(memory_id)
+        with self._lock:
+            self.mine[memory_id] = s
+            self._combine(memory_id)
 
     def accessed(self, hits: Iterable[tuple[str, str]], now_us: int) -> None:
         """Count (id, namespace) pairs a query returned."""
-        for mid, namespace in hits:
-            s = self.mine.get(mid)
-            if s is None:
-                s = self.mine[mid] = MemorySignals(namespace)
-            s.accesses += 1
-            s.last_access = now_us
-            self.dirty.add(mid)
-            if self.by_id.get(mid) is not s:  # (a sum with other hosts' shares, or new)
-                self._combine(mid)
+        with self._lock:
+            for mid, namespace in hits:
+                s = self.mine.get(mid)
+                if s is None:
+                    s = self.mine[mid] = MemorySignals(namespace)
+                s.accesses += 1
+                s.last_access = now_us
+                self.dirty.add(mid)
+                if self.by_id.get(mid) is not s:  # (a sum with other hosts' shares, or new)
+                    self._combine(mid)
 
     def forget(self, memory_id: str) -> bool:
-        s = self.by_id.pop(memory_id, None)
-        self.mine.pop(memory_id, None)
-        self.others.pop(memory_id, None)
-        self.dirty.discard(memory_id)
-        if s is not None:
-            self._hidden.get(s.namespace, set()).discard(memory_id)
-        return s is not None
+        with self._lock:
+            self.forgotten += 1
+            self._forgot[memory_id] = self.forgotten
+            if len(self._forgot) > FORGETS_REMEMBERED:
+                del self._forgot[next(iter(self._forgot))]
+            s = self.by_id.pop(memory_id, None)
+            self.mine.pop(memory_id, None)
+            self.others.pop(memory_id, None)
+            self.dirty.discard(memory_id)
+            if s is not None:
+                self._hidden.get(s.namespace, set()).discard(memory_id)
+            return s is not None
 
     def take_dirty(self) -> dict[str, MemorySignals]:
         """Copies of this host's shares with unsaved access counts (marked clean). Called in
-        the writer thread while the event loop goes on counting: the set is swapped for a new
-        one first, then read (iterating the live set can fail with "Set changed size during
-        iteration")."""
-        dirty, self.dirty = self.dirty, set()
-        mine = self.mine
-        out = {}
-        for mid in dirty:
-            s = mine.get(mid)
-            if s is not None:
-                out[mid] = replace(s)
-        return out
+        the writer thread while the event loop goes on counting."""
+        with self._lock:
+            dirty, self.dirty = self.dirty, set()
+            return {mid: replace(self.mine[mid]) for mid in dirty if mid in self.mine}
+
+    def unsaved(self, ids: Iterable[str]) -> None:
+        """Mark *ids* dirty again (their save failed)."""
+        with self._lock:
+            self.dirty.update(m for m in ids if m in self.mine)
 
     def hidden(self, memory_id: str) -> bool:
         s = self.by_id.get(memory_id)

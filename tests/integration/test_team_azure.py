@@ -102,7 +102,9 @@ def test_one_daemon_on_azure(hosts: Callable[..., list[Daemon]], azurite: Azurit
 
 
 def test_two_daemons_share_a_container(hosts: Callable[..., list[Daemon]]) -> None:
-    daemons = hosts(2)
+    # (no contradiction checks: the templated notes contradict one another, and an edge demotes
+    # the older side, so whether the asked note ranks in the top three would depend on timing)
+    daemons = hosts(2, extra="contradiction.enabled = false")
     acked: list[str] = []
     errors: list[BaseException] = []
     lock = threading.Lock()

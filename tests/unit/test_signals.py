@@ -42,18 +42,45 @@ def test_take_dirty_while_another_thread_counts_accesses() -> None:
 
 
 def test_shares_of_other_hosts_add_to_this_hosts() -> None:
-    """A memory's signals are this host's share plus the other hosts' (feedback clamped once
-    more); loading the others' again never touches this host's own, unsaved counts."""
+    """A memory's signals are this host's share plus the other hosts' (feedback within the
+    bound); a rating moves the sum as one row per memory would; loading the others' again
+    never touches this host's own, unsaved counts."""
     signals = Signals(Config())
     signals.load({"m": MemorySignals("ns", 2.0, 2, 3, 10)}, {"m": MemorySignals("ns", 4.0, 4, 1, 20)})
     assert signals.by_id["m"] == MemorySignals("ns", 5.0, 6, 4, 20)  # (feedback bound 5)
-    signals.set("m", signals.rated("m", "ns", -1))  # this host's share: 2 - 1
-    assert signals.mine["m"].feedback == 1.0 and signals.by_id["m"].feedback == 5.0
+    signals.set("m", signals.rated("m", "ns", -1))  # 5 - 1: this host's share 4 - 4
+    assert signals.mine["m"].feedback == 0.0 and signals.by_id["m"].feedback == 4.0
+    for _ in range(12):  # downvotes here outweigh upvotes elsewhere, down to the bound
+        signals.set("m", signals.rated("m", "ns", -1))
+    assert signals.by_id["m"].feedback == -5.0 and signals.mine["m"].feedback == -9.0 and signals.hidden("m")
+    signals.set("m", signals.rated("m", "ns", 1))
+    assert signals.by_id["m"].feedback == -4.0  # (one up from the bound, not from the share)
     signals.accessed([("m", "ns")], 30)
     assert signals.by_id["m"].accesses == 5 and signals.take_dirty()["m"].accesses == 4
-    signals.load_others({"m": MemorySignals("ns", -6.0, 7, 0, 25), "n": MemorySignals("ns", -4.0, 4, 0, 5)})
-    assert signals.by_id["m"] == MemorySignals("ns", -5.0, 10, 4, 30)
+    mark = signals.forgotten
+    signals.load_others({"m": MemorySignals("ns", -2.0, 7, 0, 25), "n": MemorySignals("ns", -4.0, 4, 0, 5)}, mark)
+    assert signals.by_id["m"] == MemorySignals("ns", -5.0, 23, 4, 30)
     assert signals.hidden("m") and signals.hidden_in("ns") == ("m", "n")
-    signals.load_others({})  # another host deleted "n": its share went with it
-    assert "n" not in signals.by_id and signals.hidden_in("ns") == ()
-    assert signals.by_id["m"] is signals.mine["m"]  # (alone, the share is the memory's signals)
+    assert signals.by_id["n"].feedback == -4.0
+    signals.set("n", signals.rated("n", "ns", 1))
+    signals.load_others({"m": MemorySignals("ns", -2.0, 7, 0, 25)}, mark)  # "n" deleted elsewhere
+    assert "n" not in signals.by_id and "n" not in signals.mine and signals.hidden_in("ns") == ("m",)
+
+
+def test_a_delete_is_not_undone_by_a_load_read_before_it() -> None:
+    signals = Signals(Config())
+    signals.load({"m": MemorySignals("ns", 1.0, 1, 0, 0)}, {"m": MemorySignals("ns", 1.0, 1, 0, 0)})
+    mark = signals.forgotten  # a read of the table begins
+    assert signals.forget("m")  # the memory is deleted meanwhile
+    signals.load_others({"m": MemorySignals("ns", 1.0, 1, 0, 0)}, mark)  # what the read found
+    assert "m" not in signals.by_id
+    signals.load_others({"m": MemorySignals("ns", 2.0, 1, 0, 0)}, signals.forgotten)  # a later one
+    assert signals.by_id["m"].feedback == 2.0  # (a new memory under the same id)
+
+
+def test_an_import_sets_the_share_that_makes_its_totals() -> None:
+    signals = Signals(Config())
+    signals.load({"m": MemorySignals("ns", 1.0, 1, 2, 0)}, {"m": MemorySignals("ns", 2.0, 2, 1, 0)})
+    share = signals.share_for("m", MemorySignals("ns", 3.0, 3, 3, 0))
+    signals.set("m", share)
+    assert signals.by_id["m"] == MemorySignals("ns", 3.0, 3, 3, 0)
