@@ -272,6 +272,14 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "nostr_key": re.compile(r"\bnsec1[02-9ac-hj-np-z]{58}\b"),
     # a Cloudflare Tunnel token: base64 of {"a": account, "t": tunnel id, "s": the tunnel secret}
     "cloudflare_tunnel_token": re.compile(r"(?<![\w.+/-])eyJhIjoi[A-Za-z0-9+/]{100,400}={0,2}"),
+    # Pinecone API keys ("pcsk_", a key id, "_", the secret), Netlify personal access tokens
+    # ("nfp_"), Tailscale keys ("tskey-auth-…", "tskey-api-…": an id, "CNTRL-" or "-", the secret),
+    # Meta (Facebook, Instagram, WhatsApp) Graph API access tokens ("EAA" and 100 or more; gitleaks'
+    # facebook-access-token; Square's "EAAA" tokens are 60 characters)
+    "pinecone_key": re.compile(r"\bpcsk_[A-Za-z0-9]{4,10}_[A-Za-z0-9]{40,100}\b"),
+    "netlify_token": re.compile(r"\bnfp_[A-Za-z0-9]{36,44}\b"),
+    "tailscale_key": re.compile(r"\btskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}\b"),
+    "meta_token": re.compile(r"\bEAA[A-Za-z0-9]{100,400}\b"),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin);
     # also shoutrrr's "discord://token@webhook-id" form of Discord's webhook URL
     "webhook_url": re.compile(
@@ -367,6 +375,10 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "nats_seed": ("SU", "SA", "SO", "SN", "SC", "SX", "SP"),
     "salesforce_token": ("00D",),
     "xendit_key": ("xnd_",),
+    "pinecone_key": ("pcsk_",),
+    "netlify_token": ("nfp_",),
+    "tailscale_key": ("tskey-",),
+    "meta_token": ("EAA",),
 }
 KINDS = (
     *_PLUGINS,
@@ -409,8 +421,8 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 #: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
 _NAME_HINT = re.compile(
-    r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร口암])(?:p(?:ass|wd|w\b|at\b|sk\b)|secret|token|credential|auth|key[ \t]+content\b|key"
-    r"|cookie|sess|salt"
+    r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร口암])(?:p(?:ass|wd|(?:w|at|sk)(?:\b|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])))|secret|token|credential|auth|key[ \t]+content\b|key"
+    r"|cookie|sess|salt|code(?:(?<=recoverycode)|(?<=recovery[ _-]code)|(?<=backupcode)|(?<=backup[ _-]code))"
     r"|veracrypt|truecrypt|(?<![a-z])luks|keepass"
     r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser)(?![a-z])"
     r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]sen(?:ord|fras)|salasana|adgangskode|heslo"
@@ -464,17 +476,33 @@ _WORDY = re.compile(r"^[A-Za-z]+\d{0,2}(?:[_.-]+[A-Za-z]+\d{0,2})*$")
 _CAMEL = re.compile(r"OAuth|[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 #: Name parts that make a value a password (any value that is not a placeholder counts).
 _PASSWORD_PART = re.compile(
-    r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk\w*|passphrase|requirepass|\w+pass|bindpw|rootpw|authtok"
+    r"^(?:\w*passw(?:or)?d\w*|pass|passwd|pwd|pw|psk\w*|\w*passphrase|requirepass|\w+pass|bindpw|rootpw|authtok"
     # (a disk's or a password database's only credential is its passphrase)
     r"|veracrypt|truecrypt|luks\d?|keepass\w*"
     r"|passwort|kennwort|wachtwoord|wachtzin|senha|contrasena|hesl\w*|haslo|losenord\w*|salasana|passord|adgangskode|jelszo|sifre\w*|clave)$"
 )
 #: Tools whose only credential is a passphrase: "the VeraCrypt container … — w w w w —".
 _CRYPT_TOOL = re.compile(r"veracrypt|truecrypt|keepass")
+#: An account's recovery or backup code (a one-time password) by its name: "MFA_RECOVERY_CODE".
+_RECOVERY_CODE = re.compile(r"(?:recovery|backup|scratch)codes?$")
+#: The qualifiers that make a key a credential in a name written as one word ("Pineconeapikey").
+_JOINED_KEY_QUALIFIERS = (
+    "api",
+    "app",
+    "admin",
+    "private",
+    "secret",
+    "access",
+    "storage",
+    "encryption",
+    "signing",
+    "master",
+)
 _JOINED_PASSWORD = re.compile(r"motdepasse|katasandi|matkhau|katalaluan|codedacc[eè]s")
 #: Name parts that make a random value a secret.
 _SECRET_PART = re.compile(
     r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|\w*authkeys?|apikey|appkey|privatekey|\w*privkey|skey|pat|cookies?"
+    r"|\w*secretkeybase"
     r"|mnemonic|wif|keypair|unseal"
     r"|sessionid|sessid|phpsessid|jsessionid)$"
 )
@@ -778,9 +806,11 @@ _SETTINGS_LIST = re.compile(r"^[A-Za-z_-]{2,30}[:=][\w.-]{1,8}(?:[,;&|][A-Za-z_-
 _DIGEST_COLUMN = re.compile(r"\b(?:DIGEST|CHECKSUM|SHA256|SHA1|MD5|HASH|FINGERPRINT)\b")
 #: A note that a value is public by design: a search-only or publishable key, one shipped to browsers.
 #: Example values that vendors and standards publish for everyone (SHA-256 of each, so the values
-#: themselves are not in the source): Stripe's documented test keys, RFC 7515's HMAC key (A.1).
+#: themselves are not in the source): Stripe's documented test keys, RFC 7515's HMAC key (A.1),
+#: the Azure Storage emulator's (Azurite's) well-known account key for `devstoreaccount1`.
 _DOCUMENTED_VALUES = frozenset(
     [
+        "0011cc25eb4320717494d2703e8cba85743e71b500283c21c8b88147992f9059",
         "2cafc0970149a84f3b9e62eaf169f36f59907a3b3e31f7b82e68c69cd27f7326",
         "f2d6ca16515033e5dce14eba840b979d27b5cbae24bb3e5bf484339667f86397",
         "8b1b17a9740c068accab5c3d0d652c8e3cc13206e70bb73b42ea41d4c2de3c12",
@@ -824,11 +854,11 @@ _TRIM = "\"'`()[]{}.,;:!?«»“”"
 #: Values after a secret-sounding name that stand for one rather than being one (a template's
 #: slot holds an expression: "{os.environ['DB_PASSWORD']}" in an f-string).
 _PLACEHOLDER = re.compile(
-    r"(?i)^(?:<[^>]*>?|\$[({].*|\$[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|%\([^)]*\)[sdr]|\{[A-Za-z_][\w.:-]*\}?|\{[A-Za-z_][\w.]*[\[(][^{}]*\}|\{\d{0,2}\}|#\{.*|@[\w.-]+@|\(+[A-Za-z_][\w.-]*\)*|__[A-Za-z][\w.]*__|\[\[.*|<<.*|\*+|•+|x+|\.{3,}|![A-Za-z_]+|"
+    r"(?i)^(?:<[^>]*>?|\$[({].*|\$(?-i:(?![A-Z][a-z]{2,}\d{2,}[^\w\s]?$))[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|%\([^)]*\)[sdr]|\{[A-Za-z_][\w.:-]*\}?|\{[A-Za-z_][\w.]*[\[(][^{}]*\}|\{\d{0,2}\}|#\{.*|@[\w.-]+@|\(+[A-Za-z_][\w.-]*\)*|__[A-Za-z][\w.]*__|\[\[.*|<<.*|\*+|•+|x+|\.{3,}|![A-Za-z_]+|"
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
-    r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?me|your[_-]|example|EXAMPLE|placeholder|\.\.\.|[_.-](?:fake|dummy|bogus)\b).*)$"
+    r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?(?:me|this)|please[_-]?change|your[_-]|example|EXAMPLE|placeholder|\.\.\.|[_.-](?:fake|dummy|bogus)\b).*)$"
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
 #: Dictionary words joined by dots and a number of two to four digits: a memorable password
@@ -858,8 +888,8 @@ _DATETIME = re.compile(
     r"|^[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}$"
 )
 #: A call ("os.getenv(…)"), unless what looks like one is random ("sa(qrk…").
-_CALL = re.compile(r"^[A-Za-z_][\w.]*\(")
-_CALL_OPEN = re.compile(r"^[A-Za-z_][\w.]*\($")
+_CALL = re.compile(r"^[A-Za-z_][\w.]*+(?:::[\w.]++)*+\(")  # (paths too: "std::env::var(", "Foo::bar(")
+_CALL_OPEN = re.compile(r"^[A-Za-z_][\w.]*+(?:::[\w.]++)*+\($")
 #: A method called on an object ("Rails.application.credentials.dig(…"): code however random.
 _NESTED_CALL = re.compile(r"\([ \t]*[A-Za-z_]\w*\.[A-Za-z_][\w.]*\(")  # ("print(secrets.token_urlsafe(32))")
 #: A call on a call's result ("gs()(e.apiKey).slice(0"): minified code, not a value.
@@ -901,9 +931,27 @@ _VALUE_FIRST = re.compile(
     # "… as DB_PASSWORD", "… als HMAC_SECRET", "… como apiKey": the value given to a variable
     # named in code style (words joined by "_", "." or "-", or camelCase), in several languages
     r"|(?P<as>[ \t]+(?:as|als|como|comme|come|jako|som|как)[ \t]+[`'\"]?)"
-    r"(?=[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+\b|[a-z]+[0-9]*(?:[A-Z][a-z0-9]+)+\b))(?P<rest>[^\n]{0,60})"
+    r"(?=[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+\b|[a-z]+[0-9]*(?:[A-Z][a-z0-9]+)+\b)"
+    # "… come Cloudflare API token", "… como Mistral API key": the value given the role a name in
+    # prose says (the words after are read for a secret's name, as after "is the")
+    r"|[ \t]+(?:as|als|como|comme|come|jako|som)[ \t]+(?:(?:the|our|a|an|la|le|el|il|lo|o|die|der|das|den|de)[ \t]+)?"
+    r"(?=[A-Za-z]))(?P<rest>[^\n]{0,60})"
 )
 
+#: A long value with parentheses in it (Django's keys draw on "!@#$%^&*(-_=+)"), then its name.
+_VALUE_FIRST_PARENS = re.compile(
+    r"(?<!\S)(?P<value>(?=[^\s]{0,400}[()])[^\s\"'`<>]{20,400})[ \t]+(?:<-|←|(?:is|was)[ \t]+the)[ \t]+(?P<rest>[^\n]{0,60})"
+)
+#: A reply that refers back to the value ending the line before and names it: "…: can you retry
+#: with …?" / "assistant: ok, using that as the Heroku API token", "… / that's the key".
+_REPLY_NAMES = re.compile(
+    r"\n(?:[^\n:]{1,60}:[ \t]+)?(?i:(?:(?:ok(?:ay)?|sure|thanks|got[ \t]+it|done|great)[,.!]?[ \t]+)?"
+    r"(?:(?:i'm|i[ \t]+am|i'll|i[ \t]+will|i)[ \t]+)?(?:using|used|use|saved|set|stored|added|put|keeping|kept)[ \t]+"
+    r"(?:that|this|it)[ \t]+(?:as|for)[ \t]+|(?:that's|that[ \t]+is|this[ \t]+is|it's)[ \t]+)(?P<rest>[^\n]{0,60})"
+)
+_REPLY_NEEDS = ("that", "That", "this", "This", "it", "It")
+#: The value that ends a line (before its "?" or "."), read back from the line's end.
+_LINE_LAST_VALUE = re.compile(r"(?<![^\s\"'`(\[])[\"'`]?(?P<value>[^\s\"'`()\[\]<>]{6,400})[\"'`]?[?.!]?[ \t]*$")
 _VALUE_FIRST_NEEDS = (
     *("<-", "←", "⇐", "—", "–", "\n^", " is ", " was ", " as ", "that", "it's"),
     *(" als ", " como ", " comme ", " come ", " jako ", " som ", " как "),
@@ -1046,6 +1094,13 @@ _KEY_FILE_LINE = re.compile(
 _NEW_VALUE = re.compile(
     r"(?i)\b(?:new[ \t]+(?:value|one)[ \t]+(?:is|=|:)|set[ \t]+it[ \t]+to)[ \t]*[`\"']?(?P<value>[^\s`\"']{16,400})"
 )
+#: A value announced after the sentence named its secret: "… Gmail app password … Value: …",
+#: "Current value is \"…\"", "Correct value: …", "… revoked. Replaced it with …".
+_ANNOUNCED_VALUE = re.compile(
+    r"(?i)(?:\b(?:current|correct|actual|new)[ \t]+value(?:[ \t]+is|[ \t]*[:=])|(?<![\w.-])value[ \t]*:|\bnew[ \t]+one[ \t]*:"
+    r"|\b(?:replaced|changed|rotated|reset)[ \t]+it[ \t]+(?:with|to))[ \t]*(?P<q>[`\"'«“]?)[ \t]*(?P<value>[^\s`\"'»”]{6,400})"
+)
+_ANNOUNCED_NEEDS = ("value:", "value :", "value is", "value =", "value=", "one:", "one :", " it with ", " it to ")
 _WALLET_KEY = re.compile(
     r"(?:\baccounts[\"']?[ \t]*:[ \t]*\[[ \t]*|(?:\bfrom_key|\bprivateKeyToAccount|\bWallet|\bfromPrivateKey)\([ \t]*)"
     r"[\"'](?P<value>(?:0x)?[0-9a-fA-F]{64})[\"']"
@@ -1337,6 +1392,13 @@ _ENCRYPTED_DATA = re.compile(
 _COOKIE_HEADER = re.compile(
     r"(?i)(?:\b(?P<set>set-)?cookie[\"']?[ \t]*(?::|=(?=[\"']))|(?<=\s)(?:-b|--cookie))[ \t]*[\"']?(?P<pairs>[^\n\"']{1,2000})"
 )
+#: A session cookie by its framework's documented name, as a bare `name=value` pair anywhere:
+#: Express's `connect.sid`, Java servlets' `JSESSIONID`, PHP's `PHPSESSID`, Django's `sessionid`,
+#: Rails' and Laravel's `…_session`, `__Secure-` and `__Host-` cookies.
+_SESSION_COOKIE = re.compile(
+    r"(?<![\w.-])(?:connect\.sid|(?i:jsessionid|phpsessid|sessionid)|[A-Za-z][\w.-]{0,40}_session|__(?:Secure|Host)-[\w.-]{1,60})"
+    r"=(?P<value>[^\s;,\"'&<>]{16,4000})"
+)
 _COOKIE_PAIR = re.compile(r"[ \t]*(?P<name>[^=;\s]{1,200})=(?P<value>[^;\s]{1,4000})")
 _COOKIE_DICT = re.compile(r"(?i)\bcookies[\"']?[ \t]*[:=][ \t]*\{(?P<body>[^{}]{1,2000})\}")
 _DICT_PAIR = re.compile(r"[\"'](?P<name>[^\"'\n]{1,200})[\"'][ \t]*:[ \t]*[\"'](?P<value>[^\"'\n]{1,4000})[\"']")
@@ -1454,7 +1516,7 @@ _KEY_LITERAL = re.compile(
 )
 #: A chat reply that is a value, after a line that names a secret ("what's the VPN pw?").
 _CHAT_REPLY = re.compile(
-    r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
+    r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?(?P<speaker>[\w.@-]{1,30}):[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
     r"(?:\w{1,12}!?[ \t]*(?:->|=>)[ \t]*)?[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
 )
 #: A question line about a password or a login ("what's the pw for the test VM?", "How do I log
@@ -1534,7 +1596,7 @@ _OTP_NEEDS = ("otp", "2fa", "mfa", "factor", "authenticator", "setup", "seed")
 #: A base32 seed (RFC 4648's alphabet), whole or in groups of four, in one case.
 _BASE32 = re.compile(
     r"(?<![\w/+.-])(?P<value>[A-Z2-7]{16,128}|[a-z2-7]{16,128}|[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,31}"
-    r"|[a-z2-7]{4}(?: [a-z2-7]{4}){3,31})=*(?![\w/+.-])"
+    r"|[a-z2-7]{4}(?: [a-z2-7]{4}){3,31})=*(?![\w/+-]|\.[\w/+-])"
 )
 #: A list of backup codes: its heading, and one code (after a bullet or a number, if any).
 _CODES_INTRO = re.compile(r"(?i)\b(?:backup|recovery|scratch|emergency|one[- ]time|2fa|mfa|otp)[ \t-]+codes?\b")
@@ -1545,6 +1607,8 @@ _ONE_CODE = re.compile(
     r"(?<![\w.:/-])(?:[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12}){1,3}|\d{6,12}|\d{4} \d{4}|(?=[A-Z]{0,39}\d)[A-Z0-9]{16,40})(?![\w/-])"
 )
 _CODE = re.compile(r"[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
+_SPACED_CODE = re.compile(r"[\"'`]?(?P<value>\d{4} \d{4})(?![\w-])")
+_DASHED_CODE = re.compile(r"[\"'`]?(?P<value>[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12}){1,3})(?![\w-])")
 #: A chat reply that is a user and a password ("yes, app_rw and …", "deploy / …"), and words
 #: of a question about logging in.
 #: A PIN or a keypad's code: a run of digits on a line that names one ("SIM PUK 8693…", "door code
@@ -1567,11 +1631,21 @@ _CHAT_PAIR = re.compile(
     r"[\"'`]?[\w.@+-]{1,64}[\"'`]?(?:[ \t]+(?:and|&)[ \t]+|[ \t]*/[ \t]*|,[ \t]*)[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?"
     r"[ \t]*(?=\n|$)"
 )
+#: gcloud's `--set-secrets` / `--update-secrets` list of `ENV_OR_PATH=SECRET:VERSION` references.
+_SECRETS_FLAG = re.compile(
+    r"--(?:set|update)-secrets[= ][\"']?(?P<list>[^\s=,\"']{1,200}=[\w-]{1,255}:(?:latest|\d{1,6})"
+    r"(?:,[^\s=,\"']{1,200}=[\w-]{1,255}:(?:latest|\d{1,6}))*)(?![^\s,\"'])"
+)
+_SETTING_NAME = re.compile(r"[A-Za-z][\w.-]{0,40}[=:][ \t]*")
+#: A config line: a name, its separator and a value ("redis_password: ${REDIS_PASSWORD}").
+_SETTING_LINE = re.compile(r"[ \t]*[\"']?([A-Za-z_][\w.-]{0,60})[\"']?[ \t]*[:=][ \t]*\S")
 _LOGIN_WORDS = re.compile(r"(?i)\b(?:log(?:ged)?[ \t-]?in(?:to)?|sign[ \t-]?in(?:to)?|login|creds|credentials)\b")
 #: Google's app passwords: 16 lower-case letters, shown as four groups of four.
 #: A passphrase of words with spaces between them, after a password's name: whole inside quotes
 #: ("BORG_PASSPHRASE=\"…\""), or unquoted when it ends its line or clause ("passphrase: w w w w").
 _QUOTED_PHRASE = re.compile(r"(?P<value>[^\s\"'`]{1,40}(?:[ \t][^\s\"'`]{1,40}){1,11})(?=[\"'`])")
+_BRACKETED_PHRASE = re.compile(r"(?P<value>[^\s\"'`()«»“”]{1,40}(?:[ \t][^\s\"'`()«»“”]{1,40}){2,11})(?=[ \t]?[»”)])")
+_ANNOUNCED_PHRASE = re.compile(r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9})(?=[ \t]*(?:$|\n|[.;,)(—]))")
 _WORD_PHRASE = re.compile(
     # (words all in lower case or all capitalised, as diceware generators print them)
     r"(?P<value>(?:[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}|[A-Z][a-z]{2,9}(?:[ \t][A-Z][a-z]{2,9}){3,9})(?:[ \t]\d{1,4})?)"
@@ -1583,6 +1657,8 @@ _LONE_APP = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4
 _APP_PASSWORD = re.compile(r"[\"'`]?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
 #: Sixteen random letters carry about 3.5 bits each or more; sixteen letters of words less.
 _APP_ENTROPY = 3.4
+_APP_SHAPE = re.compile(r"(?<![\w-])(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
+_APP_CUE = re.compile(r"(?i)\bapp(?:lication)?[ \t-]+(?:specific[ \t-]+)?password")
 #: The symbols password rules ask for (`_chosen_password`).
 _PASSWORD_SYMBOLS = frozenset("!#$%&*+=?@^~")
 #: Apple's app-specific passwords: four groups of four lower-case letters joined by hyphens.
@@ -1638,9 +1714,11 @@ _NOT_A_VALUE = re.compile(
     r"|[\w./-]+\.[A-Za-z]{1,5}:\d+(?::\d+)?"
     # Django's "algorithm$iterations$salt$hash", an htpasswd line "user:$2y$…", an image's digest
     r"|(?:pbkdf2_sha\d+|bcrypt_sha256|bcrypt|argon2|scrypt|sha1|md5)\$\w.*|[\w.-]{1,64}:\$(?:2[abxy]?|apr1|1|5|6|y)\$.*"
+    # Jenkins' encrypted `hudson.util.Secret` ("{AQAAABAAAAAQ…}": version 1, a 16-byte IV): ciphertext
+    r"|\{AQAAABAAAA[A-Za-z0-9+/]{20,}={0,2}\}?"
     r"|[^\s@]{1,200}@sha256:[0-9a-f]{64}|(?i:sha\d{1,3}|md5|blake2b?)[:=-][0-9a-fA-F]{32,128}"
-    # a file's name ("laptop_handout_2024-11-12.csv", "ewallet.p12")
-    r"|[\w.-]{1,200}\.(?i:csv|tsv|txt|json|ya?ml|xml|log|md|pdf|zip|gz|tgz|tar|7z|conf|cfg|ini|env|pem|crt|cer|p12|pfx|jks"
+    # a file's name or a relative path to one ("laptop_handout_2024-11-12.csv", "notes/2024-07-26.md")
+    r"|[\w.-][\w./-]{0,400}\.(?i:csv|tsv|txt|json|ya?ml|xml|log|md|pdf|zip|gz|tgz|tar|7z|conf|cfg|ini|env|pem|crt|cer|p12|pfx|jks"
     r"|kdbx|sql|db|sqlite|bak|py|js|ts|go|rb|sh|ps1|html?|png|jpe?g|docx?|xlsx?|key|pub|ovpn|keytab))$"
 )
 #: A host's name: labels and a top-level domain, public or of a private network ("db-04.qa.corp").
@@ -1701,8 +1779,8 @@ _COMMAND_GATE = _gate((*(needs for _, needs in _COMMAND_PASSWORDS), *(needs for 
 #: An identifier named as one just before a value ("Account SID AC…", "client id: …").
 #: A table's header row: cells that are all short names ("url,username,password", "| Site | Login |
 #: Password |"); a column whose name is a secret's makes that column's cells secrets.
-_HEADER_CELL = re.compile(r"[A-Za-z][\w .()/-]{0,40}")
-_TABLE_NEEDS = ("pass", "secret", "token", "key", "community", "pin", "pwd")
+_HEADER_CELL = re.compile(r"[A-Za-z0-9][\w .()/'’-]{0,40}")
+_TABLE_NEEDS = ("pass", "secret", "token", "key", "community", "pin", "pwd", "seed")
 #: A column of values, in a table of names and values ("| Variable | Value | Notes |").
 _VALUE_WORDS = frozenset(["value", "values", "wert", "valeur", "valor", "waarde", "wartosc", "valore"])
 _KEY_COLUMNS = frozenset(
@@ -1760,6 +1838,31 @@ _ECHO_VAR = re.compile(
     r"\becho[ \t]+(?:-[neE][ \t]+)?(?P<q>[\"']?)(?P<pre>[^\n$\"'`]{0,200})\$\{?(?P<var>[A-Za-z_]\w{0,60})\}?"
     r"(?P<post>[^\n$\"'`]{0,200})(?P=q)[ \t]*\n(?P<out>[^\n]{1,600})"
 )
+#: A command that prints one named value, and the line it printed: `terraform output -raw NAME`
+#: (OpenTofu's `tofu output`), `pulumi stack output NAME --show-secrets`, `printenv NAME`.
+_NAMED_OUTPUT = re.compile(
+    r"\b(?:(?:terraform|tofu)[ \t]+output(?:[ \t]+-(?:raw|json|no-color|state=\S{1,200}))*|pulumi[ \t]+stack[ \t]+output"
+    r"|printenv)[ \t]+(?P<name>[A-Za-z_][\w.-]{0,80})(?P<rest>[^\n|>;&]{0,80})\n(?:[ \t]*\n)?"
+    r"[ \t]*(?P<q>\"?)(?P<value>[^\s\"]{1,400})(?P=q)[ \t]*(?=\n|$)"
+)
+#: An object keyed by a variable's name that holds its value in a "value" field: Spring Boot's
+#: `/actuator/env` (`"DB_PASSWORD": {"value": "…", "origin": …}`), Terraform's and CloudFormation's
+#: JSON outputs.
+_KEYED_VALUE = re.compile(
+    r"[\"'](?P<name>[A-Za-z_][\w.-]{0,80})[\"'][ \t]*:[ \t]*\{[ \t\r\n]*(?:[\"'][A-Za-z_]\w{0,30}[\"'][ \t]*:[ \t]*"
+    r"(?:true|false|null|\d{1,12}|\"[^\"\n{}]{0,200}\")[ \t]*,[ \t\r\n]*){0,4}[\"']value[\"'][ \t]*:[ \t]*"
+    r"(?P<q>[\"'])(?P<value>[^\"'\n]{1,400})(?P=q)"
+)
+#: A REPL's read of a variable and the value it echoed on the next line: IPython's `In [8]:
+#: os.environ["X"]` / `Out[8]: '…'`, Python's and Node's `>>> …` / `> process.env.X` / `'…'`, irb's
+#: and pry's `=> "…"`.
+_REPL_READ = re.compile(
+    r"(?m)^[ \t]*(?:In[ \t]?\[\d{1,5}\]:|>>>|>|irb\([^)\n]{0,40}\)[\d:]{0,12}[>*]|\[\d{1,5}\][ \t]?pry\([^)\n]{0,40}\)>)"
+    r"[ \t]*(?P<expr>[A-Za-z_$][^\s=]{0,200}?)[ \t]*;?[ \t]*\n[ \t]*(?:Out[ \t]?\[\d{1,5}\]:[ \t]*|=>[ \t]*)?"
+    r"(?P<q>[\"'`])(?P<value>[^\n]{1,400}?)(?P=q)[ \t]*$"
+)
+_REPL_NEEDS = ("\n>", "Out[", "irb(", "pry(")
+_LAST_NAME = re.compile(r"[A-Za-z_][\w-]*(?=[^A-Za-z_]*$)")
 #: A row of a browser's password export pasted without its header: the site's URL, the user, the
 #: password (Chrome's `name,url,username,password,note`, Firefox's `url,username,password,…`).
 _LOGIN_ROW = re.compile(
@@ -2240,16 +2343,22 @@ def _name_kind(name: str, before: str) -> str | None:
         return None
     if (
         any(_PASSWORD_PART.match(p) for p in parts)
+        or (parts[-1] in ("code", "codes") and _RECOVERY_CODE.search(before.lower() + parts[-1]) is not None)
         or any(
             (p, q) in (("shared", "secret"), ("pre", "shared"), ("preshared", "key"), ("key", "content"))
             for p, q in itertools.pairwise((before.lower(), *parts))
         )
         or _CRYPT_TOOL.search("".join(parts))
+        or _RECOVERY_CODE.search("".join(parts))  # (a one-time password: "MFA_RECOVERY_CODE")
         or _JOINED_PASSWORD.search("".join(parts))  # ("mot_de_passe", "motDePasse", "kata_sandi")
     ):
         return "password"  # (a shared secret is a password two ends were given: RADIUS, L2TP, IPsec)
     if any(_SECRET_PART.match(p) for p in parts):
         return "secret"
+    if parts[-1] == "seed" and any(p in ("otp", "totp", "hotp", "mfa", "2fa") for p in (before.lower(), *parts[:-1])):
+        return "secret"  # a one-time password's seed ("TOTP seed")
+    if parts[-1:] in (("key",), ("keys",)) and len(parts) > 1 and parts[-2] in _KEY_QUALIFIER - _SESSION_PART:
+        return "secret"  # ("session signing key": the key's own qualifier says what it is)
     if any(p in _SESSION_PART for p in parts) or parts[-1] in ("salt", "salts"):
         return "session"  # (a merchant's salt signs requests; "salt" alone is also prose: right after a separator only)
     if parts[-1] == "auth" or any(p == "auth" and q in ("key", "header") for p, q in itertools.pairwise(parts)):
@@ -2261,7 +2370,14 @@ def _name_kind(name: str, before: str) -> str | None:
             prev = parts[i - 1] if i else before.lower()
             if prev in _KEY_QUALIFIER:
                 return "secret"
-        elif p.endswith("key") and p[:-3] in _KEY_QUALIFIER:
+        elif (
+            p.endswith("key")
+            and (
+                p[:-3] in _KEY_QUALIFIER
+                # (a config key written as one word: "Pineconeapikey", "Wgprivatekey", "Ddappkey")
+                or (len(parts) == 1 and len(p) >= 8 and p[:-3].endswith(_JOINED_KEY_QUALIFIERS))
+            )
+        ):
             return "secret"
     return None
 
@@ -2303,6 +2419,7 @@ def _usable(value: str, literal: bool = False) -> bool:
         or _regex_source(value)
         or _NOT_A_VALUE.match(value)
         or "***" in value
+        or "[redacted:" in value  # (our own marker after a name: "JSESSIONID=[redacted:…]")
         or _MASK_MARKER.fullmatch(value)  # what a CI log prints for a secret ("[MASKED]")
         or _SETTINGS_LIST.match(value)  # a consent or preference cookie's settings ("analytics:0,marketing:1")
         or "•••" in value  # a masked key ("sk_live_****Xw0s")
@@ -2503,6 +2620,18 @@ def _declared_public(text: str, f: Finding) -> bool:
     return False
 
 
+def _documented(span: str) -> bool:
+    """A published example value, alone or after its setting's name ("AccountKey=…")."""
+    if hashlib.sha256(span.encode()).hexdigest() in _DOCUMENTED_VALUES:
+        return True
+    named = _SETTING_NAME.match(span)
+    return named is not None and hashlib.sha256(span[named.end() :].encode()).hexdigest() in _DOCUMENTED_VALUES
+
+
+def _span(m: re.Match[str] | None) -> tuple[int, int] | None:
+    return m.span("value") if m is not None else None
+
+
 def _inside(spans: list[tuple[int, int]], f: Finding) -> bool:
     return any(a <= f.start and f.end <= b for a, b in spans)
 
@@ -2574,13 +2703,15 @@ class SecretScanner:
         found = [f for f in found if not _shown_plain(text, f)]
         if found and _DIGEST_COLUMN.search(text):
             found = [f for f in found if not _in_digest_column(text, f)]
+        if found and "-secrets" in text:
+            # Cloud Run's `--set-secrets=ENV=NAME:VERSION,…` names secrets in Secret Manager, never a value
+            refs = [m.span("list") for m in _SECRETS_FLAG.finditer(text)]
+            found = [f for f in found if not _inside(refs, f)]
         if found and "(" in text:
             # (a value its format names as an id: "session row c6xy… (cuid2)")
             found = [f for f in found if not _ID_ANNOTATION.match(text, f.end)]
         # (a vendor's or a standard's published example value is no one's secret)
-        found = [
-            f for f in found if hashlib.sha256(text[f.start : f.end].encode()).hexdigest() not in _DOCUMENTED_VALUES
-        ]
+        found = [f for f in found if not _documented(text[f.start : f.end])]
         if found and _DECLARED_PUBLIC.search(text):
             found = [f for f in found if not _declared_public(text, f)]
         if found and "AIza" in text and _FIREBASE_APP_ID.search(text):
@@ -2739,6 +2870,29 @@ class SecretScanner:
                 and _looks_random(value)
             ):
                 yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+        for m in _ANNOUNCED_VALUE.finditer(text) if any(n in low for n in _ANNOUNCED_NEEDS) else ():
+            line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 300)
+            kind = _line_kind(text[line_start : m.start()])
+            if kind is None:
+                continue
+            value = m.group("value").rstrip(".,;:)")
+            if kind == "password":
+                # (an announced passphrase may end its clause at a ";": "Replaced it with w w w w; …")
+                spoken = self._phrase_at(text, m.start("value"), True) or _span(
+                    _ANNOUNCED_PHRASE.match(text, m.start("value"))
+                )
+                if spoken is not None and _spaced_phrase(text[spoken[0] : spoken[1]]):
+                    yield Finding("password", *spoken)
+                    continue
+                ok = _credential_like(value) or _human_password(value) or _passphrase(value) or _chosen_password(value)
+            else:
+                ok = _looks_random(value) or _hex_key(value) or _app_password(value)
+            if ok and _usable(value, bool(m.group("q"))):
+                yield Finding(
+                    "password" if kind == "password" else "high_entropy",
+                    m.start("value"),
+                    m.start("value") + len(value),
+                )
         for m in _KLIST_KEY.finditer(text) if "klist" in low or "keytab" in low else ():
             yield Finding("high_entropy", m.start("value"), m.end("value"))  # `klist -K` prints each key
         for m in _EMAIL_TOKEN.finditer(text) if "/token:" in text else ():
@@ -2823,11 +2977,39 @@ class SecretScanner:
             name = m.group("name")
             kind = _name_kind(name, "")
             value = v.group("value").rstrip(".,;)]}")
-            if kind is None and "cookie" in low and _cookie_name(name) and _usable(value):
-                kind = "secret" if _cookie_like(value) else None  # a cookie in a browser's export
-                if kind:
+            quote = text[v.start("value") - 1]
+            close = text.find(quote, v.end("value"), _line_end(text, v.end("value"), 400)) if quote in "\"'" else -1
+            if close > v.end("value"):
+                # a quoted value with blanks in it: an app password's groups, a passphrase, a header's scheme
+                spaced = text[v.start("value") : close]
+                if name.lower() in ("authorization", "proxy-authorization"):
+                    # an HTTP header as a name/value pair (a HAR file's `headers`)
+                    scheme, _, token = spaced.partition(" ")
+                    at = v.start("value") + len(scheme) + 1
+                    token = token.strip()
+                    if scheme.lower() == "basic" and _basic_pair(token):
+                        yield Finding("basic_auth", at, at + len(token))
+                    elif (
+                        scheme.lower() != "digest"
+                        and len(token) >= 16
+                        and _usable(token)
+                        and (_looks_random(token) or _UUID.match(token) or _varied(token))
+                    ):
+                        yield Finding("high_entropy", at, at + len(token))
+                    continue
+                if kind == "password" and (
+                    _spaced_phrase(spaced)
+                    or _APP_PASSWORD.fullmatch(spaced)
+                    or (name.lower().endswith(("code", "codes")) and _SPACED_CODE.fullmatch(spaced))
+                ):
+                    yield Finding("password", v.start("value"), close)
+                    continue
+            if kind in (None, "secret") and "cookie" in low and _cookie_name(name) and _usable(value):
+                if _cookie_like(value):  # a cookie in a browser's export
                     yield Finding("high_entropy", v.start("value"), v.start("value") + len(value))
-                continue
+                    continue
+                if kind is None:
+                    continue
             if kind is None and _BARE_KEY.match(name):
                 kind = "key"  # ("keyName": "key1": an account's key)
             if kind and _usable(value) and self._accepts(value, kind, _name_parts(name), True):
@@ -2846,6 +3028,10 @@ class SecretScanner:
             yield from self._k8s(text)
         if "cookie" in low or " -b" in text:  # (curl's "-b NAME=VALUE" sends a cookie)
             yield from self._cookies(text)
+        for m in _SESSION_COOKIE.finditer(text) if "sid=" in low or "sessionid=" in low or "_session=" in low else ():
+            value = m.group("value").rstrip(".,)")
+            if _usable(value) and (_cookie_like(value) or _hex_key(value)):  # (a servlet's JSESSIONID is hex)
+                yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
         for pattern, _ in (_COMMAND_SECRETS[i - passwords] for i in commands if i >= passwords):
             for m in pattern.finditer(text):
                 name = next(
@@ -3006,7 +3192,7 @@ class SecretScanner:
                 kind = "password" if foreign == "password" else None
             else:
                 parts = _name_parts(name)
-                if parts and parts[0] in ("key", "keys", "token", "secret"):
+                if parts and parts[0] in ("key", "keys", "token", "secret", "code", "codes"):
                     word = _BEFORE.search(text, max(0, start - 30), start)
                     before = word.group(1).lower() if word else ""
                     if before == "page" and _ADMIN_PAGE.search(text, max(0, start - 40), start):
@@ -3086,6 +3272,7 @@ class SecretScanner:
         name_start: int = -1,
     ) -> Finding | None:
         label = "password" if kind in ("password", "account") else "high_entropy"
+        code_name = kind == "password" and bool(parts) and parts[-1].endswith(("code", "codes"))  # (a recovery code's)
         sep = _SEP.match(text, pos)
         if kind == "account":
             # an account's own value: a password in a properties file ("admin=…,admin"), if shaped like one
@@ -3117,6 +3304,11 @@ class SecretScanner:
             am = _APP_PASSWORD.match(text, sep.end())
             if am is not None and _entropy(am.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4:
                 return Finding(label, am.start("value"), am.end("value"))
+        if code_name and sep is not None:
+            # (Google prints its backup codes as "1234 5678", GitHub its recovery codes as "12ab5-9f0c3")
+            code = _SPACED_CODE.match(text, sep.end()) or _DASHED_CODE.match(text, sep.end())
+            if code is not None and any(c.isdigit() for c in code.group("value")):
+                return Finding(label, code.start("value"), code.end("value"))
         if sep is not None and kind == "password":
             phrase = (_QUOTED_PHRASE if text[sep.end() - 1] in "\"'`" else _WORD_PHRASE).match(text, sep.end())
             if phrase is not None and _spaced_phrase(phrase.group("value")):
@@ -3146,6 +3338,9 @@ class SecretScanner:
                 # a value is judged once: names inside a rejected one ("session=session=…") are
                 # part of it, so text made of names stays linear
                 scanned["value"] = vm.end()
+                if "://" in raw and "?" in raw:
+                    # (a URL is no value, but the names in its query are names: "pass jdbc:…?password=…")
+                    scanned["value"] = vm.start() + raw.index("?")
                 lead, value = _cjk_trimmed(vm.group())
                 query = _QUERY_NEXT.search(value)
                 if query and _QUERY_REST.match(value, query.start()):
@@ -3206,7 +3401,14 @@ class SecretScanner:
         kept = False  # the words said where the value is kept
         since_label = 99  # words since the last label or copula
         budget, window = _WORD_COUNT, _WORD_WINDOW
-        for count, wm in enumerate(_WORDS.finditer(text, max(pos, scanned[kind]), stop)):
+        begin = max(pos, scanned[kind])
+        if begin > pos and kind != "password":
+            # (resuming where an earlier name's read stopped: an id's word before it still names
+            # what follows, "… token has expired. (request 6b4d…)")
+            last = text[max(pos, begin - 40) : begin].rsplit(None, 1)[-1:]
+            if last and last[0].strip(_TRIM).lower() in _ID_WORDS:
+                previous = last[0].strip(_TRIM).lower()
+        for count, wm in enumerate(_WORDS.finditer(text, begin, stop)):
             if count >= budget or wm.start() >= pos + window:
                 break  # (a value starts within the window and may run past it)
             if found is not None and count >= found_at + 4:
@@ -3282,9 +3484,17 @@ class SecretScanner:
             if shown is not None:
                 return Finding(label, *shown)  # a value half masked: the rest is shown
             if kind == "password":
-                spoken = self._phrase_at(text, wm.start(), after_label)
+                spoken = self._phrase_at(text, wm.start(), after_label, found is None and weak is None)
                 if spoken is not None:
                     return Finding(label, *spoken)
+                code = _SPACED_CODE.match(text, wm.start()) if code_name else None
+                if code is not None:
+                    return Finding(label, *code.span("value"))  # ("recovery codeは 4567 4268 です")
+            if word == "//" and text[max(0, wm.start() - 2) : wm.start()].rstrip().endswith((";", ")", "{")):
+                # a statement's trailing comment ("…must be set\")?; // 3d23…"): no value of the name's;
+                # (the words of a later name stop here too)
+                scanned[kind] = wm.start()
+                break
             if (
                 (_WORD_ASSIGNMENT.match(word) and not after_label)
                 or word in _CODE_WORDS  # (code around a name: "… ?? throw new …")
@@ -3322,13 +3532,24 @@ class SecretScanner:
                 found, found_at = candidate, count
         return found or weak
 
-    def _phrase_at(self, text: str, pos: int, labelled: bool) -> tuple[int, int] | None:
+    def _phrase_at(self, text: str, pos: int, labelled: bool, bracketed: bool = True) -> tuple[int, int] | None:
         """A passphrase of words with spaces starting at *pos*: whole in quotes, unquoted when a
         label or a copula introduces it and it ends its clause, or an app password's four groups."""
         quoted = pos > 0 and text[pos - 1] in "\"'`" and (pos < 2 or not text[pos - 2].isalnum())
         if quoted:
             phrase = _QUOTED_PHRASE.match(text, pos)
             if phrase is not None and _spaced_phrase(phrase.group("value")):
+                return phrase.span("value")
+        elif bracketed and pos > 1 and (text[pos] in "«“(" or text[pos - 1] in "«“(" or text[pos - 2] == "«"):
+            # in typographic quotes or in parentheses: "le nouveau est « … »", "gave me (…) only"; (not
+            # a qualifier in parentheses: "passphrase (first word blanked): …")
+            phrase = _BRACKETED_PHRASE.match(text, pos + 1 if text[pos] in "«“(" else pos)
+            if (
+                phrase is not None
+                and _spaced_phrase(phrase.group("value"))
+                and (text[phrase.start() - 1] != "(" or len(phrase.group("value").split()) >= 4)
+                and not text.startswith(":", phrase.end() + 1)
+            ):
                 return phrase.span("value")
         if labelled or quoted:
             phrase = _WORD_PHRASE.match(text, pos)
@@ -3346,6 +3567,12 @@ class SecretScanner:
     @staticmethod
     @functools.lru_cache(maxsize=4096)  # (a value is judged the same wherever it is seen again)
     def _accepts(value: str, kind: str, parts: tuple[str, ...], explicit: bool) -> bool:
+        if parts[-1:] == ("seed",) and _BASE32.fullmatch(value) is not None:
+            seed = value.replace(" ", "")  # (a one-time password's seed: base32, as authenticator apps show it)
+            return any(c in "234567" for c in seed) and _entropy(seed) >= 3.0 and not _sequential(seed)
+        if kind == "password" and parts[-1:] and parts[-1].endswith(("code", "codes")):
+            # a recovery code has digits ("3add6-971b9", "ey7r-thxv-ceml"); a word after its name is prose
+            return len(value) >= 6 and any(c.isdigit() for c in value) and not _sequential(value)
         if parts[-1:] in (("salt",), ("salts",)) and _HEX.match(value):
             return False  # a hash's salt, stored beside it in hex (a payment gateway's "salt" is an issued string)
         if any(p in ("license", "licence", "product") for p in parts) and _PRODUCT_KEY.fullmatch(value):
@@ -3390,7 +3617,7 @@ class SecretScanner:
             return True  # a credential in base64 ("the token in the secret is …")
         # a UUID is an id unless it is named an API key or a token (Heroku's keys are UUIDs)
         return _UUID.match(value) is not None and (
-            "token" in parts
+            any(p.endswith("token") for p in parts)  # ("Postmarkservertoken")
             or "apikey" in parts
             or ("api" in parts and "key" in parts)
             or ("secret" in parts and "client" not in parts)  # (an Entra client secret's id is a UUID)
@@ -3412,6 +3639,15 @@ class SecretScanner:
             line = text[start:end]
             psql = i < len(lines) and "|" in line and _PSQL_RULE.match(text, *lines[i]) is not None
             sep = "|" if line.lstrip().startswith("|") or psql else max("\t,;", key=line.count)
+            if (
+                sep != "|"
+                and line.count("|") >= 3
+                and line.rstrip().endswith("|")
+                and _TABLE_RULE.match(text, *lines[i])
+            ):
+                # a Markdown table's header after a note's lead ("* [svc] | service | key |"): its rule says so
+                sep, start = "|", start + line.index("|")
+                line = text[start:end]
             if line.count(sep) < (2 if sep == "|" else 1) or line.rstrip().endswith("."):
                 continue
             if line.lstrip()[:7].upper() == "INSERT ":
@@ -3445,6 +3681,8 @@ class SecretScanner:
                     value = text[a:b]
                     if not value or not _usable(value):
                         continue
+                    if "_" in value and _ENV_NAME.match(value) and _ENV_NAME.match(names[c]):
+                        continue  # a listing of variables' names ("REDIS_PASSWORD\tUpdated …"), not a header
                     if any(ch.isspace() for ch in value):
                         if kind == "password" and _spaced_phrase(value):
                             yield Finding("password", a, b)
@@ -3499,17 +3737,38 @@ class SecretScanner:
 
     def _value_first(self, text: str) -> Iterator[Finding]:
         """A value and then its name: "… is the prod API key", "… <- uat access token"."""
-        if not any(n in text for n in _VALUE_FIRST_NEEDS):
-            return
-        for m in _VALUE_FIRST.finditer(text):
-            value = m.group("value").rstrip(".,;:?!")
+        # (where the value starts, the value, the words after it, whether "as" names a variable)
+        found: list[tuple[int, str, str, bool]] = []
+        if any(n in text for n in _VALUE_FIRST_NEEDS):
+            found += (
+                (m.start("value"), m.group("value"), m.group("rest"), bool(m.group("as")))
+                for m in _VALUE_FIRST.finditer(text)
+            )
+            if ("(" in text or ")" in text) and any(n in text for n in ("<-", "←", " is the ", " was the ")):
+                # (a Django key: "…(ykrf*p60…) <- Django secret key")
+                found += (
+                    (m.start("value"), m.group("value"), m.group("rest"), False)
+                    for m in _VALUE_FIRST_PARENS.finditer(text)
+                )
+        if "\n" in text and any(n in text for n in _REPLY_NEEDS):
+            # a value that ends a chat line, named by the reply: "can you retry with …?" / "ok, using
+            # that as the Algolia admin API key"
+            for m in _REPLY_NAMES.finditer(text):
+                last = _LINE_LAST_VALUE.search(text, _previous_line(text, m.start() + 1), m.start())
+                if last is not None:
+                    found.append((last.start("value"), last.group("value"), m.group("rest"), False))
+        for start, value, rest, as_name in found:
+            value = value.rstrip(".,;:?!")
             if (
                 not _usable(value)
-                or _NAMED_ID.search(text, max(0, m.start() - 24), m.start("value"))
-                or _THING_BEFORE.search(text, max(0, m.start() - 16), m.start("value"))
+                or _NAMED_ID.search(text, max(0, start - 25), start)
+                or _THING_BEFORE.search(text, max(0, start - 17), start)
             ):
                 continue  # (an identifier named as one: "Account SID AC… — auth token lives in SSM")
-            words = re.findall(r"[A-Za-z][\w-]*", m.group("rest"))[: 1 if m.group("as") else 7]
+            words = re.findall(r"[A-Za-z][\w-]*", rest)
+            # ("as DB_PASSWORD": a variable's name says it all; "come AES-256 data encryption key": prose)
+            code_name = as_name and words and re.search(r"_|[a-z][A-Z]", words[0])
+            words = words[: 1 if code_name else 7]
             for i, word in enumerate(words):
                 kind = _name_kind(word, words[i - 1] if i else "")
                 if (
@@ -3519,23 +3778,27 @@ class SecretScanner:
                 ):
                     kind = "key"  # "… <- payments provider key"
                 if kind is None and _account_name(_name_parts(word)):
-                    # "… — root on nas01" (unless a secret's word follows: "… ← wifi pw for …")
-                    later = [_name_kind(w, "") for w in words[i + 1 :]]
+                    # "… — root on nas01" (unless a secret's word follows: "… ← wifi pw for …", "admin API key")
+                    later = [_name_kind(w, words[j]) for j, w in enumerate(words[i + 1 :], i)]
                     kind = "account" if not any(k in ("password", "secret") for k in later) else None
                 if kind is None:
                     continue
                 named = (words[i - 1].lower() if i else "", *_name_parts(word))
                 if kind == "account":
                     if _human_password(value):
-                        yield Finding("password", m.start("value"), m.start("value") + len(value))
-                elif (self._accepts(value, kind, named, False) or (kind == "password" and _pin_like(value))) and (
-                    kind != "password" or _credential_like(value) or _pin_like(value) or _human_password(value)
+                        yield Finding("password", start, start + len(value))
+                elif (
+                    self._accepts(value, kind, named, False)
+                    or (kind == "password" and _pin_like(value))
+                    or (kind == "secret" and _hex_key(value))  # (an API key or a client secret in hex)
+                ) and (
+                    kind != "password"
+                    or _credential_like(value)
+                    or _pin_like(value)
+                    or _human_password(value)
+                    or _app_password(value)
                 ):
-                    yield Finding(
-                        "password" if kind == "password" else "high_entropy",
-                        m.start("value"),
-                        m.start("value") + len(value),
-                    )
+                    yield Finding("password" if kind == "password" else "high_entropy", start, start + len(value))
                 break
 
     def _lone_values(self, text: str) -> Iterator[Finding]:
@@ -3641,6 +3904,21 @@ class SecretScanner:
                 numbers = [int(n) for n in m.group("value").split(",")]
                 if max(numbers) <= 255 and len(set(numbers)) >= 32:
                     yield Finding("crypto_key", m.start(), m.end())
+        if "password" in low and "app" in low:
+            # Google's app passwords (sixteen letters, shown in four groups) on a line that names one
+            for m in _APP_SHAPE.finditer(text):
+                value = m.group("value")
+                line = text[text.rfind("\n", 0, m.start()) + 1 : _line_end(text, m.end(), 300)]
+                groups = value.split()
+                if (
+                    _APP_CUE.search(line)
+                    and not any(g in _PROSE_WORDS or g in _SMALL_WORDS for g in groups)
+                    and (
+                        _app_password(value)
+                        or (len(groups) == 4 and _entropy(value.replace(" ", "")) >= _APP_ENTROPY - 0.4)
+                    )
+                ):
+                    yield Finding("password", m.start("value"), m.end("value"))
         if "-" in text and (
             "recovery" in low or "bitlocker" in low or "manage-bde" in low or "numerical password" in low
         ):
@@ -3767,7 +4045,11 @@ class SecretScanner:
                 one = _ONE_CODE.search(text, m.end(), _line_end(text, m.end(), 80))
                 digits = sum(c.isdigit() for c in one.group()) if one is not None else 0
                 letters = sum(c.isalpha() for c in one.group()) if one is not None else 0
-                if one is not None and (digits * 2 >= len(one.group()) or (digits >= 2 and letters >= 2)):
+                if one is not None and (
+                    digits * 2 >= len(one.group())
+                    or (digits >= 2 and letters >= 2)
+                    or (digits and one.group().count("-") >= 2)  # (three or four groups: "ey7r-thxv-ceml")
+                ):
                     yield Finding("otp_secret", one.start(), one.end())
 
     def _pins(self, text: str) -> Iterator[Finding]:
@@ -3834,6 +4116,46 @@ class SecretScanner:
                 ):
                     label = "high_entropy" if _looks_random(value) or _hex_key(value) else "password"
                     yield Finding(label, out.start("value"), out.end("value"))
+        for m in _NAMED_OUTPUT.finditer(text) if "output" in text or "printenv" in text else ():
+            kind = _name_kind(m.group("name"), "")
+            value = m.group("value")
+            if (
+                kind is not None
+                and kind != "session"
+                and _usable(value, True)
+                and self._accepts(value, kind, _name_parts(m.group("name")), True)
+            ):
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
+        for m in _KEYED_VALUE.finditer(text) if '"value"' in text or "'value'" in text else ():
+            kind = _name_kind(m.group("name"), "")
+            value = m.group("value")
+            if kind is None or kind == "session" or not _usable(value, True):
+                continue
+            if " " in value:
+                ok = kind == "password" and (_spaced_phrase(value) or _APP_PASSWORD.fullmatch(value) is not None)
+            else:
+                ok = self._accepts(value, kind, _name_parts(m.group("name")), True)
+            if ok:
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
+        for m in (
+            _REPL_READ.finditer(text)
+            if "\n" in text and (text[:1] == ">" or any(n in text for n in _REPL_NEEDS))
+            else ()
+        ):
+            # what an interpreter printed for a secret-named variable it was asked for
+            last = _LAST_NAME.search(m.group("expr"))
+            name = last.group() if last is not None else ""
+            kind = _name_kind(name, "") if name else None
+            value = m.group("value")
+            if kind is None or kind == "session" or not _usable(value, True):
+                continue
+            parts = _name_parts(name)
+            if " " in value:
+                ok = kind == "password" and (_spaced_phrase(value) or _APP_PASSWORD.fullmatch(value) is not None)
+            else:
+                ok = self._accepts(value, kind, parts, True)
+            if ok:
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m in _ECHO_VAR.finditer(text) if "echo" in text and "\n" in text else ():
             kind = _name_kind(m.group("var"), "")
             printed, pre, post = m.group("out"), m.group("pre"), m.group("post")
@@ -3916,7 +4238,10 @@ class SecretScanner:
                 if len(value) < 6 or not _usable(value):
                     continue
                 if kind in (None, "password") and (
-                    _credential_like(value) or _passphrase(value) or _chosen_password(value)
+                    _credential_like(value)
+                    or _passphrase(value)
+                    or _chosen_password(value)
+                    or (kind == "password" and _app_password(value))
                 ):
                     yield Finding("password", *span)
                     break
@@ -3935,8 +4260,15 @@ class SecretScanner:
             line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
             kind = _line_kind(text[line_start : m.start()])
             value = m.group("value").rstrip(".,;:!?")
-            if kind is None or not _usable(value):
-                continue
+            if kind is None or not _usable(value) or _name_parts(m.group("speaker"))[-1:] in (("id",), ("ids",)):
+                continue  # (an id's field is no speaker: "…token … is invalid.\nRequestId: 373d…")
+            setting = _SETTING_LINE.match(text, line_start, m.start())
+            if (
+                setting is not None
+                and _name_kind(setting.group(1), "") is not None
+                and not text[line_start : m.start()].rstrip().endswith("?")
+            ):
+                continue  # a config line that gives its name a value asks nothing ("redis_password: ${…}\nregion: …")
             if kind == "password":
                 ok = _credential_like(value) and len(value) >= 8
             else:
@@ -4021,9 +4353,12 @@ def _cells(text: str, start: int, end: int, sep: str) -> list[tuple[int, int]]:
 
 def _column_kind(name: str) -> str | None:
     """The kind of secret a table column named *name* holds ("Password", "Secret access key")."""
-    if len(name.split()) > 4:
+    name = name.split(" for ", 1)[0]  # ("Twilio auth token for the SMS account")
+    if len(name.split()) > 6:
         return None  # (a clause of prose, not a column's name)
     kind = _name_kind(name, "")
+    if kind is None and _name_parts(name)[-1:] == ("seed",) and _OTP_WORD.search(name):
+        return "secret"  # a one-time password's seed ("2FA seed", "TOTP seed")
     if kind is None and _name_parts(name)[-1:] and _name_parts(name)[-1] in _SECRET_COLUMNS:
         return "password"
     return None if kind == "session" else kind
@@ -4180,10 +4515,15 @@ def _cookie_name(name: str) -> bool:
     """*name* is a session cookie's: Express's `connect.sid`, `…_session`, `__Secure-…` and
     `__Host-…` cookies, ASP.NET's `.AspNetCore.Cookies`."""
     parts = _name_parts(name)
-    return bool(parts) and (
-        parts[-1] in ("sid", "session", "sess", "cookies", "token")
-        or parts[-2:] in (("session", "id"), ("sess", "id"))
-        or name.startswith(("__Secure-", "__Host-"))
+    return (
+        bool(parts)
+        and (
+            parts[-1] in ("sid", "session", "sess", "cookies", "token")
+            # (one word: Django's `sessionid`, PHP's `PHPSESSID`, Java servlets' `JSESSIONID`)
+            or parts[-1] in ("sessionid", "phpsessid", "jsessionid")
+            or parts[-2:] in (("session", "id"), ("sess", "id"))
+            or name.startswith(("__Secure-", "__Host-"))
+        )
     )
 
 

@@ -1632,3 +1632,130 @@ def test_a_django_key_is_no_query_string() -> None:
     key = "f=*t##pj" + _r(string.ascii_lowercase + string.digits, 6) + "(7%&i8=h*" + _r(string.ascii_lowercase, 20)
     assert _found(f"Django SECRET_KEY is {key} for now", key)
     assert SecretScanner().scan("see https://example.net/search?q=term%20x&page=2 for the token docs") == []
+
+
+def test_what_a_repl_a_config_endpoint_or_a_command_prints_for_a_secret_name() -> None:
+    key = _r(_AN, 40)
+    assert _found(f"In [8]: os.environ[\"INTEGRATION_SECRET\"]\nOut[8]: '{key}'", key)
+    assert _found(f"$ node\n> process.env.WEBHOOK_SIGNING_SECRET\n'{key}'\n> .exit", key)
+    phrase = " ".join(_RNG.sample(["nectar", "saddle", "silver", "falcon", "velvet", "pillow", "cobalt"], 5))
+    assert _found(f"> process.env.RESTIC_PASSWORD\n'{phrase}'", phrase)
+    # Spring Boot's /actuator/env: the variable's name keys an object with its value
+    assert _found(f'{{\n  "AUTH0_CLIENT_SECRET": {{\n    "value": "{key}",\n    "origin": "System"\n  }}\n}}', key)
+    hexkey = _r(_HEXD, 40)
+    assert _found(f"$ terraform output -raw shopify_webhook_secret\n{hexkey}\n", hexkey)
+    # name/value pairs with blanks in the value: an app password's groups, an HTTP header's scheme
+    letters = "".join(_RNG.sample(string.ascii_lowercase, 16))
+    app = " ".join(letters[i : i + 4] for i in range(0, 16, 4))
+    assert _found(
+        f'[\n  {{\n    "name": "SMTP_PASSWORD",\n    "slotSetting": false,\n    "value": "{app}"\n  }}\n]', app
+    )
+    okta = "00" + _r(_B64U, 40)
+    har = f'"headers": [\n  {{\n    "name": "Authorization",\n    "value": "SSWS {okta}"\n  }}\n]'
+    assert _found(har, okta)
+    # what is echoed for a name that is no secret's passes
+    scanner = SecretScanner()
+    assert scanner.scan("In [3]: os.environ['SERVER_PORT']\nOut[3]: '8080'") == []
+    assert scanner.scan(f"$ terraform output -raw vpc_id\nvpc-{_r(_HEXD, 17)}") == []
+    assert scanner.scan('{\n  "SERVER_PORT": {\n    "value": "8080"\n  }\n}') == []
+
+
+def test_pinecone_netlify_tailscale_and_meta_token_formats() -> None:
+    pinecone = "pc" + "sk_" + _r(_AN, 5) + "_" + _r(_AN, 67)
+    assert _found(f"export PINECONE={pinecone}", pinecone)
+    netlify = "nf" + "p_" + _r(_AN, 36)
+    assert _found(f"deploy with {netlify}", netlify)
+    tailscale = "ts" + "key-auth-k" + _r(_AN, 11) + "CNTRL-" + _r(_AN, 33)
+    assert _found(f"join with {tailscale}", tailscale)
+    meta = "EA" + "AB" + _r(_AN, 180)
+    assert _found(f"graph call used {meta}", meta)
+    # Square's "EAAA" tokens are 60 characters: not a Meta token by length
+    assert SecretScanner().scan("the word EAAA alone") == []
+
+
+def test_joined_names_recovery_codes_and_session_cookies() -> None:
+    key = _r(_HEXD, 32)
+    assert _found(f'cfg := Config{{\n\tAlgoliaadminapikey: "{key}",\n}}', key)
+    uuid = _uuid()
+    assert _found(f'    Postmarkservertoken = "{uuid}",', uuid)
+    phrase = " ".join(_RNG.sample(["nectar", "saddle", "silver", "falcon", "velvet", "pillow", "cobalt"], 5))
+    assert _found(f'    Borgpassphrase = "{phrase}",', phrase)
+    code = _r(_HEXD, 4) + "e-" + _r(_HEXD, 5)  # (all digits reads as a number range in prose: "12345-67890")
+    assert _found(f"LOG_LEVEL=info\nMFA_RECOVERY_CODE={code}\n", code)
+    digits = f"{_RNG.randrange(1000, 9999)} {_RNG.randrange(1000, 9999)}"
+    assert _found(f'env:\n  MFA_RECOVERY_CODE: "{digits}"\n', digits)
+    assert _found(f"{code} is the AWS root 2FA recovery code for preprod.", code)
+    grouped = "-".join(_r(string.ascii_lowercase, 4) for _ in range(2)) + "-" + _r(string.ascii_lowercase, 3) + "7"
+    assert _found(f"Used a backup code to get back in. Next unused one: {grouped}", grouped)
+    jsession = _r("0123456789ABCDEF", 32)
+    assert _found(f"Logged in as ci-bot; session cookie JSESSIONID={jsession} (expires in 14 days).", jsession)
+    sid = "s%3A" + _r(_B64U, 32) + "." + _r(_AN, 43)
+    assert _found(f"here's my admin session so you can reproduce: connect.sid={sid}", sid)
+    cookie = _r(string.ascii_lowercase + string.digits, 32)
+    export = f'{{"cookies": [{{\n  "name": "sessionid",\n  "value": "{cookie}",\n  "path": "/"\n}}]}}'
+    assert _found(export, cookie)
+    # a count of codes, a word after a recovery code's name, a name that is only "monkey"
+    scanner = SecretScanner()
+    assert scanner.scan("RECOVERY_CODES_LEFT=8") == []
+    assert scanner.scan("enter the recovery code when prompted") == []
+    assert scanner.scan(f'monkey = "{_r(string.ascii_lowercase, 12)}"') == []
+
+
+def test_a_value_then_the_role_prose_or_a_reply_gives_it() -> None:
+    token = _r(_B64U, 40)
+    assert _found(f"Per Jonas: hermes usa {token} come Cloudflare API token, non committarlo.", token)
+    assert _found(f"Para Anna: usa {token} como storage account access key en orion.", token)
+    hexkey = _r(_HEXD, 32)
+    assert _found(f"> {hexkey} is the Algolia admin API key for dev.", hexkey)
+    uuid = _uuid()
+    assert _found(f"Wei: can you retry with {uuid}?\nassistant (Cursor): ok, using that as the Heroku API token.", uuid)
+    django = _r(string.ascii_lowercase + string.digits, 20) + "(" + _r("!@#%^&*-_=+", 6) + ")" + _r(_HEXD, 24)
+    assert _found(f"{django} <- Django secret key (uat), keep it handy", django)
+    app = "".join(_RNG.sample(string.ascii_lowercase, 16))
+    assert _found(f"read the Gmail app password for ci@example.net from this note. Value: {app}", app)
+    phrase = " ".join(_RNG.sample(["nectar", "saddle", "silver", "falcon", "velvet", "pillow", "cobalt"], 4))
+    assert _found(f"the keystore passphrase was revoked. Replaced it with {phrase}; monitoring is green.", phrase)
+    assert _found(f"the GPG passphrase that Camille gave me ({phrase}) only works from the VPN.", phrase)
+    assert _found(f"le GPG passphrase avait expiré, le nouveau est « {phrase} ».", phrase)
+    seed = "".join(_RNG.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") for _ in range(14)) + "7Q"
+    assert _found(f"| service | env | 2FA seed |\n|---|---|---|\n| crm | stage | {seed} |", seed)
+    assert _found(f"Let op: de TOTP seed voor stage is {seed}.", seed)
+    secret = _r(_AN, 40)
+    assert _found(
+        f"* [svc] | service | env | Auth0 client secret |\n|---|---|---|\n| ledger | prod | {secret} |", secret
+    )
+    # a password that starts with "$" inside shell single quotes is no variable
+    chosen = "$Pierogi" + str(_RNG.randrange(1000, 9999))
+    assert _found(f"$ PGPASSWORD='{chosen}' psql -h db1.internal -U etl -c 'select 1'", chosen)
+    # the role given is no secret's; a value that is not random
+    scanner = SecretScanner()
+    assert scanner.scan(f"usa {_r(_HEXD, 40)} come commit di base per il rilascio.") == []
+    assert scanner.scan("can you retry with the staging cluster?\nassistant: ok, using that as the base image.") == []
+    assert scanner.scan("Use 30 as the token budget per request.") == []
+
+
+def test_published_dev_keys_references_errors_and_ciphertext_pass() -> None:
+    scanner = SecretScanner()
+    # Azurite's (the Azure Storage emulator's) published development account key
+    azurite = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq" + "/K1SZFPTOtr/KBHBeksoGMGw=="
+    conn = f"AzureWebJobsStorage=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={azurite};"
+    assert scanner.scan(conn) == []
+    other = base64.b64encode(bytes(_RNG.randrange(256) for _ in range(64))).decode()
+    assert _found(conn.replace(azurite, other), other)
+    # AWS CLI errors name a token and print a request id
+    error = "An error occurred (InvalidClientTokenId) when calling the GetCallerIdentity operation: "
+    assert scanner.scan(error + f"The security token included in the request is invalid.\nRequestId: {_uuid()}") == []
+    expired = "An error occurred (ExpiredToken) when calling the ListBuckets operation: "
+    assert scanner.scan(expired + f"The provided token has expired. (request {_uuid()})") == []
+    # Cloud Run's secret references, code reading variables, placeholders, Jenkins' ciphertext
+    assert scanner.scan("gcloud run deploy api --set-secrets=DB_PASSWORD=api-db:latest,SENDGRID_API_KEY=api-sg:2") == []
+    rust = 'let db_password = std::env::var("DB_PASSWORD").context("DB_PASSWORD must be set")?; // 3d232c'
+    assert scanner.scan(rust) == []
+    assert scanner.scan("database:\n  host: localhost\n  user: app\n  password: please-change\n  pool: 8") == []
+    jenkins = "{AQAAABAAAA" + "AQ" + base64.b64encode(bytes(_RNG.randrange(256) for _ in range(48))).decode() + "}"
+    assert scanner.scan(f"<username>postgres</username>\n<password>{jenkins}</password>") == []
+    # a file's path is no value the next line names; a listing of variables; a config block
+    assert scanner.scan("memory/2024-07-26.md\nJWT_SECRET を .env に設定してください。") == []
+    listing = "$ gh secret list\nREDIS_PASSWORD\tUpdated 2024-02-18\nDATABASE_URL\tUpdated 2024-02-18"
+    assert scanner.scan(listing) == []
+    assert scanner.scan("redis_password: ${REDIS_PASSWORD}\nregion: eu-central-1") == []
