@@ -8,11 +8,13 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from omegad_client import InvalidParams
+from omegad_client import Client, InvalidParams
 
 from ..helpers import Daemon, bench_module, raw_socket, recv_frame, send_frame
 
@@ -99,51 +101,42 @@ def test_reject_refuses_and_allow_keeps(tmp_path: Path, policy: str) -> None:
         assert key not in d.log()
 
 
-def test_a_batch_slow_to_screen_does_not_hold_other_clients(shared_daemon: Daemon, ns: str) -> None:
-    """Texts are screened while their request is parsed; a big request is parsed in a worker
-    thread, so one client's batch of slow-to-scan texts leaves the daemon answering others.
-    The batch is refused at its last item, so its reply follows its parse at once: with the
-    parse on the event loop, the ping sent meanwhile would only be read after it."""
+def _beside_a_slow_batch(daemon: Daemon, ns: str, call: Callable[[Client], Any]) -> list[str]:
+    """Send a batch of 99 of the slowest texts to screen (refused at its last item, so its
+    reply follows its parse at once), then *call* from another client while it is parsed:
+    which of the two was answered first."""
     slow = "pw " * 5000  # (the slowest input of bench/eval_secrets.py to scan)
     items = [{"text": slow, "namespace": ns}] * 99 + [{"text": "", "namespace": ns}]
     order: list[str] = []
 
     def batch() -> None:
-        with shared_daemon.client() as a, pytest.raises(InvalidParams, match=r"items\[99\]"):
+        with daemon.client() as a, pytest.raises(InvalidParams, match=r"items\[99\]"):
             a.call("store_batch", {"items": items})
         order.append("batch")
 
     worker = threading.Thread(target=batch)
     worker.start()
     time.sleep(0.3)  # (the batch's frame is read by now; its parse takes seconds)
-    with shared_daemon.client() as b:
-        b.ping()
-        order.append("ping")
+    with daemon.client() as b:
+        call(b)
+        order.append("other")
     worker.join()
-    assert order == ["ping", "batch"]
+    return order
+
+
+def test_a_batch_slow_to_screen_does_not_hold_other_clients(shared_daemon: Daemon, ns: str) -> None:
+    """Texts are screened while their request is parsed; a big request is parsed in a worker
+    thread, so one client's batch of slow-to-scan texts leaves the daemon answering others:
+    with the parse on the event loop, the ping would only be read after it."""
+    assert _beside_a_slow_batch(shared_daemon, ns, lambda c: c.ping()) == ["other", "batch"]
 
 
 def test_an_import_sized_parse_leaves_a_lane_to_other_writers(shared_daemon: Daemon, ns: str) -> None:
     """Requests over `PARSE_BULK_BYTES` are parsed in a lane of their own: while one client's
     big batch is screened (seconds), another's store of a few KB, also parsed in a thread, is
     answered first. With one lane for both it would wait for the whole batch."""
-    slow = "pw " * 5000
-    items = [{"text": slow, "namespace": ns}] * 99 + [{"text": "", "namespace": ns}]
-    order: list[str] = []
-
-    def batch() -> None:
-        with shared_daemon.client() as a, pytest.raises(InvalidParams, match=r"items\[99\]"):
-            a.call("store_batch", {"items": items})
-        order.append("batch")
-
-    worker = threading.Thread(target=batch)
-    worker.start()
-    time.sleep(0.3)  # (the batch's frame is read by now; its parse takes seconds)
-    with shared_daemon.client() as b:
-        b.store("a note of a few KB: " + "lorem ipsum " * 300, namespace=ns)  # > PARSE_INLINE_BYTES
-        order.append("store")
-    worker.join()
-    assert order == ["store", "batch"]
+    note = "a note of a few KB: " + "lorem ipsum " * 300  # (> PARSE_INLINE_BYTES)
+    assert _beside_a_slow_batch(shared_daemon, ns, lambda c: c.store(note, namespace=ns)) == ["other", "batch"]
     with shared_daemon.client() as c:
         assert c.stats()["namespaces"][ns]["total"] == 1
 

@@ -101,6 +101,24 @@ def eventually(check: Callable[[], Any], timeout: float, what: str) -> Any:
         time.sleep(0.1)
 
 
+def at_once(*calls: Callable[[], Any]) -> None:
+    """Run *calls* in threads of their own and wait for all; fail with what any raised."""
+    errors: list[BaseException] = []
+
+    def run(call: Callable[[], Any]) -> None:
+        try:
+            call()
+        except BaseException as exc:  # (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
 def leaders(daemons: list[Daemon]) -> list[Daemon]:
     out = []
     for d in daemons:
@@ -187,22 +205,13 @@ def test_one_id_stored_on_two_hosts_at_once_is_one_row(hosts: Callable[..., list
     a, b = hosts(2)
     ids = sorted(f"shared-{i}" for i in range(20))
     barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
 
     def writer(d: Daemon, who: str) -> None:
-        try:
-            with d.client() as c:
-                barrier.wait()
-                c.store_batch([{"id": i, "text": f"idempotent note {i} from {who}", "namespace": "p"} for i in ids])
-        except BaseException as exc:
-            errors.append(exc)
+        with d.client() as c:
+            barrier.wait()
+            c.store_batch([{"id": i, "text": f"idempotent note {i} from {who}", "namespace": "p"} for i in ids])
 
-    threads = [threading.Thread(target=writer, args=(a, "a")), threading.Thread(target=writer, args=(b, "b"))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    at_once(lambda: writer(a, "a"), lambda: writer(b, "b"))
     for d in (a, b):
         with d.client() as c:
             got = eventually(
@@ -222,23 +231,14 @@ def test_ratings_of_one_memory_on_two_hosts_at_once_all_count(hosts: Callable[..
     with b.client() as c:
         eventually(lambda: ids_in(c, "r") == [mid], VISIBILITY_S + 5, "the memory seen on b")
     barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
 
     def rate(d: Daemon, score: float) -> None:
-        try:
-            with d.client() as c:
-                barrier.wait()
-                for _ in range(2):
-                    c.feedback(mid, score)
-        except BaseException as exc:
-            errors.append(exc)
+        with d.client() as c:
+            barrier.wait()
+            for _ in range(2):
+                c.feedback(mid, score)
 
-    threads = [threading.Thread(target=rate, args=(a, 0.5)), threading.Thread(target=rate, args=(b, 1.0))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    at_once(lambda: rate(a, 0.5), lambda: rate(b, 1.0))
     for d in (a, b):
         with d.client() as c:
             got = eventually(
