@@ -22,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 
 from omegad.contradictions.edges import Edge, EdgeIndex, edge_from
+from omegad.storage.location import Location
 from omegad.storage.rows import Row, open_or_create, sql_str, upsert_by_id
 from omegad.timeutil import iso
 
@@ -200,8 +201,8 @@ class HistoryStore:
         self._table = table
 
     @classmethod
-    def open(cls, db: Any) -> HistoryStore:
-        return cls(open_or_create(db, TABLE, _schema()))
+    def open(cls, db: Any, location: Location | None = None) -> HistoryStore:
+        return cls(open_or_create(db, TABLE, _schema(), location))
 
     @property
     def table(self) -> Any:

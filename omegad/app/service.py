@@ -256,7 +256,7 @@ class Service:
         started = time.perf_counter()
         host = self.team.host if self.team is not None else ""
         self.writer.signal_store = signals = SignalStore.open(self.store, host, self.config.feedback_bound)
-        self.writer.history_store = history = HistoryStore.open(self.store.side_db)
+        self.writer.history_store = history = HistoryStore.open(self.store.side_db, self.store.location)
         found = self.writer.wal.read()
         report: dict[str, Any] = {"records": len(found.records), "segments": found.segments}
         if found.torn:

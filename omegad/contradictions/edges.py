@@ -138,7 +138,9 @@ class EdgeStore:
     @classmethod
     def open(cls, store: MemoryStore, data_dir: Path) -> EdgeStore:
         return cls(
-            open_or_create(store.side_db, EDGES_TABLE, _edge_schema()), data_dir / CURSOR_FILE, shared=store.shared
+            open_or_create(store.side_db, EDGES_TABLE, _edge_schema(), store.location),
+            data_dir / CURSOR_FILE,
+            shared=store.shared,
         )
 
     def load(self, table: Any | None = None) -> list[Edge]:

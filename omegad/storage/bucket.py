@@ -8,6 +8,7 @@ variables (AWS_*, GOOGLE_*, AZURE_*) as Lance reads them. Every call blocks (wor
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import threading
@@ -150,6 +151,34 @@ class Bucket:
             return str(obstore.put(self._store, self._key(name), data, mode={"e_tag": etag})["e_tag"])
         except (PreconditionError, NotFoundError, FileNotFoundError):
             return None
+
+    @contextlib.contextmanager
+    def exclusive(self, name: str, *, stale_s: float = 60.0, wait_s: float = 120.0) -> Iterator[None]:
+        """Hold the lock object *name* while the block runs: created if absent, so one host
+        at a time holds it; taken over (``If-Match``) when its holder has held it *stale_s*
+        (by the holder's clock: a host that died holding it). Raises `BucketError` after
+        *wait_s* of waiting."""
+        key = f"locks/{name}"
+        deadline = time.monotonic() + wait_s
+        while True:
+            body = json.dumps({"at": time.time(), "by": uuid.uuid4().hex}).encode()
+            if self.create(key, body) is not None:
+                break
+            held = self.get(key)
+            if held is not None:
+                try:
+                    age = time.time() - float(json.loads(held.data)["at"])
+                except (ValueError, KeyError, TypeError):
+                    age = math.inf
+                if age > stale_s and self.replace(key, body, held.etag) is not None:
+                    break
+            if time.monotonic() > deadline:
+                raise BucketError(f"{self.uri}: {PREFIX}/{key} was held for more than {wait_s:g} s")
+            time.sleep(0.1)
+        try:
+            yield
+        finally:
+            self.discard(key)
 
     def put(self, name: str, data: bytes) -> str:
         """Write *name*, whatever is there: its entity tag."""

@@ -19,7 +19,7 @@ __all__ = ["load_dead_rows", "repair_duplicates"]
 def load_dead_rows(store: MemoryStore) -> None:
     """Load the dead rows; after a crash between an update's two commits, retire the
     older of the two live versions it left (`repair_duplicates`)."""
-    store.tombstones = open_or_create(store.side_db, TOMBSTONES, tombstone_schema())
+    store.tombstones = open_or_create(store.side_db, TOMBSTONES, tombstone_schema(), store.location)
     tbl = store.tombstones.search().limit(None).to_arrow()
     frags = set(store.ops.fragments(TABLE)) if tbl.num_rows else set()
     rows: dict[int, tuple[str, str, str]] = {}

@@ -15,13 +15,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
 from omegad.timeutil import iso
+
+if TYPE_CHECKING:
+    from omegad.storage.location import Location
 
 __all__ = [
     "SELECT",
@@ -126,16 +129,27 @@ def id_in(ids: Sequence[str]) -> str:
     return f"id IN ({', '.join(sql_str(i) for i in ids)})"
 
 
-def open_or_create(db: Any, name: str, schema: pa.Schema) -> Any:
-    """Table *name* of *db*, created empty with *schema* the first time."""
+def open_or_create(db: Any, name: str, schema: pa.Schema, location: Location | None = None) -> Any:
+    """Table *name* of *db*, created empty with *schema* the first time. In a team store
+    (*location* shared) one host at a time creates it, under a lock in the bucket: Lance
+    commits a second host's concurrent create as an overwrite of the first's table, rows
+    acknowledged in it included (seen with two daemons starting on a new prefix)."""
     try:
         return db.open_table(name)
     except ValueError:  # no such table yet
         pass
-    try:
-        return db.create_table(name, schema=schema)
-    except (ValueError, OSError):  # (a team store: another host created it first)
-        return db.open_table(name)
+    if location is None or not location.shared:
+        try:
+            return db.create_table(name, schema=schema)
+        except (ValueError, OSError):  # (created meanwhile)
+            return db.open_table(name)
+    from omegad.storage.bucket import Bucket
+
+    with Bucket(location.root, location.options).exclusive(f"creating/{name}"):
+        try:
+            return db.open_table(name)  # (created by the host that held the lock before)
+        except ValueError:
+            return db.create_table(name, schema=schema)
 
 
 def insert_absent(table: Any, data: pa.Table) -> None:

@@ -123,7 +123,7 @@ class SignalStore:
 
     @classmethod
     def open(cls, store: MemoryStore, host: str = "", bound: float = 5.0) -> SignalStore:
-        signals = cls(open_or_create(store.side_db, TABLE, _schema()), host, bound)
+        signals = cls(open_or_create(store.side_db, TABLE, _schema(), store.location), host, bound)
         try:
             signals._migrate()
         except Exception as exc:  # (a read-only data directory: reads go on, the first write retries)

@@ -221,7 +221,7 @@ class MemoryStore:
                 log.warning("index_sizes_unreadable", error=str(exc)[:300])
         cache_mb = (index_cache_mb or auto_index_cache_mb(need_mb), metadata_cache_mb)
         db, session = connect(location, *cache_mb)
-        table = open_or_create(db, TABLE, schema(dim))
+        table = open_or_create(db, TABLE, schema(dim), location)
         store = cls(directory, table, db, dim, model_id, location)
         store.session, store.cache_mb = session, cache_mb
         store.use_vector_index(vector_index, rabitq_from_rows, min_namespace_rows=min_namespace_rows)
