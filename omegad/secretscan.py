@@ -33,6 +33,10 @@ Notes are prose as much as source files, so the rest reads context rather than s
 - what commands print: a secret store's read, a CLI's token, a generator's output, a variable
   echoed into a CI log, a password typed at a shell prompt; links that carry a sign-in, reset
   or invite token; the shown part of a half-masked value; a secret written twice, everywhere;
+- network, HSM and directory tools' own syntaxes (IOS SNMPv3 users, OSPF and key-chain keys,
+  tac_plus `key =`, PKCS#11 URIs' `pin-value=`, `loginHSM`, `ktpass /pass`, ftp scripts' `user`,
+  Consul agent tokens and `SecretID`), `consul kv put` and CloudFormation defaults by their name;
+- a unified diff's hunks read as the file they change, a JSON-quoted file as the file it quotes;
 - a person's password given for an account or a device ("admin: …", "the wifi is …", "… — root
   on nas01"), when it has a password's shape (`_human_password`).
 Values are judged by shape: random (entropy for its length and alphabet), or chosen by a person
@@ -47,6 +51,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import functools
 import hashlib
 import itertools
@@ -926,7 +931,9 @@ _B64 = re.compile(r"^[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9_-]{8,}={0,2}$")
 #: Value, then a secret-sounding name after it: "… is the prod API key", "… <- uat token".
 _VALUE_FIRST = re.compile(
     r"(?<![^\s\"'`(\[])[\"'`(\[]?(?P<value>[^\s\"'`()\[\]<>]{6,400})[\"'`)\]]?[.,;:]?"
-    r"(?:[ \t]*(?:<-|←|⇐|<--)|[ \t]+[—–][ \t]+|[ \t]*\n\^|[ \t]+(?:is|was|as)[ \t]+(?:the|our|my|a|an|what)\b|[ \t]+(?:that's|that[ \t]+is|it's)\b"
+    r"(?:[ \t]*(?:<-|←|⇐|<--)|[ \t]+[—–][ \t]+|[ \t]*\n\^|[ \t]+(?:is|was|as)[ \t]+(?:the|our|my|a|an|what)\b"
+    # (the same copula in German, Dutch, Spanish, French, Portuguese, Italian: "… ist das neue Passwort")
+    r"|[ \t]+(?:ist|is|es|est|é|è)[ \t]+(?:der|die|das|het|de|la|el|le|a|o|il)[ \t]+(?=\w)|[ \t]+(?:that's|that[ \t]+is|it's)\b"
     r"|\?[ \t]+(?:that's|that[ \t]+is|it's)\b"
     # "… as DB_PASSWORD", "… als HMAC_SECRET", "… como apiKey": the value given to a variable
     # named in code style (words joined by "_", "." or "-", or camelCase), in several languages
@@ -954,6 +961,7 @@ _REPLY_NEEDS = ("that", "That", "this", "This", "it", "It")
 _LINE_LAST_VALUE = re.compile(r"(?<![^\s\"'`(\[])[\"'`]?(?P<value>[^\s\"'`()\[\]<>]{6,400})[\"'`]?[?.!]?[ \t]*$")
 _VALUE_FIRST_NEEDS = (
     *("<-", "←", "⇐", "—", "–", "\n^", " is ", " was ", " as ", "that", "it's"),
+    *(" ist ", " es ", " est ", " é ", " è "),
     *(" als ", " como ", " comme ", " come ", " jako ", " som ", " как "),
 )
 #: A line that is one value and nothing else: a note may name it on the line after ("…\nDB
@@ -1020,6 +1028,18 @@ _XML_PROPERTY = re.compile(
     r"(?:<(?i:name|key)>(?P<name>[\w./:-]{1,80})</(?i:name|key)>|\bname=[\"'](?P<name2>[\w./:-]{1,80})[\"'][^<>\n]{0,80}>"
     r"|<(?P<name3>[\w.:-]{1,80})>)"
     r"\s{0,20}<(?P<tag>(?i:value|string|data))(?:[ \t][^<>\n]{0,80})?>\s{0,80}?(?P<value>[^<\s]{1,400})\s{0,80}</(?P=tag)>"
+)
+#: A write to a key-value store, named by its key's last segment: `consul kv put config/app/jwt_secret
+#: 'X'` (Consul's CLI), `etcdctl put /app/db_password X`.
+_KV_PUT = re.compile(
+    r"\b(?:consul[ \t]+kv[ \t]+put|etcdctl(?:[ \t]+--?[\w-]{1,30}(?:=\S{1,200})?)*[ \t]+put)(?:[ \t]+-[\w-]{1,30}(?:=\S{1,200})?)*"
+    r"[ \t]+[\"']?(?:[\w.-]{1,100}/){0,10}(?P<name>[\w.-]{1,100})[\"']?[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{1,400})(?P=q)"
+)
+#: A CloudFormation template's parameter default: `DbPassword:` then, indented under it, `Type:`,
+#: `NoEcho:` … and `Default: '…'` (the AWS template reference's Parameters syntax).
+_CFN_PARAMETER = re.compile(
+    r"(?m)^(?P<indent>[ \t]*)(?P<name>[A-Za-z][\w]{1,80}):[ \t]*\n(?:(?P=indent)[ \t]+[A-Za-z]\w{0,40}:[ \t]*[^\s][^\n]{0,200}\n){0,8}?"
+    r"(?P=indent)[ \t]+Default:[ \t]*[\"']?(?P<value>[^\"'\s]{1,400})"
 )
 #: A Terraform variable's default: `variable "db_password" { … default = "…" }`.
 _TF_VARIABLE = re.compile(
@@ -1351,6 +1371,96 @@ _EXPECT_SEND = re.compile(
 _WIFI_QR = re.compile(
     r"\bWIFI:(?:[A-Za-z]{1,10}:(?:\\.|[^;\\\n]){0,200};){0,8}?P:(?P<q>\"?)(?P<value>(?:\\.|[^;\\\n\"]){1,200})(?P=q)(?=;|$)"
 )
+#: Credentials in the configs and commands of network, HSM and directory tools, as their vendors
+#: document them: Cisco IOS `snmp-server user U G v3 auth sha X [priv aes 128 Y]` (not the
+#: `encrypted` form, which holds localized keys), OSPF `ip ospf message-digest-key N md5 X` and
+#: `authentication-key X`, key chains' `key-string X`, BGP `neighbor … password X`; tac_plus.conf's
+#: `key = X`; RFC 7512 PKCS#11 URIs' `pin-value=`, OpenSC's and SoftHSM's `--pin`/`--so-pin`, AWS
+#: CloudHSM's `loginHSM CU user X` (and `-p X`); Microsoft `ktpass … /pass X`; the ftp client's
+#: `user NAME X` in a script fed to `ftp -n`; Consul's agent `tokens { agent = "…" }` and the
+#: `SecretID` that `consul acl token create` prints.
+_INFRA_PASSWORDS = (
+    (
+        re.compile(
+            r"(?i)\bsnmp-server[ \t]+user[ \t]+\S{1,64}[ \t]+\S{1,64}[ \t]+v3[ \t]+(?!encrypted)(?:access[ \t]+\S+[ \t]+)?auth[ \t]+"
+            r"(?:md5|sha\w{0,6})[ \t]+(?:[07][ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("snmp-server",),
+    ),
+    (
+        re.compile(
+            r"(?i)\bsnmp-server[ \t]+user[ \t]+[^\n]{0,200}?\bv3[ \t]+(?!encrypted)auth[ \t]+[^\n]{0,200}?[ \t]priv[ \t]+"
+            r"(?:des|3des|aes(?:[ \t]+\d{3})?)[ \t]+(?:[07][ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("snmp-server",),
+    ),
+    (
+        re.compile(
+            r"(?i)\b(?:message-digest-key[ \t]+\d{1,3}[ \t]+md5|ip[ \t]+ospf[ \t]+authentication-key|key-string"
+            r"|neighbor[ \t]+\S{1,64}[ \t]+password)[ \t]+(?:[07][ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+        ),
+        ("message-digest-key", "authentication-key", "key-string", "neighbor"),
+    ),
+    (
+        re.compile(
+            r"(?m)^(?:[^\n]{0,300}?[{,][ \t]*\"[\w.-]{1,40}\"[ \t]*:[ \t]*\"|[ \t]*)key[ \t]*=[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)"
+            r"(?=\s|$)"
+        ),
+        ("tac_plus",),
+    ),
+    (re.compile(r"\bpkcs11:[^\s\"'<>]{0,300}?[?&;]pin-value=(?P<q>)(?P<value>[^\s&;\"'<>]{1,200})"), ("pin-value",)),
+    (
+        re.compile(
+            r"\b(?:pkcs11-tool|softhsm2-util|p11tool)\b[^\n|;&]{0,300}?[ \t]--(?:so-)?pin[ \t=]+"
+            r"(?P<q>[\"']?)(?P<value>[^\s\"'-][^\s\"']{0,199})(?P=q)"
+        ),
+        ("pkcs11-tool", "softhsm2-util", "p11tool"),
+    ),
+    (
+        re.compile(
+            r"\bloginHSM[ \t]+(?:-u[ \t]+)?(?:CO|CU|AU|PCO|PRECO|crypto-user)[ \t]+(?:-s[ \t]+)?[\w.@-]{1,64}[ \t]+(?:-p[ \t]+)?"
+            r"(?P<q>[\"']?)(?P<value>[^\s\"'-][^\s\"']{0,199})(?P=q)"
+        ),
+        ("loginhsm",),
+    ),
+    (
+        # a .pgpass line quoted in prose ("the password for .pgpass: host:5432:db:user:X")
+        re.compile(
+            r"(?<![\w.:/@-])(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,10}|localhost|\*):(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:"
+            r"(?P<q>)(?P<value>[^\s\"'`]{1,200}?)(?=[\s\"'`]|[.,;)]?$|[.,;)]\s)"
+        ),
+        ("pgpass",),
+    ),
+    (
+        re.compile(
+            r"(?i)\bktpass\b[^\n]{0,400}?[ \t][/-]pass[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"'*+-][^\s\"']{0,199})(?P=q)"
+        ),
+        ("ktpass",),
+    ),
+    (
+        re.compile(
+            r"\bftp\b[^\n]{0,160}<<-?[ \t]*[\"']?\w{1,20}[\"']?[ \t]*\n(?:[^\n]{0,200}\n){0,6}?[ \t]*user[ \t]+[^\s\"']{1,64}[ \t]+"
+            r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)[ \t]*$",
+            re.M,
+        ),
+        ("ftp",),
+    ),
+    (
+        re.compile(
+            r"\btokens[\"']?[ \t]*[:=]?[ \t]*\{[^{}]{0,400}?[\"']?\b(?:agent|default|initial_management|master|agent_recovery"
+            r"|agent_master|replication|config_file_service_registration|dns)[\"']?[ \t]*[:=][ \t]*(?P<q>[\"'])"
+            r"(?P<value>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?P=q)"
+        ),
+        ("tokens",),
+    ),
+    (
+        re.compile(
+            r"\bSecretID\){0,3}[\"']?[ \t]*[:=][ \t]*(?P<q>[\"']?)"
+            r"(?P<value>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?P=q)"
+        ),
+        ("secretid",),
+    ),
+)
 #: The patterns above whose match is a password, each with substrings it needs (lower case).
 _COMMAND_PASSWORDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     *_CLI_PASSWORDS,
@@ -1359,6 +1469,7 @@ _COMMAND_PASSWORDS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_WIFI_QR, ("wifi:",)),
     *((pattern, ("snmp", "community", "com2sec", "createuser")) for pattern in _SNMP_PASSWORDS),
     (_WINDOWS_SWITCH, ("/pass", "/pwd")),
+    *_INFRA_PASSWORDS,
     *((pattern, ("radius", "tacacs", "secret", "password", "authentication-key")) for pattern in _DEVICE_SECRETS),
     *_OTHER_PASSWORDS,
     (_USER_PASS, ("-u", "-a", "creds")),
@@ -2604,6 +2715,18 @@ def _in_digest_column(text: str, f: Finding) -> bool:
     return False
 
 
+_JSON_LEAD = re.compile(r"[{,]?[ \t]*\"[\w.-]{1,40}\"[ \t]*:[ \t]*\"(?=//|#)")
+
+
+def _json_lead(text: str, pos: int, end: int) -> int:
+    """Where a line's own text starts: past a JSON member's opening (`{"text": "// …`) when the
+    line opens a quoted file's text."""
+    lead = pos
+    for m in _JSON_LEAD.finditer(text, pos, end):
+        lead = m.end()
+    return lead
+
+
 def _declared_public(text: str, f: Finding) -> bool:
     """A comment on *f*'s line or the line before says the value is public by design (an Algolia
     search-only key, a browser key). Only values judged by shape or by name pass this way."""
@@ -2613,7 +2736,7 @@ def _declared_public(text: str, f: Finding) -> bool:
     prev_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1 if line_start else line_start
     line_end = _line_end(text, f.end, 300)
     for m in _DECLARED_PUBLIC.finditer(text, prev_start, line_end):
-        if m.start() < line_start and not _COMMENT_LINE.match(text, prev_start):
+        if m.start() < line_start and not _COMMENT_LINE.match(text, _json_lead(text, prev_start, line_start)):
             continue  # (the line before counts only as a comment about the next)
         if not _NEGATION.search(text, max(prev_start, m.start() - 12), m.start()):
             return True
@@ -2677,6 +2800,97 @@ def _unquoted(value: str) -> str:
     return urllib.parse.unquote(value) if "%" in value else value
 
 
+_NEAR_ESCAPE = re.compile(r"\\[\"nrt\\]")
+#: A unified diff's hunk header; the lines after it carry a "+", "-" or " " marker.
+_HUNK = re.compile(r"(?m)^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@[^\n]*$")
+
+
+#: What sits before a value that is not one: ciphertext only its tool opens (Jasypt's `ENC(…)`,
+#: hiera-eyaml's `ENC[PKCS7,…]`), an OpenSSH key fingerprint (`SHA256:` + 43 base64 digits, a
+#: digest of a public key), and a systemd unit's `LoadCredential=ID:PATH` (a file's path).
+_NOT_A_VALUE_BEFORE = re.compile(
+    r"(?:\bENC[(\[](?:PKCS7,)?|\bSHA256:|\b(?:LoadCredential(?:Encrypted)?|ImportCredential)=)$"
+)
+#: The names a secret store lists for an entry's fields ("keys": ["password", "username"]).
+_FIELD_NAMES = frozenset(["username", "user", "login", "email", "host", "port", "password", "token", "secret", "key"])
+
+
+def _not_a_value(text: str, f: Finding) -> bool:
+    """*f* is ciphertext, a fingerprint, a credential file's path, or the next name in a list of
+    field names, by what stands before it."""
+    span = text[f.start : f.end]
+    if span.startswith(("ENC(", "ENC[")):
+        return True
+    if span.startswith("SHA256:"):
+        return re.fullmatch(r"SHA256:[A-Za-z0-9+/]{43}=?", span) is not None
+    line_start = text.rfind("\n", 0, f.start) + 1
+    opened = text.rfind("{{", line_start, f.start)
+    if opened >= 0 and "}}" not in text[opened : f.start] and "}}" in text[f.end : _line_end(text, f.end, 300)]:
+        return True  # (inside a template's expression: `{{ lookup('hashi_vault', 'secret=kv/…') }}`)
+    m = _NOT_A_VALUE_BEFORE.search(text, max(0, f.start - 40), f.start)
+    if m is not None:
+        if m.group().startswith("SHA256"):
+            return re.fullmatch(r"[A-Za-z0-9+/]{43}=?", span) is not None
+        if m.group().startswith(("Load", "Import")):
+            return ":/" in span or span.startswith("/")
+        return True
+    if span.lower() in _FIELD_NAMES and text[f.start - 1 : f.start] in "\"'":
+        return re.search(r"[\"'][ \t]*,[ \t]*$", text[max(0, f.start - 6) : f.start - 1]) is not None
+    return False
+
+
+def _spans(found: list[Finding]) -> tuple[list[int], list[int]]:
+    """*found*'s starts in order, and the furthest end among the findings up to each."""
+    starts: list[int] = []
+    reach: list[int] = []
+    for f in sorted(found, key=lambda f: f.start):
+        starts.append(f.start)
+        reach.append(max(f.end, reach[-1]) if reach else f.end)
+    return starts, reach
+
+
+def _overlaps(spans: tuple[list[int], list[int]], f: Finding) -> bool:
+    starts, reach = spans
+    i = bisect.bisect_left(starts, f.end)
+    return i > 0 and reach[i - 1] > f.start
+
+
+def _confirmed(text: str, f: Finding, inner: tuple[list[int], list[int]], passed: tuple[list[int], list[int]]) -> bool:
+    """Whether a finding in a JSON-escaped text stands: the unescaped text finds it too, or finds
+    nothing there, when no escape runs through the value ("AKIA…\\n…" is a value run into the
+    next line). What the unescaped text judges a look-alike passes."""
+    if _overlaps(inner, f):
+        return True
+    if _overlaps(passed, f):
+        return False
+    return not any(m.group() != "\\\\" for m in _NEAR_ESCAPE.finditer(text, f.start, min(len(text), f.end + 1)))
+
+
+def _undiffed(text: str) -> tuple[str, list[int], list[int]] | None:
+    """*text* with the markers of a unified diff's hunk lines taken off, and for each character
+    where it starts and ends in *text*; None when *text* has no hunk."""
+    if "@@ -" not in text:
+        return None
+    first = _HUNK.search(text)
+    if first is None:
+        return None
+    out: list[str] = [text[: first.end()]]
+    starts = list(range(first.end()))
+    ends = list(range(1, first.end() + 1))
+    pos = first.end()
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        stop = len(text) if nl < 0 else nl + 1
+        line_start = pos
+        if text[pos] in "+- " and not text.startswith(("+++ ", "--- "), pos):
+            line_start = pos + 1
+        out.append(text[line_start:stop])
+        starts.extend(range(line_start, stop))
+        ends.extend(range(line_start + 1, stop + 1))
+        pos = stop
+    return "".join(out), starts, ends
+
+
 class SecretScanner:
     """Finds secrets in strings. Stateless after construction: one instance serves every
     thread."""
@@ -2686,16 +2900,53 @@ class SecretScanner:
 
     def scan(self, text: str) -> list[Finding]:
         """The secrets in *text*, by position, overlapping ones merged (the earlier kind wins)."""
-        found = list(self._find(text))
+        found = self._judged(text)
         view = _unescaped(text)
         if view is not None:
             # a file quoted inside a JSON string (a tool call's result, a log's payload): read it
-            # as the file it is, then map what is found back to the escaped text
+            # as the file it is, then map what is found back to the escaped text. What the escaped
+            # text alone shows (a value run into "\\n…", a name hidden behind "\\"") is kept only
+            # where no escape is near it: the file as it reads decides
             plain, starts, ends = view
-            found += (Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in self._find(plain) if f.end > f.start)
+            looks: list[Finding] = []
+            inner = [
+                Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in self._judged(plain, looks) if f.end > f.start
+            ]
+            passed = [Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in looks if f.end > f.start]
+            inner_spans, passed_spans = _spans(inner), _spans(passed)
+            found = [f for f in found if _confirmed(text, f, inner_spans, passed_spans)] + inner
+        found.sort(key=lambda f: (f.start, -f.end))
+        merged: list[Finding] = []
+        for f in found:
+            if merged and f.start < merged[-1].end:
+                last = merged[-1]
+                merged[-1] = Finding(last.kind, last.start, max(last.end, f.end))
+            else:
+                merged.append(f)
+        return merged
+
+    def _judged(self, text: str, looks: list[Finding] | None = None) -> list[Finding]:
+        """What *text* holds, judged as it reads: a unified diff's hunks without their "+", "-" and
+        " " markers (the file as changed), then the look-alikes that pass removed (into *looks*)."""
+        hunks = _undiffed(text)
+        if hunks is not None:
+            body, starts, ends = hunks
+            passed: list[Finding] = []
+            kept = [
+                Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in self._passed(body, passed) if f.end > f.start
+            ]
+            if looks is not None:
+                looks += (Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in passed if f.end > f.start)
+            return kept
+        return self._passed(text, looks)
+
+    def _passed(self, text: str, looks: list[Finding] | None = None) -> list[Finding]:
+        found = list(self._find(text))
         found.sort(key=lambda f: (f.start, -f.end))
         if found:
             found = _with_repeats(text, found)
+        if looks is not None:
+            looks += found
         if "encryptedData" in text:  # (a SealedSecret's ciphertext opens only in its cluster)
             sealed = [m.span() for m in _ENCRYPTED_DATA.finditer(text)]
             found = [f for f in found if not _inside(sealed, f)]
@@ -2711,21 +2962,14 @@ class SecretScanner:
             # (a value its format names as an id: "session row c6xy… (cuid2)")
             found = [f for f in found if not _ID_ANNOTATION.match(text, f.end)]
         # (a vendor's or a standard's published example value is no one's secret)
-        found = [f for f in found if not _documented(text[f.start : f.end])]
+        found = [f for f in found if not _documented(text[f.start : f.end]) and not _not_a_value(text, f)]
         if found and _DECLARED_PUBLIC.search(text):
             found = [f for f in found if not _declared_public(text, f)]
         if found and "AIza" in text and _FIREBASE_APP_ID.search(text):
             # a Firebase app's client config (it names the app: "1:<number>:android:<hex>"): its API
             # key ships inside every copy of the app and Google documents it as no secret
             found = [f for f in found if not text.startswith("AIza", f.start)]
-        merged: list[Finding] = []
-        for f in found:
-            if merged and f.start < merged[-1].end:
-                last = merged[-1]
-                merged[-1] = Finding(last.kind, last.start, max(last.end, f.end))
-            else:
-                merged.append(f)
-        return merged
+        return found
 
     def _find(self, text: str) -> Iterator[Finding]:
         yield from self._formats(text)
@@ -2968,6 +3212,16 @@ class SecretScanner:
             value = m.group("value")
             if not _MYSQL_COMMAND.search(command) and _usable(value) and "$" not in value[:2]:
                 yield Finding("password", m.start("value"), m.end("value"))
+        for m in _KV_PUT.finditer(text) if " put" in text else ():
+            kind = _name_kind(m.group("name"), "")
+            value = m.group("value")
+            if kind and _usable(value, True) and self._accepts(value, kind, _name_parts(m.group("name")), True):
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
+        for m in _CFN_PARAMETER.finditer(text) if "Default:" in text else ():
+            kind = _name_kind(m.group("name"), "")
+            value = m.group("value")
+            if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m in _TF_VARIABLE.finditer(text) if "variable" in text else ():
             kind = _name_kind(m.group("name"), "")
             value = m.group("value")

@@ -1759,3 +1759,68 @@ def test_published_dev_keys_references_errors_and_ciphertext_pass() -> None:
     listing = "$ gh secret list\nREDIS_PASSWORD\tUpdated 2024-02-18\nDATABASE_URL\tUpdated 2024-02-18"
     assert scanner.scan(listing) == []
     assert scanner.scan("redis_password: ${REDIS_PASSWORD}\nregion: eu-central-1") == []
+
+
+def test_diff_hunks_and_quoted_files_are_read_as_the_files_they_are() -> None:
+    scanner = SecretScanner()
+    # a "+" line of a unified diff reads as the line it adds: Azurite's published key passes there too
+    azurite = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq" + "/K1SZFPTOtr/KBHBeksoGMGw=="
+    line = f"ConnectionString=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={azurite};"
+    diff = f"--- a/.env.example\n+++ b/.env.example\n@@ -0,0 +1,2 @@\n+# local emulator\n+{line}"
+    assert scanner.scan(diff) == []
+    secret = _r(_AN, 32)
+    assert _found(
+        f"--- a/app.env\n+++ b/app.env\n@@ -1,2 +1,2 @@\n-DB_PASSWORD=${{DB_PASSWORD}}\n+DB_PASSWORD={secret}", secret
+    )
+    # what a JSON string's escapes run together is judged on the file it quotes
+    quoted = '{"text": "Twilio account SID (not secret, used for routing): AC' + _r(_HEXD, 32) + '\\nMessaging: ok"}'
+    assert scanner.scan(quoted) == []
+    # a UNC path's doubled backslash is no escape
+    chosen = "thund3r" + _r(string.ascii_lowercase, 6) + "10."
+    assert _found(f"net use Z: \\\\nas\\share '{chosen}' /user:CORP\\migrator", chosen)
+
+
+def test_ciphertext_fingerprints_and_references_pass() -> None:
+    scanner = SecretScanner()
+    b64 = base64.b64encode(bytes(_RNG.randrange(256) for _ in range(32))).decode()
+    assert (
+        scanner.scan(f"spring.datasource.password=ENC({b64})\njasypt.encryptor.algorithm=PBEWITHHMACSHA512ANDAES_256")
+        == []
+    )
+    fingerprint = b64.rstrip("=")[:43]
+    assert scanner.scan(f"SFTP drop: host sftp1.internal, key-based auth only, host key SHA256:{fingerprint}") == []
+    unit = "[Service]\nLoadCredential=db-password:/etc/credstore/app.db-password\nEnvironment=DB_PASSWORD_FILE=%d/db-password"
+    assert scanner.scan(unit) == []
+    lookup = "db_password: \"{{ lookup('community.hashi_vault.hashi_vault', 'secret=kv/data/app:password') }}\""
+    assert scanner.scan(lookup) == []
+    read = '{"tool": "vault.read", "result": {"keys": ["password", "username"], "values": "<masked>"}}'
+    assert scanner.scan(read) == []
+
+
+def test_network_hsm_and_directory_credentials_by_their_vendors_syntax() -> None:
+    pw = "Qx" + _r(_AN, 14) + "!"
+    assert _found(f"snmp-server group NMS v3 auth\nsnmp-server user nms NMS v3 auth sha {pw}\nend", pw)
+    assert _found(f"snmp-server user nms NMS v3 auth sha Other1!x priv aes 128 {pw}", pw)
+    assert _found(f"interface Vlan10\n ip ospf message-digest-key 1 md5 {pw}\n!", pw)
+    assert _found(f"key chain BGP\n key 1\n  key-string 7 {pw}", pw)
+    assert _found(f'key = "{pw}"\naccounting file = /var/log/tac_plus.acct', pw)
+    pin = str(_RNG.randrange(10**9, 10**10))
+    assert _found(f"PKCS11_KEY_URI: pkcs11:token=HSM1;object=sign?pin-value={pin}", pin)
+    assert _found(f"pkcs11-tool --module /usr/lib/softhsm/libsofthsm2.so --login --pin {pw} --list-objects", pw)
+    assert _found(f"/opt/cloudhsm/bin/key_mgmt_util\nCommand: loginHSM CU crypto_user {pw}\n", pw)
+    assert _found(f"ktpass /princ HTTP/web.example.org@CORP /mapuser CORP\\svc /pass {pw} /out http.keytab", pw)
+    assert _found(f"ftp -n mvs1.example.org <<EOF\nuser IBMUSER {pw}\nquote site filetype=jes\nEOF", pw)
+    token = _uuid()
+    assert _found(f'acl {{\n  enabled = true\n  tokens {{\n    agent = "{token}"\n  }}\n}}', token)
+    assert _found(f"Consul access created. ACL token (SecretID): {token}", token)
+    assert _found(f"the password for .pgpass: pg1.example.org:5432:*:app:{pw}", pw)
+    hook = _r(_AN, 40)
+    assert _found(f"consul kv put config/app/github_webhook_secret '{hook}'", hook)
+    assert _found(f"Parameters:\n  JwtSecret:\n    Type: String\n    NoEcho: true\n    Default: '{hook}'", hook)
+    assert _found(f"Anna: {hook} ist das neue access token für GoCardless.", hook)
+    scanner = SecretScanner()
+    # hashed or templated forms, and values named as something else, pass
+    assert scanner.scan("snmp-server user nms NMS v3 encrypted auth sha 0A1B2C3D4E5F60718293A4B5C6D7E8F9") == []
+    assert scanner.scan("consul kv put config/app/log_level 'info'") == []
+    assert scanner.scan("ftp -n host <<EOF\nuser IBMUSER ${RACF_PASSPHRASE}\nEOF") == []
+    assert scanner.scan(f"deployed {_r(_HEXD, 40)} (commit on main) to staging") == []
