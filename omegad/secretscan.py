@@ -2891,6 +2891,12 @@ def _undiffed(text: str) -> tuple[str, list[int], list[int]] | None:
     return "".join(out), starts, ends
 
 
+def _mapped(findings: list[Finding], starts: list[int], ends: list[int]) -> list[Finding]:
+    """*findings* in a reading of a text (unescaped, or without diff markers) placed back in the
+    text itself: *starts* / *ends* give each reading position's first / last text position."""
+    return [Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in findings if f.end > f.start]
+
+
 class SecretScanner:
     """Finds secrets in strings. Stateless after construction: one instance serves every
     thread."""
@@ -2909,10 +2915,8 @@ class SecretScanner:
             # where no escape is near it: the file as it reads decides
             plain, starts, ends = view
             looks: list[Finding] = []
-            inner = [
-                Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in self._judged(plain, looks) if f.end > f.start
-            ]
-            passed = [Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in looks if f.end > f.start]
+            inner = _mapped(self._judged(plain, looks), starts, ends)
+            passed = _mapped(looks, starts, ends)
             inner_spans, passed_spans = _spans(inner), _spans(passed)
             found = [f for f in found if _confirmed(text, f, inner_spans, passed_spans)] + inner
         found.sort(key=lambda f: (f.start, -f.end))
@@ -2932,11 +2936,9 @@ class SecretScanner:
         if hunks is not None:
             body, starts, ends = hunks
             passed: list[Finding] = []
-            kept = [
-                Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in self._passed(body, passed) if f.end > f.start
-            ]
+            kept = _mapped(self._passed(body, passed), starts, ends)
             if looks is not None:
-                looks += (Finding(f.kind, starts[f.start], ends[f.end - 1]) for f in passed if f.end > f.start)
+                looks += _mapped(passed, starts, ends)
             return kept
         return self._passed(text, looks)
 

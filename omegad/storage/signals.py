@@ -65,19 +65,18 @@ class MemorySignals:
 
 
 def combined(share: MemorySignals | None, others: MemorySignals | None, bound: float) -> MemorySignals:
-    """A memory's signals from this host's share and the sum of the other hosts' shares."""
+    """A memory's signals from this host's share and the sum of the other hosts' shares (the
+    share itself when there are none)."""
     if others is None:
         assert share is not None
         return share
-    if share is None:
-        share = MemorySignals(others.namespace)
-    return MemorySignals(
-        share.namespace,
-        min(bound, max(-bound, share.feedback + others.feedback)),
-        share.ratings + others.ratings,
-        share.accesses + others.accesses,
-        max(share.last_access, others.last_access),
-    )
+    total = _summed([others] if share is None else [share, others])
+    total.feedback = _bounded(total.feedback, bound)
+    return total
+
+
+def _bounded(feedback: float, bound: float) -> float:
+    return min(bound, max(-bound, feedback))
 
 
 def _summed(shares: list[MemorySignals]) -> MemorySignals:
@@ -120,6 +119,7 @@ class SignalStore:
         self._table = table
         self.host = host
         self.bound = bound
+        self._migrated = False  # (the schema is read once: on a team store that is a request)
 
     @classmethod
     def open(cls, store: MemoryStore, host: str = "", bound: float = 5.0) -> SignalStore:
@@ -132,7 +132,8 @@ class SignalStore:
 
     def _migrate(self) -> None:
         """Give a table written before shares its ``host`` column (every row the local host's)."""
-        if "host" in self._table.schema.names:
+        if self._migrated or "host" in self._table.schema.names:
+            self._migrated = True
             return
         try:
             self._table.add_columns({"host": "''"})
@@ -140,6 +141,7 @@ class SignalStore:
             self._table.checkout_latest()  # another host of a team store added it first
             if "host" not in self._table.schema.names:
                 raise
+        self._migrated = True
 
     @property
     def table(self) -> Any:
@@ -264,10 +266,10 @@ class Signals:
             old = self.mine.get(memory_id) or MemorySignals(namespace)
             others = self.others.get(memory_id)
             elsewhere = others.feedback if others is not None else 0.0
-            now = min(bound, max(-bound, old.feedback + elsewhere))
+            now = _bounded(old.feedback + elsewhere, bound)
             return MemorySignals(
                 namespace,
-                min(bound, max(-bound, now + score)) - elsewhere,
+                _bounded(now + score, bound) - elsewhere,
                 old.ratings + 1,
                 old.accesses,
                 old.last_access,
