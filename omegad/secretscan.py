@@ -828,7 +828,12 @@ _DECLARED_PUBLIC = re.compile(
     r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ]only|publishable|not[ \t]+a[ \t]+secret"
     r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend)))\b"
 )
-_FIREBASE_APP_ID = re.compile(r"\b1:\d{6,15}:(?:android|ios|web):[0-9a-f]{6,40}\b")
+#: What names a Firebase app in its client config: the app id ("1:<number>:web:<hex>") or the
+#: project's sign-in domain (`authDomain: "<project>.firebaseapp.com"`).
+_FIREBASE_CLIENT = re.compile(
+    r"\b1:\d{6,15}:(?:android|ios|web):[0-9a-f]{6,40}\b"
+    r"|\bauthDomain[\"']?[ \t]*[:=][ \t]*[\"'][\w-]{1,64}\.firebaseapp\.com\b"
+)
 _COMMENT_LINE = re.compile(r"[ \t]*(?://|#|--|/?\*|<!--)")
 _NEGATION = re.compile(r"(?i)\b(?:not|never|isn't|is not|n't)[ \t]+$|\bno[ \t]+$")
 _MASK_PREFIX = re.compile(r"\*{3,}|•{3,}")
@@ -983,7 +988,7 @@ _CREATES = re.compile(r"(?i)\b(?:create|generate|new|issue|mint|rotate|print|sho
 #: `AuthenticationHeaderValue("Bearer", "…")`.
 _AUTH_HEADER = re.compile(
     r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?!basic\b|digest\b)[a-z][\w-]{1,30}[ \t]+(?:[a-z_]{1,20}=\"?)?)?"
-    r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:!-]{16,600})"
+    r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:!%@#$^&*()-]{10,600})"
 )
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
@@ -1690,6 +1695,7 @@ _FOREIGN_PROSE = frozenset(
         *("der", "die", "das", "und", "nicht", "ist", "ein", "eine", "sie", "ihr", "ihre", "mit", "zu", "von"),
         *("el", "los", "las", "que", "por", "para", "con", "su", "no", "es", "se", "del", "een", "het", "van"),
         *("niet", "uw", "je", "il", "di", "che", "non", "do", "da", "em", "os", "na", "nie", "jest", "się"),
+        *("ve", "bir", "bu", "için", "ile", "değil", "asla", "çok", "daha", "gibi", "olarak", "her"),
     ]
 )
 _KEYPAIR = re.compile(r"\[(?P<value>[ \t]*\d{1,3}(?:[ \t]*,[ \t]*\d{1,3}){63}[ \t]*)\]")
@@ -1760,7 +1766,7 @@ _ANNOUNCED_PHRASE = re.compile(r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9})
 _WORD_PHRASE = re.compile(
     # (words all in lower case or all capitalised, as diceware generators print them)
     r"(?P<value>(?:[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}|[A-Z][a-z]{2,9}(?:[ \t][A-Z][a-z]{2,9}){3,9})(?:[ \t]\d{1,4})?)"
-    r"(?=[ \t]*(?:$|\n|[—(]|--|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=)"  # (logfmt: the next field ends it)
+    r"(?=[ \t]*(?:$|\n|[—(;]|--|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=)"  # (logfmt: the next field ends it)
 )
 _LONE_PHRASE = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)[ \t]*$")
 _CLAUSE_END = re.compile(r"[ \t]*(?:$|\n|[.,;:!?)(—–]|--)|[ \t]+[A-Z\u3000-\u9fff]")
@@ -1817,8 +1823,12 @@ _ENV_NAME = re.compile(r"^[A-Z]+(?:_[A-Z]+)*$")
 #: open with a version header that base64 spells "AQICAH"), an argon2 hash's "p=N$salt$digest" tail.
 _NOT_A_VALUE = re.compile(
     r"^(?:(?:argon2:|sha1:)?\$(?:2[abxy]?|1|5|6|8|9|y|gy|7|apr1|argon2(?:i|d|id)|pbkdf2[\w-]*|scrypt|sha\d*)\$.*"
-    r"|(?i:\{?(?:s?sha\d{0,3}|s?md5|crypt|pbkdf2[\w-]{0,12}|argon2)\}).+|U2FsdGVkX1.*|AQICAH[A-Za-z0-9+/]{40,}={0,2}|[a-z]=\d{1,10}\$[A-Za-z0-9+/.]{8,}\$[A-Za-z0-9+/.]{16,}={0,2}"
+    r"|(?i:\{?(?:s?sha\d{0,3}|s?md5|crypt|pbkdf2[\w-]{0,12}|argon2)\}).+|U2FsdGVkX1.*|AQICAH[A-Za-z0-9+/]{40,}={0,2}|[a-z]=\d{1,10}\$[\w+/.-]{8,}\$[\w+/.-]{16,}={0,2}"
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
+    # a request's id as APIs print it in errors and logs (Stripe, OpenAI and Anthropic: "req_…")
+    r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
+    # a password hashing scheme's name ("we store passwords as argon2id")
+    r"|(?i:argon2(?:id|i|d)?|bcrypt|s?crypt|yescrypt|(?:md5|sha256|sha512)[-_]?crypt|pbkdf2(?:[-_]sha\d{1,3})?)(?![\w$-])"
     # a version or a standard's number ("^24.13.4", "v2.3.1-rc1", "802.1X"), an algorithm's name
     r"|[\^~>=<v]{0,2}\d{1,4}(?:\.\d{1,4}){1,3}[A-Za-z]?(?:[-+][\w.]{1,20})?"
     r"|(?i:(?:scram|hmac|pbkdf2|rsa|ecdsa|aes|chacha20|sha|blake2b?)(?:-(?:sha)?\d{1,4}|-[a-z]{2,8}){1,3})"
@@ -2494,6 +2504,19 @@ def _name_kind(name: str, before: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
+def _issued_code(value: str) -> bool:
+    """Groups of random letters and digits as services issue short codes ("qjb2a-ndanh",
+    "ey7r-thxv-ceml"): equal groups, letters and digits mixed in at least one of them."""
+    groups = value.split("-")
+    return (
+        1 < len(groups) <= 4
+        and len({len(g) for g in groups}) == 1
+        and 4 <= len(groups[0]) <= 8
+        and all(g.isalnum() and g.isascii() for g in groups)
+        and any(not g.isalpha() and not g.isdigit() for g in groups)
+    )
+
+
 def _usable(value: str, literal: bool = False) -> bool:
     """Not a placeholder, reference, path or URL: a value that may be a secret. A *literal* (a
     quoted string, a password by its syntax) is no code reference, however dotted."""
@@ -2811,6 +2834,11 @@ _HUNK = re.compile(r"(?m)^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@[^\n]*$")
 _NOT_A_VALUE_BEFORE = re.compile(
     r"(?:\bENC[(\[](?:PKCS7,)?|\bSHA256:|\b(?:LoadCredential(?:Encrypted)?|ImportCredential)=)$"
 )
+#: A commit named as where something was deployed or stands ("Deployed auth at <sha> to qa",
+#: "HEAD is now at <sha>").
+_COMMIT_AT = re.compile(
+    r"(?i)\b(?:deployed|released|built|pinned|tagged|reverted|rolled[ \t]+back|is[ \t]+now|checked[ \t]+out)\b[^\n]{0,40}?[ \t]at[ \t]+$"
+)
 #: The names a secret store lists for an entry's fields ("keys": ["password", "username"]).
 _FIELD_NAMES = frozenset(["username", "user", "login", "email", "host", "port", "password", "token", "secret", "key"])
 
@@ -2827,6 +2855,8 @@ def _not_a_value(text: str, f: Finding) -> bool:
     opened = text.rfind("{{", line_start, f.start)
     if opened >= 0 and "}}" not in text[opened : f.start] and "}}" in text[f.end : _line_end(text, f.end, 300)]:
         return True  # (inside a template's expression: `{{ lookup('hashi_vault', 'secret=kv/…') }}`)
+    if re.fullmatch(r"[0-9a-f]{7,40}", span) and _COMMIT_AT.search(text, max(0, f.start - 60), f.start):
+        return True
     m = _NOT_A_VALUE_BEFORE.search(text, max(0, f.start - 40), f.start)
     if m is not None:
         if m.group().startswith("SHA256"):
@@ -2967,8 +2997,8 @@ class SecretScanner:
         found = [f for f in found if not _documented(text[f.start : f.end]) and not _not_a_value(text, f)]
         if found and _DECLARED_PUBLIC.search(text):
             found = [f for f in found if not _declared_public(text, f)]
-        if found and "AIza" in text and _FIREBASE_APP_ID.search(text):
-            # a Firebase app's client config (it names the app: "1:<number>:android:<hex>"): its API
+        if found and "AIza" in text and _FIREBASE_CLIENT.search(text):
+            # a Firebase app's client config (it names the app or its sign-in domain): its API
             # key ships inside every copy of the app and Google documents it as no secret
             found = [f for f in found if not text.startswith("AIza", f.start)]
         return found
@@ -3176,7 +3206,9 @@ class SecretScanner:
         for m in _AUTH_HEADER.finditer(text) if "auth" in low or "bearer" in low else ():
             # the header says it is a credential: only a placeholder or a word is not one
             value = m.group("value").rstrip(".,:")
-            if _usable(value) and (_looks_random(value) or _UUID.match(value) or _varied(value)):
+            if value.endswith(")") and "(" not in value:
+                value = value[:-1]  # (the header quoted in parentheses)
+            if _usable(value) and (_looks_random(value) or _UUID.match(value) or _varied(value) or _issued_code(value)):
                 yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
         for m in _BASIC.finditer(text) if "basic" in low else ():
             if _basic_pair(m.group("value")):

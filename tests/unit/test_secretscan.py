@@ -1824,3 +1824,27 @@ def test_network_hsm_and_directory_credentials_by_their_vendors_syntax() -> None
     assert scanner.scan("consul kv put config/app/log_level 'info'") == []
     assert scanner.scan("ftp -n host <<EOF\nuser IBMUSER ${RACF_PASSPHRASE}\nEOF") == []
     assert scanner.scan(f"deployed {_r(_HEXD, 40)} (commit on main) to staging") == []
+
+
+def test_firebase_sign_in_domain_request_ids_hash_names_and_short_bearer_codes() -> None:
+    scanner = SecretScanner()
+    key = "AI" + "za" + "Sy" + _r(_B64U, 33)
+    # a web app's client config names its sign-in domain: its key ships in every page
+    web = f'const firebaseConfig = {{\n  apiKey: "{key}",\n  authDomain: "shop-{_r(string.digits, 4)}.firebaseapp.com"\n}};'
+    assert scanner.scan(web) == []
+    assert _found(f'const mapsConfig = {{\n  apiKey: "{key}",\n  region: "eu"\n}};', key)
+    rid = "req_" + _r(string.ascii_lowercase + string.digits, 14)
+    assert scanner.scan(f"AuthenticationError: Incorrect API key provided. Check OPENAI_API_KEY. ({rid})") == []
+    salt, digest = _r(_B64U, 22), _r(_B64U, 43)
+    assert scanner.scan(f"We store passwords as argon2id, e.g. $argon2id$v=19$m=65536,t=3,p=4${salt}${digest}.") == []
+    assert scanner.scan(f"Deployed auth at {_r(_HEXD, 40)} to qa.") == []
+    code = _r(_HEXD, 4) + "z" + "-" + "k" + _r(_HEXD, 4)
+    assert _found(f'curl -H "Authorization: Bearer {code}" https://api.example.org/v1/me', code)
+    django = _r(_AN, 12) + "#^&*(" + _r(_AN, 20)
+    assert _found(f"http POST api.example.org/x Authorization:'Bearer {django}'", django)
+    assert _found(
+        "reset Omar's password to orbit pepper river copper cloud; he changes it later",
+        "orbit pepper river copper cloud",
+    )
+    # a password that merely contains a scheme's name is still one
+    assert _found("password: argon2id-Horse-77", "argon2id-Horse-77")
