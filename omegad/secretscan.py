@@ -778,7 +778,9 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]*=")
 _PIPE_PAIR = re.compile(r"[A-Za-z_][\w.-]*\|")
 #: A setting's assignment: a snake_case or dotted name ("ansible_ssh_private_key_file=…"), not a
 #: password with an "=" in it ("Copper=Falcon46").
-_SETTING_ASSIGNMENT = re.compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+=|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=")
+_SETTING_ASSIGNMENT = re.compile(
+    r"--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*=|[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+=|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+="
+)
 #: Another name's assignment among the words after a name ("C=j@…" is a value, not a name).
 _WORD_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]+=")
 #: Words after which the next is what a name is ("the pw is …", "Passwort ist …", "set it to …").
@@ -1035,6 +1037,12 @@ _XML_PROPERTY = re.compile(
     r"\s{0,20}<(?P<tag>(?i:value|string|data))(?:[ \t][^<>\n]{0,80})?>\s{0,80}?(?P<value>[^<\s]{1,400})\s{0,80}</(?P=tag)>"
 )
 #: A write to a key-value store, named by its key's last segment: `consul kv put config/app/jwt_secret
+#: pytest's report of a failed comparison: the source line names the value's variable ("assert
+#: settings.smtp_password == expected"), its `E` line shows the value the variable held.
+_PYTEST_ASSERT = re.compile(
+    r"(?m)^[ \t>]*assert[ \t]+(?:[\w]{1,60}\.){0,4}(?P<name>\w{1,80})[ \t]*(?:==|!=)[^\n]*\n(?:[^\n]*\n){0,3}?"
+    r"E[ \t]+(?:AssertionError:[ \t]+)?assert[ \t]+(?P<q>[\"'])(?P<value>[^\"'\n]{4,400})(?P=q)"
+)
 #: 'X'` (Consul's CLI), `etcdctl put /app/db_password X`.
 _KV_PUT = re.compile(
     r"\b(?:consul[ \t]+kv[ \t]+put|etcdctl(?:[ \t]+--?[\w-]{1,30}(?:=\S{1,200})?)*[ \t]+put)(?:[ \t]+-[\w-]{1,30}(?:=\S{1,200})?)*"
@@ -1050,6 +1058,11 @@ _CFN_PARAMETER = re.compile(
 _TF_VARIABLE = re.compile(
     r"\bvariable[ \t]+\"(?P<name>[\w-]{1,80})\"[ \t]*\{[^{}]{0,300}?\bdefault[ \t]*=[ \t]*\"(?P<value>[^\"\s]{1,400})\""
 )
+#: A CLI's login that takes the key as its argument (`wandb login <key>`).
+_LOGIN_ARGUMENT = re.compile(
+    r"\b[\w-]{2,30}[ \t]+(?:auth[ \t]+)?login[ \t]+(?:--?[\w-]{1,20}[ \t]+){0,3}(?P<value>[A-Za-z0-9_.-]{32,300})(?![\w.-])"
+)
+_SENSITIVE_TRUE = re.compile(r"\bsensitive[ \t]*=[ \t]*true\b")
 #: A sign-in told in prose: "you can log in as ci-bot with …", "sign in as admin using …".
 _LOGIN_WITH = re.compile(
     r"(?i)\b(?:log(?:ged)?[ \t-]?in|sign(?:ed)?[ \t-]?in)[ \t]+as[ \t]+[\"'`]?[\w.@+-]{1,64}[\"'`]?[ \t]+(?:with|using)[ \t]+"
@@ -1122,10 +1135,22 @@ _NEW_VALUE = re.compile(
 #: A value announced after the sentence named its secret: "… Gmail app password … Value: …",
 #: "Current value is \"…\"", "Correct value: …", "… revoked. Replaced it with …".
 _ANNOUNCED_VALUE = re.compile(
-    r"(?i)(?:\b(?:current|correct|actual|new)[ \t]+value(?:[ \t]+is|[ \t]*[:=])|(?<![\w.-])value[ \t]*:|\bnew[ \t]+one[ \t]*:"
+    r"(?i)(?:\b(?:current|correct|actual|new|agreed|shared|final)[ \t]+value(?:[ \t]+for[ \t]+now)?(?:[ \t]+is|[ \t]*[:=])"
+    r"|(?<![\w.-])value[ \t]*:|\bnew[ \t]+one[ \t]*:"
     r"|\b(?:replaced|changed|rotated|reset)[ \t]+it[ \t]+(?:with|to))[ \t]*(?P<q>[`\"'«“]?)[ \t]*(?P<value>[^\s`\"'»”]{6,400})"
 )
-_ANNOUNCED_NEEDS = ("value:", "value :", "value is", "value =", "value=", "one:", "one :", " it with ", " it to ")
+_ANNOUNCED_NEEDS = (
+    "value:",
+    "value :",
+    "value is",
+    "value =",
+    "value=",
+    "one:",
+    "one :",
+    " it with ",
+    " it to ",
+    "value for now",
+)
 _WALLET_KEY = re.compile(
     r"(?:\baccounts[\"']?[ \t]*:[ \t]*\[[ \t]*|(?:\bfrom_key|\bprivateKeyToAccount|\bWallet|\bfromPrivateKey)\([ \t]*)"
     r"[\"'](?P<value>(?:0x)?[0-9a-fA-F]{64})[\"']"
@@ -1640,7 +1665,7 @@ _CHAT_REPLY = re.compile(
 _QUESTION = re.compile(r"(?m)^[^\n?]{4,200}\?[*_]*(?:[ \t]+[^\n?]{1,60})?[ \t]*$")
 _ANSWER_LINE = re.compile(
     r"\n+(?:>[ \t]*)*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.@-]{1,30}(?:[ \t]+\([^()\n]{1,30}\))?:[ \t]+|<[\w.@-]{1,30}>[ \t]+)?"
-    r"(?P<said>[^\n]{1,300})"
+    r"[ \t]*(?P<said>[^\n]{1,300})"
 )
 #: A chat export's header line: the speaker and the time, the message on the lines below.
 _SPEAKER_LINE = re.compile(r"[^\W\d][\w .'-]{0,40}?[ \t]+\d{1,2}:\d{2}(?:[ \t]*[AaPp][Mm])?[ \t]*")
@@ -1661,7 +1686,11 @@ _TAIL_LINE = re.compile(r"(?m)^[^\n:]{0,200}:[^\n]{0,200}?:[ \t]+[\"'`]?(?P<valu
 _API_KEY_WORDS = re.compile(r"(?i)\bapi[ _-]?key|\btoken")
 #: An answer's value at the end of its sentence, after a colon ("use the shared one: …").
 _TAIL_VALUE = re.compile(r":[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?[.,;!]?[ \t]*$")
-_ANSWER_VALUE = re.compile(r"[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?(?:[ \t]+[-—(]|[.,;!]?[ \t]*$)")
+_ANSWER_VALUE = re.compile(r"[\"'`]?(?P<value>[^\s\"'`]{6,600})[\"'`]?(?:[ \t]+[-—(]|[.,;!]?[ \t]*$)")
+#: An answer that is a quoted phrase ("`tundra ripple orbit maple` (delete this after)").
+_QUOTED_ANSWER = re.compile(
+    r"(?P<q>[\"'`])(?P<value>[a-zA-Z]{3,10}(?:[ \t][a-zA-Z]{3,10}){2,9})(?P=q)(?:[ \t]+[-—(]|[.,;!]?[ \t]*$)"
+)
 #: An `otpauth://` URI (the Key Uri Format authenticator apps scan): its `secret=` is the seed;
 #: Google Authenticator's export (`otpauth-migration://offline?data=…`) holds every seed.
 _OTPAUTH = re.compile(
@@ -1680,6 +1709,9 @@ _MNEMONIC_CUE = re.compile(
     r"(?i)\b(?:mnemonic|seed|(?:recovery|secret|backup|wallet)[ \t]+(?:phrase|words)|phrase|restore|wallet)\b"
 )
 #: Words of prose that no wallet word list holds: a run with one is a sentence.
+#: Words that join clauses: a run of words with one is a sentence, not a passphrase ("… before
+#: running make train"). (Kept apart from the above: BIP39's list holds some of them.)
+_CLAUSE_WORDS = frozenset(["before", "after", "until", "while", "because", "about", "without", "during", "through"])
 _PROSE_WORDS = frozenset(
     [
         *("the", "and", "for", "with", "that", "this", "you", "are", "was", "not", "but", "have", "from", "our"),
@@ -1766,7 +1798,13 @@ _ANNOUNCED_PHRASE = re.compile(r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9})
 _WORD_PHRASE = re.compile(
     # (words all in lower case or all capitalised, as diceware generators print them)
     r"(?P<value>(?:[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}|[A-Z][a-z]{2,9}(?:[ \t][A-Z][a-z]{2,9}){3,9})(?:[ \t]\d{1,4})?)"
-    r"(?=[ \t]*(?:$|\n|[—(;]|--|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=)"  # (logfmt: the next field ends it)
+    r"(?=[ \t]*(?:$|\n|[—(;]|--|[ \t]-[ \t]|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=)"  # (logfmt: the next field ends it)
+)
+#: The same after a separator ("password = w w w w, then …"): a comma ends it too.
+_SEP_PHRASE = re.compile(
+    # (words all in lower case or all capitalised, as diceware generators print them)
+    r"(?P<value>(?:[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}|[A-Z][a-z]{2,9}(?:[ \t][A-Z][a-z]{2,9}){3,9})(?:[ \t]\d{1,4})?)"
+    r"(?=[ \t]*(?:$|\n|[—(;,]|--|[ \t]-[ \t]|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=)"  # (logfmt: the next field ends it)
 )
 _LONE_PHRASE = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)[ \t]*$")
 _CLAUSE_END = re.compile(r"[ \t]*(?:$|\n|[.,;:!?)(—–]|--)|[ \t]+[A-Z\u3000-\u9fff]")
@@ -1827,6 +1865,8 @@ _NOT_A_VALUE = re.compile(
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
     # a request's id as APIs print it in errors and logs (Stripe, OpenAI and Anthropic: "req_…")
     r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
+    # a command-line flag ("openssl rand -base64 24"), a versioned name ("recsys-v2")
+    r"|--?[a-z][a-z0-9]{1,20}(?:-[a-z0-9]{1,20}){0,3}$|[a-z]{2,20}(?:[-_][a-z]{2,20}){0,3}[-_]v\d{1,3}$"
     # a password hashing scheme's name ("we store passwords as argon2id")
     r"|(?i:argon2(?:id|i|d)?|bcrypt|s?crypt|yescrypt|(?:md5|sha256|sha512)[-_]?crypt|pbkdf2(?:[-_]sha\d{1,3})?)(?![\w$-])"
     # a version or a standard's number ("^24.13.4", "v2.3.1-rc1", "802.1X"), an algorithm's name
@@ -2279,6 +2319,21 @@ def _person_password(value: str) -> bool:
     )
 
 
+def _mixed_token(value: str) -> bool:
+    """*value* is sixteen or more letters of both cases and digits, with no run of lower-case
+    letters long enough to be a word ("lzlqTxmyZqy9f5Tz", a Vonage API secret)."""
+    return (
+        len(value) >= 16
+        and value.isalnum()
+        and value.isascii()
+        and any(c.islower() for c in value)
+        and any(c.isupper() for c in value)
+        and any(c.isdigit() for c in value)
+        and not re.search(r"[A-Za-z][a-z]{5}", value)
+        and _entropy(value) >= 3.2
+    )
+
+
 def _token_like(value: str) -> bool:
     """*value* is letters and digits mixed through twenty or more characters (a Mattermost token:
     26 lower-case letters and digits), varied enough not to be a word and a number."""
@@ -2305,13 +2360,13 @@ def _random_letters(value: str) -> bool:
 
 
 def _vendor_key(name: str, parts: tuple[str, ...]) -> bool:
-    """*name* is an environment variable for a service's key: "SERVICE_KEY", the service a word
-    that is no kind of key or lookup ("KAGGLE_KEY", not "CACHE_KEY" or "GPG_KEY")."""
+    """*name* is a setting for a service's key: "SERVICE_KEY" or "service_key", the service a
+    word that is no kind of key or lookup ("KAGGLE_KEY", not "CACHE_KEY" or "gpg_key")."""
     return (
         len(parts) == 2
         and parts[1] == "key"
-        and name.isupper()
-        and "_" in name
+        and (name.isupper() or name.islower() or name[:1].islower())
+        and ("_" in name or not name.islower())
         and parts[0].isalpha()
         and len(parts[0]) >= 4
         and parts[0] not in _ID_QUALIFIER
@@ -2326,6 +2381,9 @@ _NOT_VENDOR = frozenset(
         *("merge", "index", "shard", "file", "path", "image", "item", "record", "row", "user", "order", "session"),
         *("private", "public", "signing", "encryption", "master", "root", "host", "node", "deploy", "tls", "cert"),
         *("team", "project", "label", "field", "column", "entry", "metric", "topic", "stream", "cursor", "field"),
+        *("range", "routing", "redis", "dedup", "unique", "composite", "natural", "surrogate", "secondary", "join"),
+        *("match", "search", "storage", "access", "idempotency", "message", "object", "dict", "map", "tree"),
+        *("signature", "environment", "flag", "feature", "digest", "checksum", "client", "site", "widget"),
     ]
 )
 _USER_FIELD = re.compile(r"(?i)[\"']?user(?:name)?[\"']?[ \t]*[:=][ \t]*[\"']?[\w.@-]{1,64}[\"']?[ \t]*[,\n]")
@@ -2386,6 +2444,7 @@ def _spaced_phrase(value: str) -> bool:
         and len(value) >= 12
         and not any(
             w.lower() in _PROSE_WORDS
+            or w.lower() in _CLAUSE_WORDS
             or w.lower() in _NOT_PASSPHRASE
             or w.lower() in _SECRET_WORDS
             or w.lower() in _FOREIGN_PROSE
@@ -2626,14 +2685,17 @@ def _address(value: str) -> bool:
 
 def _default_login(text: str, start: int, end: int) -> bool:
     """The URL password at *start*:*end* repeats its user on a loopback host
-    ("amqp://guest:guest@localhost"): a service's documented default, not a secret."""
+    ("amqp://guest:guest@localhost"), or is the demo login that Oracle's and SQLAlchemy's docs
+    use ("scott:tiger"): a documented default, not a secret."""
     scheme = text.rfind("://", max(0, start - 80), start)
     host = _URL_HOST.match(text, end)
     return (
         scheme >= 0
         and host is not None
-        and host.group("host").lower() in _LOOPBACK
-        and text[scheme + 3 : start - 1] == text[start:end]
+        and (
+            (host.group("host").lower() in _LOOPBACK and text[scheme + 3 : start - 1] == text[start:end])
+            or text[scheme + 3 : end] == "scott:tiger"
+        )
     )
 
 
@@ -3148,7 +3210,12 @@ class SecretScanner:
                 yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
         for m in _ANNOUNCED_VALUE.finditer(text) if any(n in low for n in _ANNOUNCED_NEEDS) else ():
             line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 300)
-            kind = _line_kind(text[line_start : m.start()])
+            named_line = text[line_start : m.start()]
+            kind = _line_kind(named_line)
+            if kind is None and line_start > 0 and not named_line.strip():
+                # (the label opens its line: the sentence above named the secret, "… password …\nCurrent value: …")
+                named_line = text[_previous_line(text, line_start) : line_start - 1]
+                kind = _line_kind(named_line)
             if kind is None:
                 continue
             value = m.group("value").rstrip(".,;:)")
@@ -3163,6 +3230,8 @@ class SecretScanner:
                 ok = _credential_like(value) or _human_password(value) or _passphrase(value) or _chosen_password(value)
             else:
                 ok = _looks_random(value) or _hex_key(value) or _app_password(value)
+                # (Postmark's and Heroku's tokens are UUIDs: one counts where a token is named)
+                ok = ok or (_UUID.fullmatch(value) is not None and _API_KEY_WORDS.search(named_line) is not None)
             if ok and _usable(value, bool(m.group("q"))):
                 yield Finding(
                     "password" if kind == "password" else "high_entropy",
@@ -3181,8 +3250,16 @@ class SecretScanner:
             if _looks_random(m.group("value")) and "EXAMPLE" not in m.group():
                 yield Finding("aws_secret_key", m.start("value"), m.end("value"))
         for m in _URL_SIGNATURE.finditer(text) if "sig" in low else ():
-            if _looks_random(_unquoted(m.group("value"))):
-                yield Finding("high_entropy", m.start("value"), m.end("value"))
+            value = _unquoted(m.group("value"))
+            end = m.end("value")
+            if value.endswith(")") and "(" not in value:
+                value, end = value[:-1], end - 1  # (the URL closes a Markdown link)
+            while value[-1:] in (".", ",", ";"):
+                value, end = value[:-1], end - 1  # (the sentence goes on after the URL)
+            # (SigV4 and GCS V4 signatures are hex: a digest's alphabet, but one that grants access)
+            signed = m.group().lower().startswith(("?x-", "&x-")) and len(value) >= 64 and _HEX.fullmatch(value)
+            if _looks_random(value) or signed:
+                yield Finding("high_entropy", m.start("value"), end)
         for m in _VENDOR_HEADER.finditer(text) if "honeycomb" in low else ():
             if _looks_random(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
@@ -3256,8 +3333,20 @@ class SecretScanner:
             value = m.group("value")
             if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
+        for m in _LOGIN_ARGUMENT.finditer(text) if " login " in text else ():
+            value = m.group("value")
+            if _usable(value) and _looks_random(value):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _PYTEST_ASSERT.finditer(text) if "\nE " in text else ():
+            name = m.group("name")
+            kind = _name_kind(name, "") or ("secret" if _vendor_key(name, _name_parts(name)) else None)
+            value = m.group("value")
+            if kind and _usable(value, True) and self._accepts(value, kind, _name_parts(name), True):
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m in _TF_VARIABLE.finditer(text) if "variable" in text else ():
             kind = _name_kind(m.group("name"), "")
+            if kind is None and _SENSITIVE_TRUE.search(m.group()):
+                kind = "secret"  # (`sensitive = true`: Terraform hides it from every plan)
             value = m.group("value")
             if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
@@ -3598,9 +3687,21 @@ class SecretScanner:
             if code is not None and any(c.isdigit() for c in code.group("value")):
                 return Finding(label, code.start("value"), code.end("value"))
         if sep is not None and kind == "password":
-            phrase = (_QUOTED_PHRASE if text[sep.end() - 1] in "\"'`" else _WORD_PHRASE).match(text, sep.end())
+            phrase = (_QUOTED_PHRASE if text[sep.end() - 1] in "\"'`" else _SEP_PHRASE).match(text, sep.end())
             if phrase is not None and _spaced_phrase(phrase.group("value")):
                 return Finding(label, phrase.start("value"), phrase.end("value"))
+        if sep is not None and text[sep.end() - 1] in "\"'":
+            # a quoted value with the symbols a salt generator draws from (WordPress's has ",;<>")
+            close = text.find(text[sep.end() - 1], sep.end(), sep.end() + 201)
+            body = text[sep.end() : close] if close > 0 else ""
+            if (
+                len(body) >= 32
+                and not any(c.isspace() for c in body)
+                and sum(not c.isalnum() for c in body) >= 8
+                and _looks_random(body)
+                and _usable(body)
+            ):
+                return Finding(label, sep.end(), close)
         if sep is not None and sep.end() >= scanned["value"]:
             vm = _VALUE.match(text, sep.end())
             if vm is not None and text[sep.end() - 1] in "\"'`" and text[vm.end() : vm.end() + 1].isspace():
@@ -3840,7 +3941,8 @@ class SecretScanner:
             ):
                 return phrase.span("value")
         if labelled or quoted:
-            phrase = _WORD_PHRASE.match(text, pos)
+            after_sep = text[max(0, pos - 3) : pos].rstrip().endswith(("=", ":"))
+            phrase = (_SEP_PHRASE if after_sep else _WORD_PHRASE).match(text, pos)
             if phrase is not None and _spaced_phrase(phrase.group("value")):
                 return phrase.span("value")
             app = _APP_PASSWORD.match(text, pos)
@@ -3897,6 +3999,7 @@ class SecretScanner:
                 or (_passphrase(value) and any(c.isdigit() for c in value))
                 or _token_like(value)
                 or _random_case_letters(value)
+                or _mixed_token(value)
             )
         ):
             return True  # a shared secret a person chose, a token of letters and digits, where a separator says so
@@ -4528,6 +4631,7 @@ class SecretScanner:
                 if kind in (None, "password") and (
                     _credential_like(value)
                     or _passphrase(value)
+                    or (kind == "password" and _spaced_phrase(value))
                     or _chosen_password(value)
                     or (kind == "password" and _app_password(value))
                 ):
@@ -4666,7 +4770,7 @@ def _answer(text: str, pos: int) -> Iterator[tuple[int, int]]:
             or (said.endswith("?") and " " in said.strip())
         ):
             continue  # (a filler, a speaker's header, another question: "Winter2020?" is an answer)
-        value = _ANSWER_VALUE.match(said) or _TAIL_VALUE.search(said)
+        value = _QUOTED_ANSWER.match(said) or _ANSWER_VALUE.match(said) or _TAIL_VALUE.search(said)
         if value is None:
             return
         start = m.start("said") + value.start("value")
