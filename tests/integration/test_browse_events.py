@@ -169,7 +169,8 @@ def test_a_subscriber_that_stops_reading_loses_events_not_the_daemon(shared_daem
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # (fills quickly)
     send_frame(stalled, {"v": 1, "id": 1, "method": "subscribe", "params": {"topics": ["stored"], "namespace": ns}})
     assert recv_frame(stalled)["ok"]
-    with shared_daemon.client() as w:
+    # (the flush waits for 2,000 memories' contradiction checks: minutes on two busy cores)
+    with shared_daemon.client(timeout=300) as w:
         for k in range(8):  # far more events than its queue holds; the writers never wait for it
             w.store_batch([{"text": f"bulk memory {k}-{i} " + "x" * 200, "namespace": ns} for i in range(250)])
         w.flush()
