@@ -1137,7 +1137,7 @@ _NEW_VALUE = re.compile(
 _ANNOUNCED_VALUE = re.compile(
     r"(?i)(?:\b(?:current|correct|actual|new|agreed|shared|final)[ \t]+value(?:[ \t]+for[ \t]+now)?(?:[ \t]+is|[ \t]*[:=])"
     r"|(?<![\w.-])value[ \t]*:|\bnew[ \t]+one[ \t]*:"
-    r"|\b(?:replaced|changed|rotated|reset)[ \t]+it[ \t]+(?:with|to))[ \t]*(?P<q>[`\"'«“]?)[ \t]*(?P<value>[^\s`\"'»”]{6,400})"
+    r"|\b(?:replaced|changed|rotated|reset)[ \t]+it[ \t]+(?:with|to))[ \t]*(?P<q>[`\"'«“]?)[ \t]*(?P<value>[^\s`\"'»”]{3,400})"
 )
 _ANNOUNCED_NEEDS = (
     "value:",
@@ -3227,7 +3227,9 @@ class SecretScanner:
                 if spoken is not None and _spaced_phrase(text[spoken[0] : spoken[1]]):
                     yield Finding("password", *spoken)
                     continue
-                ok = _credential_like(value) or _human_password(value) or _passphrase(value) or _chosen_password(value)
+                ok = len(value) >= 6 and (
+                    _credential_like(value) or _human_password(value) or _passphrase(value) or _chosen_password(value)
+                )
             else:
                 ok = _looks_random(value) or _hex_key(value) or _app_password(value)
                 # (Postmark's and Heroku's tokens are UUIDs: one counts where a token is named)

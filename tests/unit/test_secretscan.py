@@ -1856,11 +1856,13 @@ def test_values_announced_below_their_name_answers_in_chat_exports_and_pytest_re
     assert _found(f"Decision: one shared Kaggle API key.\nAgreed value for now: {pw} (Ana keeps it)", pw)
     uuid = _uuid()
     assert _found(f"move the Postmark server token out of the repo.\nCurrent value: {uuid}", uuid)
+    phrase = "tulip orbit windmill maple granite"  # (a first word shorter than six letters)
+    assert _found(f"TODO: move the Android keystore password out of the repo.\nCurrent value: {phrase}", phrase)
     chat = "#dev\nbram 10:51\n  can you DM me the Snowflake password? the wiki is empty\nkasia 11:39\n  `{}` (delete after)"
     assert _found(chat.format(pw), pw)
     assert _found(chat.format("tundra ripple orbit maple"), "tundra ripple orbit maple")
     hexkey = _r(_HEXD, 40)
-    report = f"____ test_x ____\n    assert settings.{{}} == expected\nE   AssertionError: assert '{{}}' == '<unset>'"
+    report = "____ test_x ____\n    assert settings.{} == expected\nE   AssertionError: assert '{}' == '<unset>'"
     assert _found(report.format("wandb_api_key", hexkey), hexkey)
     assert _found(report.format("kaggle_key", hexkey[:32]), hexkey[:32])
     assert SecretScanner().scan(report.format("db_host", "db.internal")) == []
@@ -1875,7 +1877,7 @@ def test_vendor_keys_salts_signatures_and_logins_in_their_usual_spellings() -> N
     salt = "".join(_RNG.choice(_AN + "!@#$%^&*()-_[]{}<>~+=,.;:/?|") for _ in range(64))
     salt = salt.replace('"', "")
     assert _found(f'  "wordpress_nonce_salt": "{salt}",', salt)
-    assert _found(f'{{"vonage_api_secret": "lzlqTxmyZqy9f5Tz"}}', "lzlqTxmyZqy9f5Tz")
+    assert _found('{"vonage_api_secret": "lzlqTxmyZqy9f5Tz"}', "lzlqTxmyZqy9f5Tz")
     sig = _r(_HEXD, 64)
     url = f"https://b.s3.eu-west-1.amazonaws.com/r/a.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature={sig}"
     assert _found(f"[download]({url})", sig)
