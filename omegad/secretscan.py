@@ -712,6 +712,7 @@ _CLI_VERBS = frozenset(["get", "show", "view", "describe", "list", "ls", "delete
 #: A code benchmark's pass@k metric: a name's word, not a name.
 _CAMEL_WORDS = re.compile(r"(?:[a-z]{2,})?(?:[A-Z][a-z]{2,})+$")  # (also "lastKnownFileType": a field)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,63}$")
+_DECLARATION = re.compile(r"\b(?:val|var|let|const|final|def|local|my|dim)[ \t]+([A-Za-z_]\w*)\b")
 _SETTING_PAIR = re.compile(r"(?i)[a-z_][\w.-]{0,40}=(?:true|false|yes|no|on|off|none|null|\d{1,10})$")
 #: A URL's password that names its slot ("amqp://user:pass@host:port/vhost" in a grammar).
 _PASSWORD_SLOTS = frozenset(["PASSWORD", "PASS", "PASSWD", "PWD"])
@@ -832,6 +833,9 @@ _DECLARED_PUBLIC = re.compile(
 )
 #: What names a Firebase app in its client config: the app id ("1:<number>:web:<hex>") or the
 #: project's sign-in domain (`authDomain: "<project>.firebaseapp.com"`).
+_CONFIG_API_KEY = re.compile(
+    r"\b(?:apiKey|current_key|API_KEY)[\"']?(?:</key>\s{0,20}<string>|[ \t]*[:=][ \t]*[\"']?)$"
+)
 _FIREBASE_CLIENT = re.compile(
     r"\b1:\d{6,15}:(?:android|ios|web):[0-9a-f]{6,40}\b"
     r"|\bauthDomain[\"']?[ \t]*[:=][ \t]*[\"'][\w-]{1,64}\.firebaseapp\.com\b"
@@ -990,8 +994,9 @@ _CREATES = re.compile(r"(?i)\b(?:create|generate|new|issue|mint|rotate|print|sho
 #: `AuthenticationHeaderValue("Bearer", "…")`.
 _AUTH_HEADER = re.compile(
     r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?!basic\b|digest\b)[a-z][\w-]{1,30}[ \t]+(?:[a-z_]{1,20}=\"?)?)?"
-    r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:!%@#$^&*()-]{10,600})"
+    r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:!%-]{10,600})"
 )
+_QUOTED_BEARER = re.compile(r"(?i)\bbearer[ \t]+(?P<value>(?:(?!&\w+=)[^\s\"'`]){10,600})(?=[\"'`])")
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
 _USER_PASS = re.compile(
@@ -1060,9 +1065,14 @@ _TF_VARIABLE = re.compile(
 )
 #: A CLI's login that takes the key as its argument (`wandb login <key>`).
 _LOGIN_ARGUMENT = re.compile(
-    r"\b[\w-]{2,30}[ \t]+(?:auth[ \t]+)?login[ \t]+(?:--?[\w-]{1,20}[ \t]+){0,3}(?P<value>[A-Za-z0-9_.-]{32,300})(?![\w.-])"
+    r"(?m)^[ \t]*(?:[$>#][ \t]+|[!%])?[\w-]{2,30}[ \t]+(?:auth[ \t]+)?login[ \t]+(?:--relogin[ \t]+)?"
+    r"(?P<value>[A-Za-z0-9_.-]{32,300})(?![\w.-])"
 )
 _SENSITIVE_TRUE = re.compile(r"\bsensitive[ \t]*=[ \t]*true\b")
+#: A cloud resource's id ("vpc-0a1b2c3d4e5f67890", "sg-…", "ami-…").
+_RESOURCE_ID = re.compile(r"[a-z]{1,12}-[0-9a-f]{8,17}")
+#: Words joined into a name ("prod-eks-cluster-2024").
+_JOINED_NAME = re.compile(r"[a-z]+(?:[-_][a-z0-9]+)+|[a-z]+(?:[A-Z][a-z]{2,}[0-9]*)+|(?:[A-Z][a-z]{2,}[0-9]*){2,}")
 #: A sign-in told in prose: "you can log in as ci-bot with …", "sign in as admin using …".
 _LOGIN_WITH = re.compile(
     r"(?i)\b(?:log(?:ged)?[ \t-]?in|sign(?:ed)?[ \t-]?in)[ \t]+as[ \t]+[\"'`]?[\w.@+-]{1,64}[\"'`]?[ \t]+(?:with|using)[ \t]+"
@@ -1138,6 +1148,16 @@ _ANNOUNCED_VALUE = re.compile(
     r"(?i)(?:\b(?:current|correct|actual|new|agreed|shared|final)[ \t]+value(?:[ \t]+for[ \t]+now)?(?:[ \t]+is|[ \t]*[:=])"
     r"|(?<![\w.-])value[ \t]*:|\bnew[ \t]+one[ \t]*:"
     r"|\b(?:replaced|changed|rotated|reset)[ \t]+it[ \t]+(?:with|to))[ \t]*(?P<q>[`\"'«“]?)[ \t]*(?P<value>[^\s`\"'»”]{3,400})"
+)
+#: Words of a setting about secrets rather than a secret ("password expiry", "lockout threshold").
+_POLICY_WORDS = re.compile(
+    r"(?i)\b(?:polic(?:y|ies)|expir\w*|max[_ ]?age|lockout|length|rules?|hasher|hashing|rounds|hint|requirements?"
+    r"|complexity|rotation|threshold|strength|setting|reset[ \t]+link|field|button|placeholder|format"
+    r"|manager|vendor|cache)\b"
+)
+#: A setting's value: a number with its unit, a class's name, an identifier, an assignment.
+_SETTING_VALUE = re.compile(
+    r"\d+[a-z]+|(?:[A-Z][a-z0-9]+){2,}|[a-z]+(?:[A-Z][a-z0-9]+)+|[a-z]+(?:_[a-z0-9]+)+(?:=[\w.]+)?|[\w.]+\([^)]*\)?"
 )
 _ANNOUNCED_NEEDS = (
     "value:",
@@ -1689,7 +1709,7 @@ _TAIL_VALUE = re.compile(r":[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?[.,;!
 _ANSWER_VALUE = re.compile(r"[\"'`]?(?P<value>[^\s\"'`]{6,600})[\"'`]?(?:[ \t]+[-—(]|[.,;!]?[ \t]*$)")
 #: An answer that is a quoted phrase ("`tundra ripple orbit maple` (delete this after)").
 _QUOTED_ANSWER = re.compile(
-    r"(?P<q>[\"'`])(?P<value>[a-zA-Z]{3,10}(?:[ \t][a-zA-Z]{3,10}){2,9})(?P=q)(?:[ \t]+[-—(]|[.,;!]?[ \t]*$)"
+    r"(?P<q>[\"'`])(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){2,9})(?P=q)(?:[ \t]+[-—(]|[.,;!]?[ \t]*$)"
 )
 #: An `otpauth://` URI (the Key Uri Format authenticator apps scan): its `secret=` is the seed;
 #: Google Authenticator's export (`otpauth-migration://offline?data=…`) holds every seed.
@@ -1711,7 +1731,12 @@ _MNEMONIC_CUE = re.compile(
 #: Words of prose that no wallet word list holds: a run with one is a sentence.
 #: Words that join clauses: a run of words with one is a sentence, not a passphrase ("… before
 #: running make train"). (Kept apart from the above: BIP39's list holds some of them.)
-_CLAUSE_WORDS = frozenset(["before", "after", "until", "while", "because", "about", "without", "during", "through"])
+_CLAUSE_WORDS = frozenset(
+    [
+        *("before", "after", "until", "while", "because", "about", "without", "during", "through", "since"),
+        *("under", "over", "within", "unless", "though", "whether", "minimum", "maximum", "characters", "required"),
+    ]
+)
 _PROSE_WORDS = frozenset(
     [
         *("the", "and", "for", "with", "that", "this", "you", "are", "was", "not", "but", "have", "from", "our"),
@@ -1795,16 +1820,22 @@ _LOGIN_WORDS = re.compile(r"(?i)\b(?:log(?:ged)?[ \t-]?in(?:to)?|sign[ \t-]?in(?
 _QUOTED_PHRASE = re.compile(r"(?P<value>[^\s\"'`]{1,40}(?:[ \t][^\s\"'`]{1,40}){1,11})(?=[\"'`])")
 _BRACKETED_PHRASE = re.compile(r"(?P<value>[^\s\"'`()«»“”]{1,40}(?:[ \t][^\s\"'`()«»“”]{1,40}){2,11})(?=[ \t]?[»”)])")
 _ANNOUNCED_PHRASE = re.compile(r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9})(?=[ \t]*(?:$|\n|[.;,)(—]))")
+#: A word of a diceware passphrase: not a word that joins clauses ("… before running make train").
+_CLAUSE = r"(?i:before|after|until|while|because|about|without|during|through|since|under|over|within|unless|though|whether)\b"
+_NOT_CLAUSE = rf"(?!{_CLAUSE})"
+_LOWER_WORDS = rf"{_NOT_CLAUSE}[a-z]{{3,10}}(?:[ \t]{_NOT_CLAUSE}[a-z]{{3,10}}){{3,9}}"
+_TITLE_WORDS = rf"{_NOT_CLAUSE}[A-Z][a-z]{{2,9}}(?:[ \t]{_NOT_CLAUSE}[A-Z][a-z]{{2,9}}){{3,9}}"
 _WORD_PHRASE = re.compile(
     # (words all in lower case or all capitalised, as diceware generators print them)
-    r"(?P<value>(?:[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}|[A-Z][a-z]{2,9}(?:[ \t][A-Z][a-z]{2,9}){3,9})(?:[ \t]\d{1,4})?)"
-    r"(?=[ \t]*(?:$|\n|[—(;]|--|[ \t]-[ \t]|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=)"  # (logfmt: the next field ends it)
+    rf"(?P<value>(?:{_LOWER_WORDS}|{_TITLE_WORDS})(?:[ \t]\d{{1,4}})?)"
+    r"(?=[ \t]*(?:$|\n|[—(;]|--|[ \t]-[ \t]|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=|[ \t]+"
+    rf"{_CLAUSE})"  # (logfmt: the next field ends it; so does a word that joins clauses)
 )
 #: The same after a separator ("password = w w w w, then …"): a comma ends it too.
 _SEP_PHRASE = re.compile(
-    # (words all in lower case or all capitalised, as diceware generators print them)
-    r"(?P<value>(?:[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}|[A-Z][a-z]{2,9}(?:[ \t][A-Z][a-z]{2,9}){3,9})(?:[ \t]\d{1,4})?)"
-    r"(?=[ \t]*(?:$|\n|[—(;,]|--|[ \t]-[ \t]|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=)"  # (logfmt: the next field ends it)
+    rf"(?P<value>(?:{_LOWER_WORDS}|{_TITLE_WORDS})(?:[ \t]\d{{1,4}})?)"
+    r"(?=[ \t]*(?:$|\n|[—(;,]|--|[ \t]-[ \t]|\.[ \t]*$)|[ \t]+[a-z_]{2,30}=|[ \t]+"
+    rf"{_CLAUSE})"
 )
 _LONE_PHRASE = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)[ \t]*$")
 _CLAUSE_END = re.compile(r"[ \t]*(?:$|\n|[.,;:!?)(—–]|--)|[ \t]+[A-Z\u3000-\u9fff]")
@@ -1865,8 +1896,8 @@ _NOT_A_VALUE = re.compile(
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
     # a request's id as APIs print it in errors and logs (Stripe, OpenAI and Anthropic: "req_…")
     r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
-    # a command-line flag ("openssl rand -base64 24"), a versioned name ("recsys-v2")
-    r"|--?[a-z][a-z0-9]{1,20}(?:-[a-z0-9]{1,20}){0,3}$|[a-z]{2,20}(?:[-_][a-z]{2,20}){0,3}[-_]v\d{1,3}$"
+    # a command-line flag ("openssl rand -base64 24"), a URL-encoded URL (a SAS token's "sr=")
+    r"|--?[a-z][a-z0-9]{1,20}(?:-[a-z0-9]{1,20}){0,3}$|(?i:https?%3A%2F%2F).*"
     # a password hashing scheme's name ("we store passwords as argon2id")
     r"|(?i:argon2(?:id|i|d)?|bcrypt|s?crypt|yescrypt|(?:md5|sha256|sha512)[-_]?crypt|pbkdf2(?:[-_]sha\d{1,3})?)(?![\w$-])"
     # a version or a standard's number ("^24.13.4", "v2.3.1-rc1", "802.1X"), an algorithm's name
@@ -2359,13 +2390,14 @@ def _random_letters(value: str) -> bool:
     )
 
 
-def _vendor_key(name: str, parts: tuple[str, ...]) -> bool:
-    """*name* is a setting for a service's key: "SERVICE_KEY" or "service_key", the service a
-    word that is no kind of key or lookup ("KAGGLE_KEY", not "CACHE_KEY" or "gpg_key")."""
+def _vendor_key(name: str, parts: tuple[str, ...], any_case: bool = False) -> bool:
+    """*name* is an environment variable for a service's key: "SERVICE_KEY", the service a word
+    that is no kind of key or lookup ("KAGGLE_KEY", not "CACHE_KEY" or "GPG_KEY"); with
+    *any_case*, also "service_key" and "serviceKey" (taken only for a hex key: `_accepts`)."""
     return (
         len(parts) == 2
         and parts[1] == "key"
-        and (name.isupper() or name.islower() or name[:1].islower())
+        and (name.isupper() or (any_case and (name.islower() or name[:1].islower())))
         and ("_" in name or not name.islower())
         and parts[0].isalpha()
         and len(parts[0]) >= 4
@@ -2699,12 +2731,21 @@ def _default_login(text: str, start: int, end: int) -> bool:
     )
 
 
+def _block_end(text: str, pos: int) -> int:
+    """Where the block that *pos* is in closes (its next "}" within 400 characters, else there)."""
+    end = text.find("}", pos, pos + 400)
+    return end if end >= 0 else min(len(text), pos + 400)
+
+
 def _declared_name(text: str, value: str) -> bool:
     """*value* is a variable that the text declares ("val storePassword = …" then "storePassword =
     storePassword"): code passing a name on, not a value."""
-    if not _IDENTIFIER.match(value):
-        return False
-    return re.search(rf"\b(?:val|var|let|const|final|def|local|my|dim)[ \t]+{value}\b", text) is not None
+    return _IDENTIFIER.match(value) is not None and value in _declared_names(text)
+
+
+@functools.lru_cache(maxsize=8)  # (asked once for each identifier-like value of one text)
+def _declared_names(text: str) -> frozenset[str]:
+    return frozenset(_DECLARATION.findall(text))
 
 
 def _id_field(value: str) -> bool:
@@ -2905,6 +2946,14 @@ _COMMIT_AT = re.compile(
 _FIELD_NAMES = frozenset(["username", "user", "login", "email", "host", "port", "password", "token", "secret", "key"])
 
 
+def _firebase_config_key(text: str, f: Finding) -> bool:
+    """*f* is the `apiKey` of a Firebase client config, within a few lines of its app id or
+    sign-in domain (another Google key in the same text is not)."""
+    if not text.startswith("AIza", f.start) or not _CONFIG_API_KEY.search(text, max(0, f.start - 44), f.start):
+        return False
+    return any(abs(m.start() - f.start) < 400 for m in _FIREBASE_CLIENT.finditer(text, max(0, f.start - 400)))
+
+
 def _not_a_value(text: str, f: Finding) -> bool:
     """*f* is ciphertext, a fingerprint, a credential file's path, or the next name in a list of
     field names, by what stands before it."""
@@ -2917,7 +2966,7 @@ def _not_a_value(text: str, f: Finding) -> bool:
     opened = text.rfind("{{", line_start, f.start)
     if opened >= 0 and "}}" not in text[opened : f.start] and "}}" in text[f.end : _line_end(text, f.end, 300)]:
         return True  # (inside a template's expression: `{{ lookup('hashi_vault', 'secret=kv/…') }}`)
-    if re.fullmatch(r"[0-9a-f]{7,40}", span) and _COMMIT_AT.search(text, max(0, f.start - 60), f.start):
+    if re.fullmatch(r"[0-9a-f]{7,12}|[0-9a-f]{40}", span) and _COMMIT_AT.search(text, max(0, f.start - 60), f.start):
         return True
     m = _NOT_A_VALUE_BEFORE.search(text, max(0, f.start - 40), f.start)
     if m is not None:
@@ -3062,7 +3111,7 @@ class SecretScanner:
         if found and "AIza" in text and _FIREBASE_CLIENT.search(text):
             # a Firebase app's client config (it names the app or its sign-in domain): its API
             # key ships inside every copy of the app and Google documents it as no secret
-            found = [f for f in found if not text.startswith("AIza", f.start)]
+            found = [f for f in found if not _firebase_config_key(text, f)]
         return found
 
     def _find(self, text: str) -> Iterator[Finding]:
@@ -3213,9 +3262,12 @@ class SecretScanner:
             named_line = text[line_start : m.start()]
             kind = _line_kind(named_line)
             if kind is None and line_start > 0 and not named_line.strip():
-                # (the label opens its line: the sentence above named the secret, "… password …\nCurrent value: …")
+                # (the label opens its line: the sentence above named the secret, "… password …\nCurrent value: …";
+                # not a setting about passwords, "password reset link expiry\nCurrent value: 24hours")
                 named_line = text[_previous_line(text, line_start) : line_start - 1]
-                kind = _line_kind(named_line)
+                kind = None if _POLICY_WORDS.search(named_line) else _line_kind(named_line)
+                if kind is not None and _SETTING_VALUE.fullmatch(m.group("value").rstrip(".,;:)")):
+                    continue
             if kind is None:
                 continue
             value = m.group("value").rstrip(".,;:)")
@@ -3233,7 +3285,11 @@ class SecretScanner:
             else:
                 ok = _looks_random(value) or _hex_key(value) or _app_password(value)
                 # (Postmark's and Heroku's tokens are UUIDs: one counts where a token is named)
-                ok = ok or (_UUID.fullmatch(value) is not None and _API_KEY_WORDS.search(named_line) is not None)
+                ok = ok or (
+                    _UUID.fullmatch(value) is not None
+                    and _API_KEY_WORDS.search(named_line) is not None
+                    and not re.search(r"(?i)\bid\b", named_line)  # (not "the API key's id")
+                )
             if ok and _usable(value, bool(m.group("q"))):
                 yield Finding(
                     "password" if kind == "password" else "high_entropy",
@@ -3287,8 +3343,16 @@ class SecretScanner:
             value = m.group("value").rstrip(".,:")
             if value.endswith(")") and "(" not in value:
                 value = value[:-1]  # (the header quoted in parentheses)
-            if _usable(value) and (_looks_random(value) or _UUID.match(value) or _varied(value) or _issued_code(value)):
+            value = re.sub(r"%[0-9A-Fa-f]?$", "", value)  # (a "%" that escapes nothing ends the value)
+            # (not "the bearer ab12-cd34 header")
+            issued = _issued_code(value) and "uthorization" in text[max(0, m.start() - 30) : m.end()]
+            if _usable(value) and (_looks_random(value) or _UUID.match(value) or _varied(value) or issued):
                 yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+        for m in _QUOTED_BEARER.finditer(text) if "bearer" in low else ():
+            # a quoted header's token may hold any symbol ("Bearer s4jw!ey6k7(7br#…"): up to the quote
+            value = m.group("value")
+            if _usable(value) and _looks_random(value):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _BASIC.finditer(text) if "basic" in low else ():
             if _basic_pair(m.group("value")):
                 yield Finding("basic_auth", m.start("value"), m.end("value"))
@@ -3341,15 +3405,25 @@ class SecretScanner:
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _PYTEST_ASSERT.finditer(text) if "\nE " in text else ():
             name = m.group("name")
-            kind = _name_kind(name, "") or ("secret" if _vendor_key(name, _name_parts(name)) else None)
+            kind = _name_kind(name, "") or (
+                "service_key" if _vendor_key(name, _name_parts(name), any_case=True) else None
+            )
             value = m.group("value")
             if kind and _usable(value, True) and self._accepts(value, kind, _name_parts(name), True):
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m in _TF_VARIABLE.finditer(text) if "variable" in text else ():
             kind = _name_kind(m.group("name"), "")
-            if kind is None and _SENSITIVE_TRUE.search(m.group()):
-                kind = "secret"  # (`sensitive = true`: Terraform hides it from every plan)
             value = m.group("value")
+            if kind is None and _SENSITIVE_TRUE.search(text, m.start(), _block_end(text, m.end())):
+                # (`sensitive = true`: Terraform hides it from every plan; an id or a name may be so too)
+                if (
+                    _usable(value)
+                    and _looks_random(value)
+                    and not _RESOURCE_ID.fullmatch(value)
+                    and not _JOINED_NAME.fullmatch(value)
+                ):
+                    yield Finding("high_entropy", m.start("value"), m.end("value"))
+                continue
             if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m, v in _name_values(text) if "value" in low else ():
@@ -3504,7 +3578,7 @@ class SecretScanner:
         covered = 0  # the end of the last name read: a hint inside it is the same name
         # how far the words after a name of each kind were read in vain: read each once, so
         # text made of names ("pw pw pw …") stays linear
-        scanned = {"password": 0, "secret": 0, "session": 0, "key": 0, "value": 0, "account": 0}
+        scanned = {"password": 0, "secret": 0, "session": 0, "key": 0, "service_key": 0, "value": 0, "account": 0}
         password_lines: dict[int, bool] = {}  # whether the line starting there names a password
         line_start = line_seen = 0
         # (what most texts lack is looked for once, not at every name)
@@ -3590,6 +3664,8 @@ class SecretScanner:
                 kind = "key"  # Azure's key pairs ("primaryKey"): a random one is a key, a column's name is not
             if kind is None and _vendor_key(name, parts):
                 kind = "secret"  # "KAGGLE_KEY=…": a service's key in the environment
+            elif kind is None and _vendor_key(name, parts, any_case=True):
+                kind = "service_key"  # "kaggle_key", "kaggleKey": in code also a theme's or a query's key
             if kind == "key" and (
                 _USER_FIELD.search(text, max(0, start - 120), start)
                 or _LOGIN_CALL.search(text, max(0, start - 40), start)
@@ -3969,6 +4045,12 @@ class SecretScanner:
             return False  # a hash's salt, stored beside it in hex (a payment gateway's "salt" is an issued string)
         if any(p in ("license", "licence", "product") for p in parts) and _PRODUCT_KEY.fullmatch(value):
             return False  # a software licence's product key (five groups of five): an install's, no credential
+        if kind == "service_key":
+            # a service's key in hex ("kaggle_key = <32 hex>"), as Kaggle and W&B issue them; any
+            # other value of such a name may be a theme's or a query's key ("darkModeHighContrast")
+            if _HEX.fullmatch(value):
+                return len(value) in (32, 40, 64) and _looks_random(value)
+            return len(value) >= 24 and _looks_random(value) and not _JOINED_NAME.fullmatch(value)
         if kind == "key":
             # a bare key: its longest piece must be random and not hex ("Linux-node-<sha256>"
             # is a cache key, "nodekey:<hex>" a public key, "backups/….tar.gz" an object's)
@@ -4624,8 +4706,8 @@ class SecretScanner:
         for m in _QUESTION.finditer(text) if "?" in text else ():
             line = m.group()
             kind = _line_kind(line)
-            if not (kind is not None or _LOGIN_WORDS.search(line)):
-                continue
+            if not (kind is not None or _LOGIN_WORDS.search(line)) or _POLICY_WORDS.search(line):
+                continue  # (nor is a question about its rule or its label: "what's the passphrase rule?")
             for span in _answer(text, m.end()):
                 value = text[span[0] : span[1]]
                 if len(value) < 6 or not _usable(value):

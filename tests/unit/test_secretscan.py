@@ -1898,9 +1898,44 @@ def test_docs_logins_flags_versioned_names_and_clause_words_pass() -> None:
     assert (
         scanner.scan("passwords of 20+ chars; generate them with `openssl rand -base64 24`, store in Bitwarden") == []
     )
-    assert scanner.scan("create_engine(conn.get_uri())  # password comes from the secrets backend (recsys-v2)") == []
+    assert _found("DB_PASSWORD=acme_admin_v3", "acme_admin_v3")  # (a versioned name may be a chosen password)
     assert scanner.scan("export WANDB_API_KEY, HF_TOKEN, SNOWFLAKE_PASSWORD before running make train") == []
     assert scanner.scan(f"order_id=INV-1 signature_key={_r(_HEXD, 128)} status_code=200") == []
     # a BIP39 phrase may hold a clause word ("about" is on its list)
     words = "about cycle crane dose asset alone media carpet crush language light clay"
     assert _found(f"seed words for the test wallet: {words}", words)
+
+
+def test_settings_about_secrets_ui_strings_and_flag_arguments_are_no_secrets() -> None:
+    scanner = SecretScanner()
+    # a key's name in code that is no service's: a theme's, a query's
+    assert scanner.scan('theme_key = "darkModeHighContrast"') == []
+    assert scanner.scan("queryKey: sidebarCollapsedV2") == []
+    # a setting about passwords, announced on the line below it
+    assert scanner.scan("Setting: PASSWORD_MAX_AGE\nCurrent value: 90days") == []
+    assert scanner.scan("password reset link expiry\nCurrent value: 24hours") == []
+    assert scanner.scan("password manager vendor\nCurrent value: Bitwarden2024") == []
+    # a question about a secret's rule or label, answered with a quoted phrase
+    assert scanner.scan('What\'s the passphrase rule?\n"four random dictionary words" - diceware') == []
+    # a login's flag and its argument; a SHA after the word "login"
+    assert scanner.scan("$ docker login --username acme_registry_readonly_service_account_2024") == []
+    assert scanner.scan(f"bisect says: bad login {_r(_HEXD, 40)}") == []
+    assert scanner.scan("authorization: denied (policy=deny-all-external-2024, rule=#42)") == []
+    assert scanner.scan("the bearer ab12-cd34-ef56 header is a test fixture") == []
+    # Terraform's sensitive variables that hold ids and names
+    for value in ("vpc-0a1b2c3d4e5f67890", "prod-eks-cluster-2024", "acmeGithubActionsProdOidc2024"):
+        assert scanner.scan(f'variable "x" {{\n  sensitive = true\n  default = "{value}"\n}}') == [], value
+    token = _r(_AN, 24)
+    assert _found(f'variable "x" {{\n  default = "{token}"\n  sensitive = true\n}}', token)
+    # another Google key beside a Firebase config is still found
+    key = "AI" + "za" + "Sy" + _r(_B64U, 33)
+    assert _found(f'authDomain: "acme-app.firebaseapp.com"\nAlso the Gemini key for the backend: {key}', key)
+    # a passphrase ends before a word that joins clauses, and a quoted header's token may hold any symbol
+    phrase = "tundra ripple orbit maple"
+    found = scanner.scan(f"the vault passphrase: {phrase} through march")
+    assert [(f.start, f.end) for f in found] == [(22, 22 + len(phrase))]
+    django = _r(_AN, 12) + "!(#" + _r(_AN, 12) + ")@"
+    assert _found(f'curl -H "Authorization: Bearer {django}" https://api.example.org', django)
+    bare = _r(_AN, 20)
+    found = scanner.scan(f"curl 'https://x/api?authorization=Bearer {bare}&page=2'")
+    assert found and all(f.end - f.start == len(bare) for f in found)
