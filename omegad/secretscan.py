@@ -206,6 +206,8 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "sonarqube_token": re.compile(r"\bsq[pua]_[a-f0-9]{40}\b"),
     # Twitch's chat (IRC) password: "oauth:" and the 30-character access token
     "twitch_token": re.compile(r"(?<![\w-])oauth:[a-z0-9]{30}\b"),
+    # Twitch's stream keys: "live_", the channel's number, then the secret
+    "twitch_stream_key": re.compile(r"\blive_\d{6,12}_[A-Za-z0-9]{24,40}\b"),
     "paddle_key": re.compile(r"\bpdl_(?:live|sdbx)_apikey_[a-z0-9]{26}_[A-Za-z0-9]{22}_[A-Za-z0-9]{3}\b"),
     # Google's OAuth refresh tokens ("1//0…", as `firebase login:ci` prints them)
     "google_refresh_token": re.compile(r"(?<![\w/])1//0[A-Za-z0-9_-]{40,}"),
@@ -354,6 +356,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "render_key": ("rnd_",),
     "sonarqube_token": ("sq",),
     "twitch_token": ("oauth:",),
+    "twitch_stream_key": ("live_",),
     "paddle_key": ("pdl_",),
     "google_refresh_token": ("1//0",),
     "wif_private_key": ("5", "K", "L"),
@@ -700,6 +703,15 @@ _NAME_MODIFIES = frozenset(
 #: Words that say where a secret is kept when they follow its name's copula or label ("the
 #: password is on the label", "… è scritta sul foglietto", "Login is in Bitwarden"), and words
 #: that point to it ("password: see the vault item …").
+#: Words after which the next names where a value is, whose it is, or its entry in a password
+#: manager, never the value: "read from X", "the password for the X image", "of X", "entry X".
+_OWNER_WORDS = frozenset(
+    [
+        *("from", "via", "under", "the", "this", "that", "our", "your", "its", "their", "for", "of"),
+        *("för", "für", "pour", "per", "для", "untuk", "cho", "của", "van", "von", "dla"),
+        *("entry", "item", "record", "запись", "запис", "mục", "entri", "posten"),
+    ]
+)
 _KEPT_WORDS = frozenset(
     [
         *("in", "on", "under", "inside", "see", "stored", "kept", "saved", "written", "printed", "taped", "sent"),
@@ -937,6 +949,8 @@ _PUBLIC_TOKEN = re.compile(
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 _GROUPED = re.compile(r"^[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){3,}$")
+_HEX_GROUPS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4,12}){5,8}")
+_UPPER_HEX = re.compile(r"[0-9A-F]{32}")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _B64 = re.compile(r"^[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9_-]{8,}={0,2}$")
 #: Value, then a secret-sounding name after it: "… is the prod API key", "… <- uat token".
@@ -996,11 +1010,15 @@ _AUTH_HEADER = re.compile(
     r"(?i)\b(?:authorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:(?!basic\b|digest\b)[a-z][\w-]{1,30}[ \t]+(?:[a-z_]{1,20}=\"?)?)?"
     r"|bearer[ \t]+|bearer[\"'][ \t]*,[ \t]*[\"']|authorization=bearer[ \t]+)(?P<value>[A-Za-z0-9._~+/=:!%-]{10,600})"
 )
+#: An RTMP ingest URL's last path segment: the stream key (YouTube's `…/live2/<key>`, Twitch's `…/app/<key>`).
+_RTMP_KEY = re.compile(
+    r"(?i)\brtmps?://[^/\s]{1,100}/(?:[\w.-]{1,40}/){1,3}(?P<value>[A-Za-z0-9_-]{16,200})(?![\w/.-])"
+)
 _QUOTED_BEARER = re.compile(r"(?i)\bbearer[ \t]+(?P<value>(?:(?!&\w+=)[^\s\"'`]){10,600})(?=[\"'`])")
 _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![A-Za-z0-9+/=])")
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
 _USER_PASS = re.compile(
-    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth|--(?:src-|dest-)?creds)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128})[\"']?:"
+    r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth|--(?:src-|dest-)?creds)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128}(?:@[\w.-]{1,128})?)[\"']?:"
     r"(?!//)(?P<q>[\"']?)(?P<value>[^\s\"'@]{1,200})(?P=q)"  # (not a URL: "redis-cli -u redis://host:6379/5")
 )
 #: The password flag of a command line. mysql's `-p` takes its value glued on (`-pSECRET`):
@@ -1012,7 +1030,7 @@ _MYSQL = re.compile(
 _MYSQL_COMMAND = re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b")
 _NETRC = re.compile(r"\bmachine[ \t]+\S{1,200}\s+login[ \t]+\S{1,200}\s+password[ \t]+(?P<value>\S{1,200})")
 _PGPASS = re.compile(
-    r"(?m)^(?:[-*•][ \t]+)?[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:"
+    r"(?m)^(?:[-*•][ \t]+)?(?![0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}\b)[A-Za-z0-9_.*-]{1,200}:(?:\d{1,5}|\*):[^\s:]{1,200}:[^\s:]{1,200}:"
     r"(?P<value>\S(?:[^\n]{0,198}\S)?)[ \t]*$"  # (the password is the rest of the line, spaces and all)
 )
 _HTPASSWD = re.compile(
@@ -1147,7 +1165,7 @@ _NEW_VALUE = re.compile(
 _ANNOUNCED_VALUE = re.compile(
     r"(?i)(?:\b(?:current|correct|actual|new|agreed|shared|final)[ \t]+value(?:[ \t]+for[ \t]+now)?(?:[ \t]+is|[ \t]*[:=])"
     r"|(?<![\w.-])value[ \t]*:|\bnew[ \t]+one[ \t]*:"
-    r"|\b(?:replaced|changed|rotated|reset)[ \t]+it[ \t]+(?:with|to))[ \t]*(?P<q>[`\"'«“]?)[ \t]*(?P<value>[^\s`\"'»”]{3,400})"
+    r"|\b(?:replaced|changed|rotated|reset|updated|set)[ \t]+it[ \t]+(?:with|to))[ \t]*(?P<q>[`\"'«“]?)[ \t]*(?P<value>[^\s`\"'»”]{3,400})"
 )
 #: Words of a setting about secrets rather than a secret ("password expiry", "lockout threshold").
 _POLICY_WORDS = re.compile(
@@ -1229,6 +1247,16 @@ _CLI_PASSWORDS = (
         ("ipmitool", "sqlcmd", "bcp", "mosquitto"),
     ),
     (_cli(r"redis-cli", r"-a"), ("redis-cli",)),
+    (_cli(r"signtool(?:\.exe)?", r"/p"), ("signtool",)),
+    # Codecov's uploader takes the repository's upload token as `-t`
+    (_cli(r"codecov(?:cli)?", r"-t"), ("codecov",)),
+    # steamcmd's `+login USER PASSWORD` (its documented scripting form)
+    (
+        re.compile(
+            r"\bsteamcmd\b[^\n]{0,100}?\+login[ \t]+[^\s+]{1,64}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"'+][^\s\"']{0,199})(?P=q)"
+        ),
+        ("steamcmd",),
+    ),
     (_cli(r"altool", r"-p"), ("altool",)),
     (
         _cli(r"mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|psexec|rdesktop", r"-p"),
@@ -1604,7 +1632,8 @@ _LOGIN_PASSWORD = re.compile(
 _STDIN_PASSWORD = re.compile(
     r"\becho[ \t]+(?:-n[ \t]+)?(?P<q>[\"']?)(?P<value>[^\s\"'|]{1,400})(?P=q)[ \t]*\|"
     r"(?:[^\n|]{0,120}(?:--password-stdin|--with-token|\blogin\b)|[ \t]*sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b"
-    r"|[ \t]*(?:sudo[ \t]+)?(?:kinit|vncpasswd|smbpasswd|passwd[ \t]+--stdin)\b)"
+    r"|[ \t]*(?:sudo[ \t]+)?(?:kinit|vncpasswd|smbpasswd|passwd[ \t]+--stdin)\b"
+    r"|[^\n|]{0,40}\bgpg2?\b[^\n|]{0,120}--passphrase-fd[ \t]+0\b)"
 )
 #: Go's MySQL DSN: `user:password@tcp(host:port)/db` (the password may hold an "@").
 _GO_DSN = re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s\"'`]{1,200})@(?:tcp|unix)\(")
@@ -1821,6 +1850,7 @@ _QUOTED_PHRASE = re.compile(r"(?P<value>[^\s\"'`]{1,40}(?:[ \t][^\s\"'`]{1,40}){
 _BRACKETED_PHRASE = re.compile(r"(?P<value>[^\s\"'`()«»“”]{1,40}(?:[ \t][^\s\"'`()«»“”]{1,40}){2,11})(?=[ \t]?[»”)])")
 _ANNOUNCED_PHRASE = re.compile(r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9})(?=[ \t]*(?:$|\n|[.;,)(—]))")
 #: A word of a diceware passphrase: not a word that joins clauses ("… before running make train").
+_DATE_IN = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CLAUSE = r"(?i:before|after|until|while|because|about|without|during|through|since|under|over|within|unless|though|whether)\b"
 _NOT_CLAUSE = rf"(?!{_CLAUSE})"
 _LOWER_WORDS = rf"{_NOT_CLAUSE}[a-z]{{3,10}}(?:[ \t]{_NOT_CLAUSE}[a-z]{{3,10}}){{3,9}}"
@@ -1898,6 +1928,8 @@ _NOT_A_VALUE = re.compile(
     r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
     # a command-line flag ("openssl rand -base64 24"), a URL-encoded URL (a SAS token's "sr=")
     r"|--?[a-z][a-z0-9]{1,20}(?:-[a-z0-9]{1,20}){0,3}$|(?i:https?%3A%2F%2F).*"
+    # GitLab's deploy token user names (`gitlab+deploy-token-N`), a host and its port
+    r"|gitlab\+deploy-token-\d{1,12}|[a-z][a-z0-9-]{0,62}(?:\.[a-z0-9-]{1,63})+:\d{2,5}"
     # a password hashing scheme's name ("we store passwords as argon2id")
     r"|(?i:argon2(?:id|i|d)?|bcrypt|s?crypt|yescrypt|(?:md5|sha256|sha512)[-_]?crypt|pbkdf2(?:[-_]sha\d{1,3})?)(?![\w$-])"
     # a version or a standard's number ("^24.13.4", "v2.3.1-rc1", "802.1X"), an algorithm's name
@@ -1930,7 +1962,7 @@ _URL_HOST = re.compile(r"@(?P<host>\[[^\]\s]{1,60}\]|[^\s:/?#]{1,253})")
 #: the match's value is its "value" group, or "hex", "pass" or "k" for openssl.
 _COMMAND_SECRETS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (_LOGIN_PASSWORD, ("login",)),
-    (_STDIN_PASSWORD, ("--password-stdin", "sudo", "--with-token", "login", "kinit", "passwd")),
+    (_STDIN_PASSWORD, ("--password-stdin", "sudo", "--with-token", "login", "kinit", "passwd", "--passphrase-fd")),
     *(
         (pattern, ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "oracle", "mkstore", "connect"))
         for pattern in _ORACLE
@@ -2093,6 +2125,8 @@ def _looks_random(value: str) -> bool:
         return False
     if value.startswith("0x") and _HEX.match(value[2:]):
         value = value[2:]  # (hex written as a number: an Ethereum key)
+    elif _HEX_GROUPS.fullmatch(value):
+        value = value.replace("-", "")  # (hex in more groups than a UUID has: a key, the dashes layout)
     elif _GROUPED.match(value):
         value = value.replace("-", "")  # a key in groups ("XZGB-GSI5-…"): the dashes are layout
         if (
@@ -2391,20 +2425,29 @@ def _random_letters(value: str) -> bool:
 
 
 def _vendor_key(name: str, parts: tuple[str, ...], any_case: bool = False) -> bool:
-    """*name* is an environment variable for a service's key: "SERVICE_KEY", the service a word
-    that is no kind of key or lookup ("KAGGLE_KEY", not "CACHE_KEY" or "GPG_KEY"); with
-    *any_case*, also "service_key" and "serviceKey" (taken only for a hex key: `_accepts`)."""
+    """*name* is an environment variable for a service's key: "SERVICE_KEY" or "SERVICE_THING_KEY",
+    the words before "KEY" none that make it a kind of key or a lookup ("KAGGLE_KEY",
+    "STEAM_PUBLISHER_KEY", not "CACHE_KEY" or "GPG_KEY"); with *any_case*, also "service_key",
+    "serviceKey" and an HTTP header's "Service-Key" (taken only for a random value: `_accepts`)."""
+    qualifiers = parts[:-1]
     return (
-        len(parts) == 2
-        and parts[1] == "key"
-        and (name.isupper() or (any_case and (name.islower() or name[:1].islower())))
-        and ("_" in name or not name.islower())
-        and parts[0].isalpha()
-        and len(parts[0]) >= 4
-        and parts[0] not in _ID_QUALIFIER
-        and parts[0] not in _NOT_KEY_QUALIFIER
-        and parts[0] not in _NOT_VENDOR
+        len(parts) in (2, 3)
+        and parts[-1] == "key"
+        and (
+            name.isupper()
+            or (
+                any_case
+                and (name.islower() or name[:1].islower() or _HEADER_NAME.fullmatch(name) or _PASCAL.fullmatch(name))
+            )
+        )
+        and ("_" in name or "-" in name or not name.islower())
+        and all(p.isalpha() and p not in _ID_QUALIFIER | _NOT_KEY_QUALIFIER | _NOT_VENDOR for p in qualifiers)
+        and len("".join(qualifiers)) >= 4
     )
+
+
+_HEADER_NAME = re.compile(r"(?:[A-Z][a-z]+-){1,2}Key")
+_PASCAL = re.compile(r"(?:[A-Z][a-z0-9]+){2,3}")
 
 
 _NOT_VENDOR = frozenset(
@@ -2412,10 +2455,11 @@ _NOT_VENDOR = frozenset(
         *("cache", "sort", "hash", "lookup", "lock", "group", "table", "queue", "bucket", "route", "event", "state"),
         *("merge", "index", "shard", "file", "path", "image", "item", "record", "row", "user", "order", "session"),
         *("private", "public", "signing", "encryption", "master", "root", "host", "node", "deploy", "tls", "cert"),
-        *("team", "project", "label", "field", "column", "entry", "metric", "topic", "stream", "cursor", "field"),
+        *("team", "project", "label", "field", "column", "entry", "metric", "topic", "cursor", "field"),
         *("range", "routing", "redis", "dedup", "unique", "composite", "natural", "surrogate", "secondary", "join"),
         *("match", "search", "storage", "access", "idempotency", "message", "object", "dict", "map", "tree"),
         *("signature", "environment", "flag", "feature", "digest", "checksum", "client", "site", "widget"),
+        "consumer",  # (an OAuth consumer key is the client's id; its consumer secret is the secret)
     ]
 )
 _USER_FIELD = re.compile(r"(?i)[\"']?user(?:name)?[\"']?[ \t]*[:=][ \t]*[\"']?[\w.@-]{1,64}[\"']?[ \t]*[,\n]")
@@ -2474,6 +2518,8 @@ def _spaced_phrase(value: str) -> bool:
     return (
         len(words) >= 3
         and len(value) >= 12
+        and not _DATE_IN.search(value)  # (a note's clause: "current one created 2026-08-16, kept in …")
+        and not any(w.endswith(",") for w in words[:-1])
         and not any(
             w.lower() in _PROSE_WORDS
             or w.lower() in _CLAUSE_WORDS
@@ -2934,6 +2980,10 @@ _HUNK = re.compile(r"(?m)^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@[^\n]*$")
 #: What sits before a value that is not one: ciphertext only its tool opens (Jasypt's `ENC(…)`,
 #: hiera-eyaml's `ENC[PKCS7,…]`), an OpenSSH key fingerprint (`SHA256:` + 43 base64 digits, a
 #: digest of a public key), and a systemd unit's `LoadCredential=ID:PATH` (a file's path).
+_MANAGER_ITEM = re.compile(
+    r"(?i)\b(?:1password|bitwarden|keepass\w{0,3}|lastpass|dashlane|keeper|passbolt|enpass|vaultwarden)"
+    r"(?:[ \t]+(?:item|entry|vault))?[ \t]*[(\"'«“:][ \t]*$"
+)
 _NOT_A_VALUE_BEFORE = re.compile(
     r"(?:\bENC[(\[](?:PKCS7,)?|\bSHA256:|\b(?:LoadCredential(?:Encrypted)?|ImportCredential)=)$"
 )
@@ -2968,6 +3018,8 @@ def _not_a_value(text: str, f: Finding) -> bool:
         return True  # (inside a template's expression: `{{ lookup('hashi_vault', 'secret=kv/…') }}`)
     if re.fullmatch(r"[0-9a-f]{7,12}|[0-9a-f]{40}", span) and _COMMIT_AT.search(text, max(0, f.start - 60), f.start):
         return True
+    if _MANAGER_ITEM.search(text, max(0, f.start - 40), f.start) and _JOINED_NAME.fullmatch(span):
+        return True  # an item's name in a password manager: "… now in Bitwarden (game_backend_postgres)"
     m = _NOT_A_VALUE_BEFORE.search(text, max(0, f.start - 40), f.start)
     if m is not None:
         if m.group().startswith("SHA256"):
@@ -3348,13 +3400,16 @@ class SecretScanner:
             issued = _issued_code(value) and "uthorization" in text[max(0, m.start() - 30) : m.end()]
             if _usable(value) and (_looks_random(value) or _UUID.match(value) or _varied(value) or issued):
                 yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+        for m in _RTMP_KEY.finditer(text) if "rtmp" in low else ():
+            if _looks_random(m.group("value")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _QUOTED_BEARER.finditer(text) if "bearer" in low else ():
             # a quoted header's token may hold any symbol ("Bearer s4jw!ey6k7(7br#…"): up to the quote
             value = m.group("value")
             if _usable(value) and _looks_random(value):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _BASIC.finditer(text) if "basic" in low else ():
-            if _basic_pair(m.group("value")):
+            if _basic_pair(m.group("value")) or (_HEX.fullmatch(m.group("value")) and _looks_random(m.group("value"))):
                 yield Finding("basic_auth", m.start("value"), m.end("value"))
         commands = _active(low, _COMMAND_GATE)
         passwords = len(_COMMAND_PASSWORDS)
@@ -3412,7 +3467,10 @@ class SecretScanner:
             if kind and _usable(value, True) and self._accepts(value, kind, _name_parts(name), True):
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m in _TF_VARIABLE.finditer(text) if "variable" in text else ():
-            kind = _name_kind(m.group("name"), "")
+            name = m.group("name")
+            kind = _name_kind(name, "") or (
+                "service_key" if _vendor_key(name, _name_parts(name), any_case=True) else None
+            )
             value = m.group("value")
             if kind is None and _SENSITIVE_TRUE.search(text, m.start(), _block_end(text, m.end())):
                 # (`sensitive = true`: Terraform hides it from every plan; an id or a name may be so too)
@@ -3629,6 +3687,8 @@ class SecretScanner:
                 or (urls and _in_url_authority(text, start))  # ("postgres://user:password@host")
                 or (logs and _LOG_LEVEL.search(text, max(0, start - 12), start))  # a logger ("DEBUG auth: …")
                 or (env_flags and _ENV_FLAG.search(text, max(0, start - 16), start) and not text.startswith("=", end))
+                # a lookup's key, the call's one argument: `Variable.get("steam_api_key")`, `getenv('TOKEN')`
+                or (text[start - 2 : start] in ('("', "('") and text.startswith(('")', "')"), end))
             ):
                 continue  # part of a value or a path, not a name; `docker run -e NAME` passes it on
             if text.startswith((",", ")"), end) and not text.startswith((',"', ', "', ",'", ", '"), end):
@@ -3852,8 +3912,8 @@ class SecretScanner:
                     or (sep.group("sep") in ("=", ":") and len(value) >= 4 and not usable)
                 ):
                     return None  # "token: ${{ secrets.TOKEN }}", a hash, a host: what follows is theirs
-        if session:
-            return None
+        if session or kind == "service_key":
+            return None  # (a value right after its separator only)
         if scanned[kind] >= pos + _WORD_WINDOW:
             return None  # (the words in reach were read for an earlier name)
         line_end = text.find("\n", pos, pos + _WORD_WINDOW + 400)
@@ -3863,7 +3923,7 @@ class SecretScanner:
         weak: Finding | None = None  # a password candidate of letters and digits only
         found: Finding | None = None  # a candidate, unless a labelled value follows in a few words
         found_at = 0
-        previous = ""
+        previous = previous_raw = ""
         labelled = False  # the word follows a label or a copula ("…: X", "… is X")
         kept = False  # the words said where the value is kept
         since_label = 99  # words since the last label or copula
@@ -3891,9 +3951,12 @@ class SecretScanner:
             offset += lead
             # (where the value is read from is no value: "password is read from billing_DB_PASSWORD")
             # (and where it is kept: "password is in Bitwarden under 'infra / sandbox'")
-            named_id = previous in _ID_WORDS or (previous in ("from", "via", "under") and not word.endswith(":"))
+            # (and whose it is: "password for the 3d-printer image", "запись crates-io-82" in a manager)
+            named_id = previous in _ID_WORDS or (
+                previous in _OWNER_WORDS and not word.endswith(":") and not previous_raw.endswith(":")
+            )
             after_label, labelled = labelled, False
-            prior, previous = previous, word.strip(_TRIM).lower()
+            prior, previous, previous_raw = previous, word.strip(_TRIM).lower(), word
             if previous in _VALUE_WORDS:
                 # "… Current value, set today by priya: X": the value is announced, read on to it
                 budget, window = count + 8, max(window, wm.end() - pos + 80)
@@ -4057,6 +4120,16 @@ class SecretScanner:
             body = max(_PIECES.split(value), key=len)
             if _B64.match(value) and "/" in value and not _HEX.match(value):
                 body = value  # (base64 has "/" in it)
+            if (_GROUPED.match(value) and not value.isupper()) or _HEX_GROUPS.fullmatch(value):
+                # a key printed in groups ("eoso-6oxq-0s9k-xdty-48yg", as YouTube shows stream keys; hex in
+                # more groups than a UUID has): the dashes are layout (licence keys are upper-case: no credential)
+                body = value.replace("-", "")
+                if _HEX.match(body):
+                    return len(body) >= 48 and _looks_random(body)  # (longer than any id written so)
+            if len(body) == 32 and _UPPER_HEX.fullmatch(body):
+                return _looks_random(
+                    body
+                )  # (a key in upper-case hex, as Steam issues Web API keys; digests print lower)
             three = len(body) >= 16 and all(any(f(c) for c in body) for f in (str.islower, str.isupper, str.isdigit))
             return (len(body) >= 20 or three) and _looks_random(body) and not _HEX.match(body)
         if _basic_pair(value) or _looks_random(value) or _app_password(value) or _random_case_letters(value):

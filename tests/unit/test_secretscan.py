@@ -1939,3 +1939,49 @@ def test_settings_about_secrets_ui_strings_and_flag_arguments_are_no_secrets() -
     bare = _r(_AN, 20)
     found = scanner.scan(f"curl 'https://x/api?authorization=Bearer {bare}&page=2'")
     assert found and all(f.end - f.start == len(bare) for f in found)
+
+
+def test_stream_keys_grouped_and_upper_hex_keys_and_cli_passwords() -> None:
+    scanner = SecretScanner()
+    body = _r(_AN, 30)
+    twitch = "live_" + _r(string.digits, 9) + "_" + body
+    assert _found(f"TWITCH_STREAM_KEY={twitch}", twitch)
+    grouped = "-".join(_r(string.ascii_lowercase + string.digits, 4) for _ in range(5))
+    grouped = grouped[:3] + "7" + grouped[4:]  # (a digit among the groups)
+    assert _found(f"[youtube_live]\nyt_stream_key = {grouped}\nverbose = false", grouped)
+    assert _found(f'public const string YoutubeStreamKey = "{grouped}";', grouped)
+    assert _found(f"ffmpeg -re -i a.mp4 -f flv rtmp://a.rtmp.youtube.com/live2/{grouped}", grouped)
+    double = _uuid() + "-" + _uuid()[9:]  # (a UUID and more groups: no id is written so)
+    assert _found(f"the bunny.net storage zone AccessKey for serde-lite releases is {double} (created today)", double)
+    upper = _r("0123456789ABCDEF", 32)
+    assert _found(f"STEAM_PUBLISHER_KEY={upper}", upper)
+    assert _found(f'variable "steam_publisher_key" {{\n  default = "{upper}"\n}}', upper)
+    assert _found(f'curl -H "Fastly-Key: {body}" https://api.fastly.com/service/x/purge_all', body)
+    unity = _r(_HEXD, 32)
+    assert _found(f'curl -H "Authorization: Basic {unity}" https://build-api.example.com', unity)
+    pw = "Meadow!rover86"
+    assert _found(f"signtool sign /f app.pfx /p {pw} /fd SHA256 build\\app.exe", pw)
+    assert _found(f'echo "{pw}" | gpg --batch --pinentry-mode loopback --passphrase-fd 0 --detach-sign a.tgz', pw)
+    assert _found(f"steamcmd +login builder {pw} +run_app_build app.vdf +quit", pw)
+    upload = _uuid()
+    assert _found(f"./codecov -t {upload} -f coverage.xml", upload)
+    assert _found(f"curl -u bot@acme.zulipchat.com:{body} https://acme.zulipchat.com/api/v1/messages", body)
+    # licence keys in upper-case groups stay an install's, and a consumer key is the client's id
+    licence = "-".join(_r(string.ascii_uppercase + string.digits, 5) for _ in range(5))
+    assert scanner.scan(f"License: Sublime Text\nSeats: 1\nKey: {licence}") == []
+    assert scanner.scan(f"salesforce.consumerKey=3MVG9{_r(_AN, 70)}") == []
+
+
+def test_owners_entries_lookups_and_leases_are_no_values() -> None:
+    scanner = SecretScanner()
+    assert scanner.scan("Default admin password for the 3d-printer image (fw 2.5.5) is `changeme`.") == []
+    assert scanner.scan("Токен для crates.io лежит в 1Password, хранилище «Release», запись crates-io-82.") == []
+    assert scanner.scan("code signing .pfx password ligger nu i Bitwarden (code_signing_pfx), inte här.") == []
+    assert scanner.scan('steam_key = Variable.get("steam_web_api_key")  # dag mqtt-bridge_stats_19') == []
+    assert scanner.scan("Deploy token username for the x registry is gitlab+deploy-token-905073; value in CI.") == []
+    assert scanner.scan("DHCP leases:\n84:74:31:C5:19:D3  100.121.134.228  doorbell") == []
+    note = "TODO: rotate the GPG key passphrase after the release (current one created 2026-08-16, kept in 1Password)."
+    assert scanner.scan(note) == []
+    # a value after a label that ends in such a word is still the value
+    pw = "tulp~9869*Sierra"
+    assert _found(f"@marc here's the LDAP bind password you asked for: {pw} - please don't paste it", pw)
