@@ -2437,7 +2437,12 @@ def _vendor_key(name: str, parts: tuple[str, ...], any_case: bool = False) -> bo
             name.isupper()
             or (
                 any_case
-                and (name.islower() or name[:1].islower() or _HEADER_NAME.fullmatch(name) or _PASCAL.fullmatch(name))
+                and (
+                    name.islower()
+                    or name[:1].islower()
+                    or _HEADER_NAME.fullmatch(name) is not None
+                    or _PASCAL.fullmatch(name) is not None
+                )
             )
         )
         and ("_" in name or "-" in name or not name.islower())
@@ -3004,6 +3009,202 @@ def _firebase_config_key(text: str, f: Finding) -> bool:
     return any(abs(m.start() - f.start) < 400 for m in _FIREBASE_CLIENT.finditer(text, max(0, f.start - 400)))
 
 
+#: Words that code's identifiers are made of ("decoder_input_ids", "CloudWatchLoggingSession"),
+#: and no diceware generator's list would miss: a name made of them is the code's, not a value.
+_IDENTIFIER_WORDS = frozenset(
+    [
+        "id",
+        "ids",
+        "input",
+        "output",
+        "inputs",
+        "outputs",
+        "enabled",
+        "disabled",
+        "enable",
+        "disable",
+        "name",
+        "names",
+        "type",
+        "types",
+        "value",
+        "values",
+        "key",
+        "keys",
+        "config",
+        "settings",
+        "setting",
+        "update",
+        "updates",
+        "get",
+        "set",
+        "list",
+        "dict",
+        "count",
+        "size",
+        "max",
+        "min",
+        "data",
+        "file",
+        "files",
+        "path",
+        "paths",
+        "url",
+        "uri",
+        "user",
+        "users",
+        "default",
+        "private",
+        "public",
+        "dns",
+        "http",
+        "https",
+        "api",
+        "client",
+        "server",
+        "request",
+        "response",
+        "error",
+        "errors",
+        "status",
+        "mode",
+        "option",
+        "options",
+        "flag",
+        "flags",
+        "session",
+        "sessions",
+        "token",
+        "tokens",
+        "auth",
+        "info",
+        "metadata",
+        "cache",
+        "index",
+        "level",
+        "length",
+        "handler",
+        "manager",
+        "factory",
+        "source",
+        "target",
+        "start",
+        "end",
+        "stream",
+        "logging",
+        "log",
+        "logs",
+        "model",
+        "models",
+        "graph",
+        "node",
+        "nodes",
+        "params",
+        "param",
+        "args",
+        "kwargs",
+        "self",
+        "cls",
+        "str",
+        "int",
+        "bool",
+        "bytes",
+        "float",
+        "none",
+        "true",
+        "false",
+        "class",
+        "object",
+        "instance",
+        "context",
+        "state",
+        "store",
+        "buffer",
+        "array",
+        "string",
+        "number",
+        "function",
+        "method",
+        "module",
+        "package",
+        "version",
+        "versions",
+        "marker",
+        "next",
+        "items",
+        "item",
+        "result",
+        "results",
+        "event",
+        "events",
+        "hook",
+        "hooks",
+        "callback",
+        "credentials",
+        "credential",
+        "policy",
+        "rule",
+        "rules",
+        "format",
+        "provider",
+        "providers",
+        "service",
+        "services",
+        "base",
+        "callable",
+        "exception",
+        "handle",
+        "parse",
+        "parser",
+        "serialization",
+        "serializer",
+        "builder",
+        "spec",
+        "schema",
+        "field",
+        "fields",
+        "list",
+        "map",
+        "helper",
+        "util",
+        "utils",
+        "impl",
+        "interface",
+        "abstract",
+        "proxy",
+        "wrapper",
+        "adapter",
+        "registry",
+        "validator",
+        "options",
+        "param",
+        "session",
+        "reader",
+        "writer",
+    ]
+)
+_GENERIC_KINDS = frozenset(["high_entropy", "password"])
+_IDENT_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def _code_identifier(value: str) -> bool:
+    """*value* is code's own name, not a value: a keyword argument with a literal ("stream=False"),
+    a union of types ("{string|Buffer}"), or an identifier joined from words (snake_case, dotted,
+    PascalCase) two in five of which are words code's names are made of."""
+    if re.fullmatch(r"[A-Za-z_]\w{0,39}=(?:True|False|None|null|true|false)", value):
+        return True
+    if re.fullmatch(r"\{\w+(?:\|\w+)+\}?", value):
+        return True
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z][A-Za-z0-9]*)*", value):
+        return False
+    joined = "_" in value or "." in value or re.search(r"[a-z][A-Z]", value) is not None
+    words = [w.lower() for w in _IDENT_PARTS.findall(value)]
+    if not joined or len(words) < 2 or any(w.isdigit() for w in words):
+        return False
+    # (two in five at least: a passphrase of dictionary words may hold one, "brush.height.exhibit.doctor.enable")
+    return sum(w in _IDENTIFIER_WORDS for w in words) * 5 >= len(words) * 2 and all(len(w) >= 2 for w in words)
+
+
 def _not_a_value(text: str, f: Finding) -> bool:
     """*f* is ciphertext, a fingerprint, a credential file's path, or the next name in a list of
     field names, by what stands before it."""
@@ -3158,6 +3359,9 @@ class SecretScanner:
             found = [f for f in found if not _ID_ANNOTATION.match(text, f.end)]
         # (a vendor's or a standard's published example value is no one's secret)
         found = [f for f in found if not _documented(text[f.start : f.end]) and not _not_a_value(text, f)]
+        if found:
+            # (code's own names where a value might stand: "key: EllipticCurvePrivateKey", "stream=False")
+            found = [f for f in found if f.kind not in _GENERIC_KINDS or not _code_identifier(text[f.start : f.end])]
         if found and _DECLARED_PUBLIC.search(text):
             found = [f for f in found if not _declared_public(text, f)]
         if found and "AIza" in text and _FIREBASE_CLIENT.search(text):

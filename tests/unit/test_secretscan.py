@@ -1985,3 +1985,14 @@ def test_owners_entries_lookups_and_leases_are_no_values() -> None:
     # a value after a label that ends in such a word is still the value
     pw = "tulp~9869*Sierra"
     assert _found(f"@marc here's the LDAP bind password you asked for: {pw} - please don't paste it", pw)
+
+
+def test_code_names_where_a_value_might_stand_are_no_secrets() -> None:
+    scanner = SecretScanner()
+    assert scanner.scan("def sign(self, msg: bytes, key: EllipticCurvePrivateKey) -> bytes:") == []
+    assert scanner.scan("outputs = model.generate(**inputs, token=decoder_input_ids, stream=False)") == []
+    assert scanner.scan("    _cloud_watch_logging_session: CloudWatchLoggingSession | None") == []
+    assert scanner.scan("key {string|ArrayBuffer|Buffer|TypedArray|DataView}") == []
+    # passphrases of dictionary words stay passwords, a code word among them or not
+    for phrase in ("brush.height.exhibit.doctor.enable", "orbit_velvet_maple_monsoon", "HarborOrange=81"):
+        assert _found(f"password: {phrase}", phrase), phrase
