@@ -159,7 +159,8 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "doppler_token": re.compile(r"\bdp\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}\b"),
     "pulumi_token": re.compile(r"\bpul-[a-f0-9]{40}\b"),
     "postman_key": re.compile(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"),
-    "newrelic_key": re.compile(r"\bNR(?:AK|II|RA)-[A-Za-z0-9]{27,42}\b|\bNRJS-[a-f0-9]{19}\b|\b[a-f0-9]{36}NRAL\b"),
+    # (not the browser agent's NRJS- key: every page that loads the agent shows it)
+    "newrelic_key": re.compile(r"\bNR(?:AK|II|RA)-[A-Za-z0-9]{27,42}\b|\b[a-f0-9]{36}NRAL\b"),
     "mapbox_token": re.compile(r"\bsk\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,}"),
     "shopify_token": re.compile(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
     "replicate_token": re.compile(r"\br8_[A-Za-z0-9]{37}\b"),
@@ -197,6 +198,8 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "supabase_token": re.compile(r"\bsbp_[a-f0-9]{40}\b"),
     "trello_token": re.compile(r"\bATTA[a-f0-9]{64}[A-F0-9]{8}\b"),
     "brevo_key": re.compile(r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
+    # Klaviyo's private API keys ("pk_" and 34 hex; Stripe's publishable keys say pk_live_/pk_test_)
+    "klaviyo_key": re.compile(r"\bpk_[a-f0-9]{34}\b"),
     "resend_key": re.compile(r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"),
     # HubSpot's private-app tokens (a region, then a UUID), Asana's personal access tokens
     "hubspot_token": re.compile(r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
@@ -349,6 +352,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "supabase_token": ("sbp_",),
     "trello_token": ("ATTA",),
     "brevo_key": ("xkeysib-",),
+    "klaviyo_key": ("pk_",),
     "resend_key": ("re_",),
     "hubspot_token": ("pat-",),
     "asana_token": (":",),
@@ -710,6 +714,7 @@ _OWNER_WORDS = frozenset(
         *("from", "via", "under", "the", "this", "that", "our", "your", "its", "their", "for", "of"),
         *("för", "für", "pour", "per", "для", "untuk", "cho", "của", "van", "von", "dla"),
         *("entry", "item", "record", "запись", "запис", "mục", "entri", "posten"),
+        *("policy", "role", "group", "cluster", "namespace", "bucket", "project"),
     ]
 )
 _KEPT_WORDS = frozenset(
@@ -838,10 +843,12 @@ _DOCUMENTED_VALUES = frozenset(
 )
 _ID_ANNOTATION = re.compile(
     r"(?i)[ \t]*\((?:ulid|uuid(?:v?\d)?|cuid2?|nanoid|ksuid|snowflake(?:[ \t]+id)?|object[ \t]?id|xid)\)"
+    r"|[ \t]+belongs[ \t]+to\b"  # (what an id is said to do: "API key 1FL2… belongs to sa-eoqn9e")
 )
 _DECLARED_PUBLIC = re.compile(
     r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ]only|publishable|not[ \t]+a[ \t]+secret"
-    r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend)))\b"
+    r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend))"
+    r"|public[ \t]+in[ \t]+the[ \t]+(?:app|browser|bundle|page|client)|client[- ]side(?![ \t]+secret))\b"
 )
 #: What names a Firebase app in its client config: the app id ("1:<number>:web:<hex>") or the
 #: project's sign-in domain (`authDomain: "<project>.firebaseapp.com"`).
@@ -941,8 +948,14 @@ _PREFIXED = re.compile(r"[A-Za-z]{2,12}[_.:-](?P<body>[^\s]{16,})$")
 #: PostHog's project key `phc_`; they ship in every browser bundle.
 #: (also Tailscale's public keys, "nodekey:…", and a DER public key's base64, SubjectPublicKeyInfo
 #: of RSA, EC or Ed25519: a Chrome extension manifest's "key")
+#: Values their vendors document as public (shipped in apps and pages): Mapbox and Stripe
+#: publishable keys, PostHog project keys, Tailscale node keys, public keys in DER, New Relic's
+#: browser key, Datadog's RUM client tokens, RevenueCat's public SDK keys, Braintree's
+#: tokenization keys.
 _PUBLIC_TOKEN = re.compile(
     r"^(?:pk\.eyJ|pk_(?:live|test)_|phc_|(?:node|disco|m)key:[0-9a-f]{64}"
+    r"|NRJS-[a-f0-9]{19}$|pub[0-9a-f]{32}$|(?:appl|goog|amzn|strp)_[A-Za-z0-9]{20,40}$"
+    r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$"
     r"|MII[BC]IjANBgkqhkiG9w0BAQEFAAOC|MIGfMA0GCSqGSIb3DQEBAQUAA4GN|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw)"
 )
 #: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
@@ -1163,7 +1176,7 @@ _NEW_VALUE = re.compile(
 #: A value announced after the sentence named its secret: "… Gmail app password … Value: …",
 #: "Current value is \"…\"", "Correct value: …", "… revoked. Replaced it with …".
 _ANNOUNCED_VALUE = re.compile(
-    r"(?i)(?:\b(?:current|correct|actual|new|agreed|shared|final)[ \t]+value(?:[ \t]+for[ \t]+now)?(?:[ \t]+is|[ \t]*[:=])"
+    r"(?i)(?:\b(?:current|correct|actual|new|agreed|shared|final|working|valid|right)[ \t]+value(?:[ \t]+for[ \t]+now)?(?:[ \t]+is|[ \t]*[:=])"
     r"|(?<![\w.-])value[ \t]*:|\bnew[ \t]+one[ \t]*:"
     r"|\b(?:replaced|changed|rotated|reset|updated|set)[ \t]+it[ \t]+(?:with|to))[ \t]*(?P<q>[`\"'«“]?)[ \t]*(?P<value>[^\s`\"'»”]{3,400})"
 )
@@ -3354,7 +3367,7 @@ class SecretScanner:
             # Cloud Run's `--set-secrets=ENV=NAME:VERSION,…` names secrets in Secret Manager, never a value
             refs = [m.span("list") for m in _SECRETS_FLAG.finditer(text)]
             found = [f for f in found if not _inside(refs, f)]
-        if found and "(" in text:
+        if found and ("(" in text or "belongs" in text):
             # (a value its format names as an id: "session row c6xy… (cuid2)")
             found = [f for f in found if not _ID_ANNOTATION.match(text, f.end)]
         # (a vendor's or a standard's published example value is no one's secret)

@@ -1996,3 +1996,30 @@ def test_code_names_where_a_value_might_stand_are_no_secrets() -> None:
     # passphrases of dictionary words stay passwords, a code word among them or not
     for phrase in ("brush.height.exhibit.doctor.enable", "orbit_velvet_maple_monsoon", "HarborOrange=81"):
         assert _found(f"password: {phrase}", phrase), phrase
+
+
+def test_vendors_public_client_values_ids_and_policies_pass_their_secrets_do_not() -> None:
+    scanner = SecretScanner()
+    # values their vendors document as public: they ship in every page or app
+    assert scanner.scan(f"NREUM.init = {{ licenseKey: 'NRJS-{_r(_HEXD, 19)}', applicationID: '601' }}") == []
+    assert scanner.scan(f"datadogRum.init({{ clientToken: 'pub{_r(_HEXD, 32)}', site: 'datadoghq.eu' }})") == []
+    assert scanner.scan(f'Purchases.configure(withAPIKey: "appl_{_r(_AN, 27)}")') == []
+    tokenization = (
+        f"production_{_r(string.ascii_lowercase + string.digits, 8)}_{_r(string.ascii_lowercase + string.digits, 16)}"
+    )
+    assert scanner.scan(f'braintree.client.create({{ authorization: "{tokenization}" }})') == []
+    mixpanel = _r(_HEXD, 32)
+    assert scanner.scan(f'Mixpanel.initialize(token: "{mixpanel}")  // project token, public in the app') == []
+    # an id said to belong to someone; a policy's name where the secret is kept
+    assert (
+        scanner.scan(f"Confluent Cloud API key {_r(string.ascii_uppercase + string.digits, 16)} belongs to sa-x1") == []
+    )
+    assert (
+        scanner.scan("Where creds live: `vault kv get -field=password secret/x` (policy crm-sync-read, ask Ana).") == []
+    )
+    # the secrets beside them
+    klaviyo = "pk_" + _r(_HEXD, 34)
+    assert _found(f"KLAVIYO_PRIVATE_API_KEY={klaviyo}", klaviyo)
+    working = _r(_HEXD, 32)
+    note = "Lesson: checkout failed against Algolia because the Admin API key was rotated. The working value is {} - update Vault."
+    assert _found(note.format(working), working)
