@@ -2672,11 +2672,20 @@ def _issued_code(value: str) -> bool:
     )
 
 
+#: Words of prose that a value never is ("identified by their …", "pass the_repository").
+_FUNCTION_WORDS = frozenset(
+    ["their", "its", "the", "this", "that", "these", "those", "your", "our", "his", "her", "them", "which", "whose"]
+)
+_BACKSLASH_PATH = re.compile(r"[A-Za-z][\w .-]{0,40}(?:\\[\w .-]{1,40}){2,}")
+
+
 def _usable(value: str, literal: bool = False) -> bool:
     """Not a placeholder, reference, path or URL: a value that may be a secret. A *literal* (a
     quoted string, a password by its syntax) is no code reference, however dotted."""
     if (
         not value
+        or value.lower() in _FUNCTION_WORDS
+        or _BACKSLASH_PATH.fullmatch(value) is not None  # ("Software\\Microsoft\\DevStudio")
         or _placeholder(value)
         or _PUBLIC_TOKEN.match(value)
         or (
@@ -2998,6 +3007,10 @@ _HUNK = re.compile(r"(?m)^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@[^\n]*$")
 #: What sits before a value that is not one: ciphertext only its tool opens (Jasypt's `ENC(…)`,
 #: hiera-eyaml's `ENC[PKCS7,…]`), an OpenSSH key fingerprint (`SHA256:` + 43 base64 digits, a
 #: digest of a public key), and a systemd unit's `LoadCredential=ID:PATH` (a file's path).
+_PASS_VERB = re.compile(
+    r"\b(?:to|should|can|could|must|may|might|you|we|they|instead|then|and|or|will|would|please|just|also"
+    r"|not|never|simply|can't|cannot|don't|always)[ \t]+$"
+)
 _MANAGER_ITEM = re.compile(
     r"(?i)\b(?:1password|bitwarden|keepass\w{0,3}|lastpass|dashlane|keeper|passbolt|enpass|vaultwarden)"
     r"(?:[ \t]+(?:item|entry|vault))?[ \t]*[(\"'«“:][ \t]*$"
@@ -3194,6 +3207,14 @@ _IDENTIFIER_WORDS = frozenset(
         "session",
         "reader",
         "writer",
+        *("loader", "load", "save", "init", "create", "delete", "read", "write", "open", "close", "run"),
+        *("build", "make", "new", "ctx", "req", "res", "resp", "err", "msg", "obj", "val", "var", "arg", "opt"),
+        *("cfg", "conf", "env", "func", "db", "sql", "query", "table", "row", "column", "idx", "num", "text"),
+        *("json", "xml", "yaml", "host", "port", "addr", "address", "socket", "conn", "connection", "channel"),
+        *("thread", "task", "job", "worker", "pool", "queue", "lock", "timer", "time", "timestamp", "timeout"),
+        *("retry", "limit", "offset", "page", "cursor", "filter", "sort", "scope", "role", "permission"),
+        *("access", "identity", "principal", "issuer", "audience", "claim", "grant", "certificate", "cert"),
+        *("signer", "signature", "sign", "verify", "encrypt", "decrypt", "hash", "digest", "authenticated"),
     ]
 )
 _GENERIC_KINDS = frozenset(["high_entropy", "password"])
@@ -3208,12 +3229,18 @@ def _code_identifier(value: str) -> bool:
         return True
     if re.fullmatch(r"\{\w+(?:\|\w+)+\}?", value):
         return True
+    call = re.fullmatch(r"([A-Za-z_][\w.]*)\(([A-Za-z_][\w.]*)?[^)]*\)?", value)
+    if call is not None:
+        # a call of a code's name, or with one as its argument: "SSOTokenLoader(cache=…", "Path(constants.HF_…"
+        return _code_identifier(call.group(1)) or (call.group(2) is not None and _code_identifier(call.group(2)))
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z][A-Za-z0-9]*)*", value):
         return False
     joined = "_" in value or "." in value or re.search(r"[a-z][A-Z]", value) is not None
-    words = [w.lower() for w in _IDENT_PARTS.findall(value)]
-    if not joined or len(words) < 2 or any(w.isdigit() for w in words):
+    words = [w.lower() for w in _IDENT_PARTS.findall(value) if not w.isdigit()]  # ("Ed25519PrivateKey")
+    if not joined or len(words) < 2 or (sum(c.isdigit() for c in value) > 3 and len(words) < 3):
         return False
+    if re.search(r"[A-Za-z]\d{2,}$", value):
+        return False  # (a chosen password's number at its end: "collect_access_filter_eternal24")
     # (two in five at least: a passphrase of dictionary words may hold one, "brush.height.exhibit.doctor.enable")
     return sum(w in _IDENTIFIER_WORDS for w in words) * 5 >= len(words) * 2 and all(len(w) >= 2 for w in words)
 
@@ -3904,6 +3931,8 @@ class SecretScanner:
                 or (urls and _in_url_authority(text, start))  # ("postgres://user:password@host")
                 or (logs and _LOG_LEVEL.search(text, max(0, start - 12), start))  # a logger ("DEBUG auth: …")
                 or (env_flags and _ENV_FLAG.search(text, max(0, start - 16), start) and not text.startswith("=", end))
+                # "pass" as a verb: "you should instead pass `targets=…`", "to pass :data:`h11.CLIENT`"
+                or (name == "pass" and _PASS_VERB.search(text, max(0, start - 24), start) is not None)
                 # a lookup's key, the call's one argument: `Variable.get("steam_api_key")`, `getenv('TOKEN')`
                 or (text[start - 2 : start] in ('("', "('") and text.startswith(('")', "')"), end))
             ):

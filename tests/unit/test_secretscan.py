@@ -1993,8 +1993,20 @@ def test_code_names_where_a_value_might_stand_are_no_secrets() -> None:
     assert scanner.scan("outputs = model.generate(**inputs, token=decoder_input_ids, stream=False)") == []
     assert scanner.scan("    _cloud_watch_logging_session: CloudWatchLoggingSession | None") == []
     assert scanner.scan("key {string|ArrayBuffer|Buffer|TypedArray|DataView}") == []
+    assert scanner.scan("token_loader = SSOTokenLoader(cache=self._token_cache)") == []
+    assert scanner.scan("    _write_secret(Path(constants.HF_STORED_TOKENS_PATH))") == []
+    assert scanner.scan("In multigraphs, triangles are identified by their vertices (the pw of each).") == []
+    assert scanner.scan("If you're implementing a client, you should pass :data:`h11.CLIENT` instead.") == []
+    assert _found("broker user esphome, pass OtterQuokka78!", "OtterQuokka78!")
+    assert scanner.scan('key = r"Software\\Microsoft\\DevStudio\\6.0"') == []
     # passphrases of dictionary words stay passwords, a code word among them or not
-    for phrase in ("brush.height.exhibit.doctor.enable", "orbit_velvet_maple_monsoon", "HarborOrange=81"):
+    for phrase in (
+        "brush.height.exhibit.doctor.enable",
+        "orbit_velvet_maple_monsoon",
+        "HarborOrange=81",
+        "river.Winter775",
+        "collect_access_filter_eternal24",
+    ):
         assert _found(f"password: {phrase}", phrase), phrase
 
 
