@@ -296,7 +296,7 @@ _TOKENS: dict[str, re.Pattern[str]] = {
         r"\bhttps://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{15,22}/[A-Za-z0-9_-]{50,100}"
         r"|\bdiscord://[A-Za-z0-9_-]{60,80}@\d{15,22}\b"
         r"|\bhttps://[a-z0-9-]{1,63}\.webhook\.office\.com/webhookb2/[0-9a-f-]{36}@[0-9a-f-]{36}/IncomingWebhook/"
-        r"[0-9a-f]{32}/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,80})?"
+        r"[0-9a-f]{32}(?:/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,80})?)?"
         r"|\bhttps://chat\.googleapis\.com/v1/spaces/[\w-]{1,40}/messages\?key=[\w-]{20,60}&token=[\w%=-]{20,100}"
         r"|\bhttps://hooks\.zapier\.com/hooks/catch/\d{3,12}/[a-z0-9]{5,12}/?"
     ),
@@ -2220,7 +2220,8 @@ def _placeholder(value: str) -> bool:
     """*value* stands for a secret ("<token>", "your-api-key", "123456789:ABCdef…"), unless what
     follows a placeholder-like word is random ("secret-N0CN…" is a Statsig key)."""
     if not _PLACEHOLDER.match(value):
-        return len(value) >= 6 and _sequential(value)
+        # (and the UUID every tutorial shows, RFC 4122's example)
+        return (len(value) >= 6 and _sequential(value)) or value.lower() == "123e4567-e89b-12d3-a456-426614174000"
     if value.startswith(("@", "!")) and (_looks_random(value[1:]) or _human_password(value)):
         return False  # a random value, not a reference or a tag ("@vault_password", "!vault")
     if value.startswith("$") and _chosen_password(value[1:]) and any(c.isdigit() for c in value.split("$")[1][:20]):
@@ -3007,13 +3008,25 @@ _HUNK = re.compile(r"(?m)^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@[^\n]*$")
 #: What sits before a value that is not one: ciphertext only its tool opens (Jasypt's `ENC(…)`,
 #: hiera-eyaml's `ENC[PKCS7,…]`), an OpenSSH key fingerprint (`SHA256:` + 43 base64 digits, a
 #: digest of a public key), and a systemd unit's `LoadCredential=ID:PATH` (a file's path).
+#: A keyword argument with a quoted value: `scope="…"` (a one-letter name is no code's: "C=lLzfFJ175!").
+_KEYWORD_ARG = re.compile(r"[(`\"']*(?:[\w.]+\()?([a-z_][a-z0-9_]{1,30})=[\"']")
+#: A secret store's methods that read a secret by its name (`dbutils.secrets.get(scope=…, key=…)`).
+_READS = frozenset(["get", "read", "fetch", "access", "lookup", "load", "get_secret", "getsecret", "getenv"])
+_PASS_SUBCOMMANDS = frozenset(["insert", "show", "generate", "edit", "rm", "otp", "cp", "mv"])
+_PASS_COMMAND = re.compile(r"[ \t]+(?:insert|show|generate|edit|rm|ls|find|grep|init|otp|cp|mv)\b")
+#: A secret store's read: its names on that line name secrets, they hold none.
+_SECRET_STORE_LINE = re.compile(
+    r"(?i)\b(?:gcloud[ \t]+secrets[ \t]+(?:versions[ \t]+access|describe)|aws[ \t]+secretsmanager[ \t]+"
+    r"(?:get-secret-value|describe-secret)|az[ \t]+keyvault[ \t]+secret[ \t]+show|vault[ \t]+(?:kv[ \t]+get|read)"
+    r"|doppler[ \t]+secrets[ \t]+get|kubectl[ \t]+(?:get|describe)[ \t]+secrets?|op[ \t]+(?:read|item[ \t]+get))\b"
+)
 _PASS_VERB = re.compile(
     r"\b(?:to|should|can|could|must|may|might|you|we|they|instead|then|and|or|will|would|please|just|also"
     r"|not|never|simply|can't|cannot|don't|always)[ \t]+$"
 )
 _MANAGER_ITEM = re.compile(
     r"(?i)\b(?:1password|bitwarden|keepass\w{0,3}|lastpass|dashlane|keeper|passbolt|enpass|vaultwarden)"
-    r"(?:[ \t]+(?:item|entry|vault))?[ \t]*[(\"'«“:][ \t]*$"
+    r"[^\n()\"'«“:]{0,40}[(\"'«“:][ \t]*$"
 )
 _NOT_A_VALUE_BEFORE = re.compile(
     r"(?:\bENC[(\[](?:PKCS7,)?|\bSHA256:|\b(?:LoadCredential(?:Encrypted)?|ImportCredential)=)$"
@@ -3890,6 +3903,7 @@ class SecretScanner:
         wifi = any(w in lowered for w in _WIFI_NEEDS) and _WIFI_WORD.search(text) is not None
         logs = any(level in text for level in _LOG_LEVELS)
         snmp = "community" in lowered and _SNMP_WORD.search(text) is not None
+        store_reads = "secret" in lowered and _SECRET_STORE_LINE.search(text) is not None
         for m in hints if hints is not None else _NAME_HINT.finditer(text):
             start, end = m.start(), m.end()
             if start < covered:
@@ -3933,6 +3947,24 @@ class SecretScanner:
                 or (env_flags and _ENV_FLAG.search(text, max(0, start - 16), start) and not text.startswith("=", end))
                 # "pass" as a verb: "you should instead pass `targets=…`", "to pass :data:`h11.CLIENT`"
                 or (name == "pass" and _PASS_VERB.search(text, max(0, start - 24), start) is not None)
+                # the `pass` password store's command and its entry: "pass insert lab/login2"
+                or (name == "pass" and _PASS_COMMAND.match(text, end) is not None)
+                # a method of a secret store named so: `dbutils.secrets.get(scope=…)`
+                or text.startswith((".get(", ".get_secret(", ".read(", ".fetch(", ".access("), end)
+                # a secret store's read naming the secret: `--secret-id db/rds`, `--secret=api-key` (the
+                # command is looked for once a text, then near the name within its line)
+                or (
+                    store_reads
+                    and _SECRET_STORE_LINE.search(
+                        text, max(text.rfind("\n", 0, start) + 1, start - 200), _line_end(text, start, 100)
+                    )
+                    is not None
+                )
+                # a call of a function or a class so named: `ClientSecretCredential(tenant_id=…)`
+                or (
+                    text.startswith("(", end)
+                    and ((name[:1].isupper() and not name.isupper()) or name.rsplit(".", 1)[-1].lower() in _READS)
+                )
                 # a lookup's key, the call's one argument: `Variable.get("steam_api_key")`, `getenv('TOKEN')`
                 or (text[start - 2 : start] in ('("', "('") and text.startswith(('")', "')"), end))
             ):
@@ -4208,6 +4240,12 @@ class SecretScanner:
                 budget, window = count + 8, max(window, wm.end() - pos + 80)
             if _CALL_OPEN.match(word):
                 continue  # a call: its argument follows ("urlBase64ToUint8Array('…')")
+            keyword = _KEYWORD_ARG.match(word)
+            if keyword is not None and not _name_kind(keyword.group(1), ""):
+                continue  # another name's argument ("get(scope=\"neuroimaging-2026\", …")
+            if prior == "pass" and previous in _PASS_SUBCOMMANDS:
+                argument = True  # the `pass` store's entry ("pass insert lab/login2")
+                continue
             if argument or text[offset - 1 : offset] == "<" or named_id:
                 argument = False
                 continue  # an option's argument; a template's slot ("<ask-the-team>"); "request 7f…"
@@ -4414,7 +4452,7 @@ class SecretScanner:
             any(p.endswith("token") for p in parts)  # ("Postmarkservertoken")
             or "apikey" in parts
             or ("api" in parts and "key" in parts)
-            or ("secret" in parts and "client" not in parts)  # (an Entra client secret's id is a UUID)
+            or "secret" in parts  # (ORCID's client secrets are UUIDs; an Entra secret's *id* is named an id)
         )
 
     def _tables(self, text: str, named: bool = True) -> Iterator[Finding]:

@@ -2035,3 +2035,24 @@ def test_vendors_public_client_values_ids_and_policies_pass_their_secrets_do_not
     working = _r(_HEXD, 32)
     note = "Lesson: checkout failed against Algolia because the Admin API key was rotated. The working value is {} - update Vault."
     assert _found(note.format(working), working)
+
+
+def test_secret_store_reads_and_pass_entries_name_secrets_and_uuid_client_secrets_are_secrets() -> None:
+    scanner = SecretScanner()
+    assert scanner.scan('pw = dbutils.secrets.get(scope="neuroimaging-2026", key="pg-password")') == []
+    assert (
+        scanner.scan("aws secretsmanager get-secret-value --secret-id neuroimaging-2026/rds --query SecretString") == []
+    )
+    assert scanner.scan("gcloud secrets versions access latest --secret=lab-2026-api-key --project=md-527") == []
+    assert scanner.scan("Passwort nie im Klartext speichern, stattdessen `pass insert lab/login2` verwenden.") == []
+    assert scanner.scan("비밀번호는 1Password 공유 금고에 있습니다 (neuroimaging-2026).") == []
+    assert scanner.scan("client_secret: 123e4567-e89b-12d3-a456-426614174000") == []  # (RFC 4122's example)
+    # ORCID issues client secrets as UUIDs; a Teams webhook URL may stop at its secret
+    orcid = _uuid()
+    assert _found(f"ORCID_CLIENT_SECRET={orcid}", orcid)
+    token = _r(_HEXD, 32)
+    hook = f"https://lab.webhook.office.com/webhookb2/{_uuid()}@{_uuid()}/IncomingWebhook/{token}"
+    assert _found(f"Slurm job notifications go to Teams via {hook}", token)
+    # a cookie set through a session's method is still a cookie
+    cookie = "s%3A" + _r(_AN, 32) + "." + _r(_AN, 43)
+    assert _found(f's.cookies.set("connect.sid", "{cookie}", domain="app.example.org")', cookie)
