@@ -1076,8 +1076,14 @@ _XML_PROPERTY = re.compile(
 #: pytest's report of a failed comparison: the source line names the value's variable ("assert
 #: settings.smtp_password == expected"), its `E` line shows the value the variable held.
 _PYTEST_ASSERT = re.compile(
-    r"(?m)^[ \t>]*assert[ \t]+(?:[\w]{1,60}\.){0,4}(?P<name>\w{1,80})[ \t]*(?:==|!=)[^\n]*\n(?:[^\n]*\n){0,3}?"
-    r"E[ \t]+(?:AssertionError:[ \t]+)?assert[ \t]+(?P<q>[\"'])(?P<value>[^\"'\n]{4,400})(?P=q)"
+    r"(?m)^[ \t>]*assert[ \t]+(?:[\w]{1,60}\.){0,4}(?:\w{1,60}\[[\"'])?(?P<name>\w{1,80})(?:[\"']\])?[ \t]*(?:==|!=)"
+    r"[^\n]*\n(?:[^\n]*\n){0,3}?E[ \t]+(?:AssertionError:[ \t]+)?assert[ \t]+(?P<q>[\"'])(?P<value>[^\"'\n]{4,400})(?P=q)"
+)
+#: The same with the variable on the right: `assert expected == settings.smtp_password`.
+_PYTEST_ASSERT_RIGHT = re.compile(
+    r"(?m)^[ \t>]*assert[ \t]+[^\s=]{1,80}[ \t]*(?:==|!=)[ \t]*(?:[\w]{1,60}\.){0,4}(?:\w{1,60}\[[\"'])?"
+    r"(?P<name>\w{1,80})(?:[\"']\])?[ \t]*\n(?:[^\n]*\n){0,3}?E[ \t]+(?:AssertionError:[ \t]+)?assert[ \t]+"
+    r"(?P<q1>[\"'])[^\"'\n]{0,400}(?P=q1)[ \t]*(?:==|!=)[ \t]*(?P<q>[\"'])(?P<value>[^\"'\n]{4,400})(?P=q)"
 )
 #: 'X'` (Consul's CLI), `etcdctl put /app/db_password X`.
 _KV_PUT = re.compile(
@@ -3570,10 +3576,13 @@ class SecretScanner:
             line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 300)
             named_line = text[line_start : m.start()]
             kind = _line_kind(named_line)
-            if kind is None and line_start > 0 and not named_line.strip():
-                # (the label opens its line: the sentence above named the secret, "… password …\nCurrent value: …";
-                # not a setting about passwords, "password reset link expiry\nCurrent value: 24hours")
-                named_line = text[_previous_line(text, line_start) : line_start - 1]
+            if kind is None and line_start > 0 and not named_line.strip(" \t-*•>"):
+                # (the label opens its line, or a bullet's: the sentence above named the secret, "… password
+                # …\nCurrent value: …"; not a setting about passwords, "password reset link expiry\nCurrent value: 24hours")
+                above = _previous_line(text, line_start)
+                named_line = text[above : line_start - 1]
+                if not named_line.strip() and above > 0:  # (one blank line between)
+                    named_line = text[_previous_line(text, above) : above - 1]
                 kind = None if _POLICY_WORDS.search(named_line) else _line_kind(named_line)
                 if kind is not None and _SETTING_VALUE.fullmatch(m.group("value").rstrip(".,;:)")):
                     continue
@@ -3715,7 +3724,8 @@ class SecretScanner:
             value = m.group("value")
             if _usable(value) and _looks_random(value):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
-        for m in _PYTEST_ASSERT.finditer(text) if "\nE " in text else ():
+        reports = itertools.chain(_PYTEST_ASSERT.finditer(text), _PYTEST_ASSERT_RIGHT.finditer(text))
+        for m in reports if "\nE " in text else ():
             name = m.group("name")
             kind = _name_kind(name, "") or (
                 "service_key" if _vendor_key(name, _name_parts(name), any_case=True) else None

@@ -1866,6 +1866,14 @@ def test_values_announced_below_their_name_answers_in_chat_exports_and_pytest_re
     assert _found(report.format("wandb_api_key", hexkey), hexkey)
     assert _found(report.format("kaggle_key", hexkey[:32]), hexkey[:32])
     assert SecretScanner().scan(report.format("db_host", "db.internal")) == []
+    pw = "Qz7!mLp2#Rv9"
+    assert _found(
+        f">       assert expected == settings.smtp_password\nE       AssertionError: assert 'x' == '{pw}'", pw
+    )
+    assert _found(f">       assert cfg['smtp_password'] == expected\nE       AssertionError: assert '{pw}' == 'x'", pw)
+    token = _r(_AN, 24)
+    assert _found(f"The deploy token for the registry.\n\nCurrent value: {token}", token)
+    assert _found(f"The deploy token for the registry.\n- Current value: {token}", token)
 
 
 def test_vendor_keys_salts_signatures_and_logins_in_their_usual_spellings() -> None:
