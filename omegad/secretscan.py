@@ -197,7 +197,7 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "crates_token": re.compile(r"\bcio[A-Za-z0-9]{32}\b"),
     "supabase_token": re.compile(r"\bsbp_[a-f0-9]{40}\b"),
     "trello_token": re.compile(r"\bATTA[a-f0-9]{64}[A-F0-9]{8}\b"),
-    "brevo_key": re.compile(r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
+    "brevo_key": re.compile(r"\bx(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}\b"),
     # Klaviyo's private API keys ("pk_" and 34 hex; Stripe's publishable keys say pk_live_/pk_test_)
     "klaviyo_key": re.compile(r"\bpk_[a-f0-9]{34}\b"),
     "resend_key": re.compile(r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"),
@@ -299,6 +299,7 @@ _TOKENS: dict[str, re.Pattern[str]] = {
         r"[0-9a-f]{32}(?:/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,80})?)?"
         r"|\bhttps://chat\.googleapis\.com/v1/spaces/[\w-]{1,40}/messages\?key=[\w-]{20,60}&token=[\w%=-]{20,100}"
         r"|\bhttps://hooks\.zapier\.com/hooks/catch/\d{3,12}/[a-z0-9]{5,12}/?"
+        r"|\bhttps://hook\.(?:eu|us)\d\.make\.com/[a-z0-9]{32}\b"  # (Make's scenario webhooks)
     ),
 }
 #: Formats whose prefix is common enough that the body must also look random.
@@ -351,7 +352,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "crates_token": ("cio",),
     "supabase_token": ("sbp_",),
     "trello_token": ("ATTA",),
-    "brevo_key": ("xkeysib-",),
+    "brevo_key": ("xkeysib-", "xsmtpsib-"),
     "klaviyo_key": ("pk_",),
     "resend_key": ("re_",),
     "hubspot_token": ("pat-",),
@@ -378,7 +379,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "porkbun_key": ("sk1_",),
     "nostr_key": ("nsec1",),
     "cloudflare_tunnel_token": ("eyJhIjoi",),
-    "webhook_url": ("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com"),
+    "webhook_url": ("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com", ".make.com/"),
     "twitter_token": ("AAAAAAAAAAAAAAAAAAAA",),
     "azure_devops_token": ("JQQJ9",),
     "langsmith_key": ("lsv2_",),
@@ -611,6 +612,7 @@ _PIECES = re.compile(r"[-_.:/]")
 _NOT_KEY_QUALIFIER = frozenset(
     [
         *("public", "ssh", "gpg", "pgp", "host", "verify", "verifying", "verification", "object", "s3"),
+        "site",  # (a captcha's site key is the page's: reCAPTCHA, hCaptcha, Turnstile)
         *("kms", "license", "foreign", "map", "dict", "json", "yaml", "config", "registry", "the", "a"),
         # a payment provider's client key is the browser's (Adyen, Midtrans): its secret is the server key
         "client",
@@ -1956,7 +1958,7 @@ _NOT_A_VALUE = re.compile(
     r"|(?i:(?:scram|hmac|pbkdf2|rsa|ecdsa|aes|chacha20|sha|blake2b?)(?:-(?:sha)?\d{1,4}|-[a-z]{2,8}){1,3})"
     r"|[\w./-]+\.[A-Za-z]{1,5}:\d+(?::\d+)?"
     # Django's "algorithm$iterations$salt$hash", an htpasswd line "user:$2y$…", an image's digest
-    r"|(?:pbkdf2_sha\d+|bcrypt_sha256|bcrypt|argon2|scrypt|sha1|md5)\$\w.*|[\w.-]{1,64}:\$(?:2[abxy]?|apr1|1|5|6|y)\$.*"
+    r"|(?:pbkdf2_sha\d+|bcrypt_sha256|bcrypt|argon2|scrypt|sha1|md5)\$\w.*|(?:[\w.-]{1,200}=)?[\w.-]{1,64}:\$\$?(?:2[abxy]?|apr1|1|5|6|y)\$.*"
     # Jenkins' encrypted `hudson.util.Secret` ("{AQAAABAAAAAQ…}": version 1, a 16-byte IV): ciphertext
     r"|\{AQAAABAAAA[A-Za-z0-9+/]{20,}={0,2}\}?"
     r"|[^\s@]{1,200}@sha256:[0-9a-f]{64}|(?i:sha\d{1,3}|md5|blake2b?)[:=-][0-9a-fA-F]{32,128}"
@@ -4420,6 +4422,8 @@ class SecretScanner:
                 body = value.replace("-", "")
                 if _HEX.match(body):
                     return len(body) >= 48 and _looks_random(body)  # (longer than any id written so)
+            if len(body) == 37 and _HEX.match(body):
+                return _looks_random(body)  # (Cloudflare's global API key: 37 hex, no digest is so long)
             if len(body) == 32 and _UPPER_HEX.fullmatch(body):
                 return _looks_random(
                     body

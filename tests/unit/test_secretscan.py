@@ -2064,3 +2064,17 @@ def test_secret_store_reads_and_pass_entries_name_secrets_and_uuid_client_secret
     # a cookie set through a session's method is still a cookie
     cookie = "s%3A" + _r(_AN, 32) + "." + _r(_AN, 43)
     assert _found(f's.cookies.set("connect.sid", "{cookie}", domain="app.example.org")', cookie)
+
+
+def test_make_webhooks_brevo_smtp_cloudflare_global_keys_site_keys_and_traefik_hashes() -> None:
+    scanner = SecretScanner()
+    token = _r(string.ascii_lowercase + string.digits, 32)
+    assert _found(f"Make scenario webhook: https://hook.eu2.make.com/{token}", token)
+    brevo = "xsmtp" + "sib-" + _r(_HEXD, 64) + "-" + _r(_AN, 16)
+    assert _found(f"SMTP_PASSWORD={brevo}", brevo)
+    glob = _r(_HEXD, 37)
+    assert _found(f"Cloudflare global key for ops is {glob}. Do not share.", glob)
+    site = "6L" + _r(_B64U, 38)
+    assert scanner.scan(f"reCAPTCHA site key on the quote form: {site}") == []
+    label = "traefik.http.middlewares.auth.basicauth.users=sam:$apr1$" + _r(_AN, 8) + "$" + _r(_AN, 22)
+    assert scanner.scan(f"traefik basic auth label: {label}") == []
