@@ -2667,7 +2667,6 @@ def _name_kind(name: str, before: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=4096)
 def _issued_code(value: str) -> bool:
     """Groups of random letters and digits as services issue short codes ("qjb2a-ndanh",
     "ey7r-thxv-ceml"): equal groups, letters and digits mixed in at least one of them."""
@@ -2688,6 +2687,7 @@ _FUNCTION_WORDS = frozenset(
 _BACKSLASH_PATH = re.compile(r"[A-Za-z][\w .-]{0,40}(?:\\[\w .-]{1,40}){2,}")
 
 
+@functools.lru_cache(maxsize=4096)
 def _usable(value: str, literal: bool = False) -> bool:
     """Not a placeholder, reference, path or URL: a value that may be a secret. A *literal* (a
     quoted string, a password by its syntax) is no code reference, however dotted."""
