@@ -706,9 +706,6 @@ _NAME_MODIFIES = frozenset(
         *("richtlinie", "richtlinien", "politique", "regeln"),
     ]
 )
-#: Words that say where a secret is kept when they follow its name's copula or label ("the
-#: password is on the label", "… è scritta sul foglietto", "Login is in Bitwarden"), and words
-#: that point to it ("password: see the vault item …").
 #: Words after which the next names where a value is, whose it is, or its entry in a password
 #: manager, never the value: "read from X", "the password for the X image", "of X", "entry X".
 _OWNER_WORDS = frozenset(
@@ -719,6 +716,9 @@ _OWNER_WORDS = frozenset(
         *("policy", "role", "group", "cluster", "namespace", "bucket", "project"),
     ]
 )
+#: Words that say where a secret is kept when they follow its name's copula or label ("the
+#: password is on the label", "… è scritta sul foglietto", "Login is in Bitwarden"), and words
+#: that point to it ("password: see the vault item …").
 _KEPT_WORDS = frozenset(
     [
         *("in", "on", "under", "inside", "see", "stored", "kept", "saved", "written", "printed", "taped", "sent"),
@@ -852,11 +852,13 @@ _DECLARED_PUBLIC = re.compile(
     r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend))"
     r"|public[ \t]+in[ \t]+the[ \t]+(?:app|browser|bundle|page|client)|client[- ]side(?![ \t]+secret))\b"
 )
-#: What names a Firebase app in its client config: the app id ("1:<number>:web:<hex>") or the
-#: project's sign-in domain (`authDomain: "<project>.firebaseapp.com"`).
+#: The name a Firebase client config gives its API key (web, Android's google-services.json,
+#: iOS's GoogleService-Info.plist).
 _CONFIG_API_KEY = re.compile(
     r"\b(?:apiKey|current_key|API_KEY)[\"']?(?:</key>\s{0,20}<string>|[ \t]*[:=][ \t]*[\"']?)$"
 )
+#: What names a Firebase app in its client config: the app id ("1:<number>:web:<hex>") or the
+#: project's sign-in domain (`authDomain: "<project>.firebaseapp.com"`).
 _FIREBASE_CLIENT = re.compile(
     r"\b1:\d{6,15}:(?:android|ios|web):[0-9a-f]{6,40}\b"
     r"|\bauthDomain[\"']?[ \t]*[:=][ \t]*[\"'][\w-]{1,64}\.firebaseapp\.com\b"
@@ -946,14 +948,11 @@ _SEQUENCE = re.compile(
 #: A word then a random body ("secret-N0CN…", "test_8f…"): the word is the token's prefix, not
 #: a placeholder's.
 _PREFIXED = re.compile(r"[A-Za-z]{2,12}[_.:-](?P<body>[^\s]{16,})$")
-#: Tokens their providers document as public: Mapbox's `pk.`, Stripe's publishable `pk_live_`,
-#: PostHog's project key `phc_`; they ship in every browser bundle.
-#: (also Tailscale's public keys, "nodekey:…", and a DER public key's base64, SubjectPublicKeyInfo
-#: of RSA, EC or Ed25519: a Chrome extension manifest's "key")
-#: Values their vendors document as public (shipped in apps and pages): Mapbox and Stripe
-#: publishable keys, PostHog project keys, Tailscale node keys, public keys in DER, New Relic's
-#: browser key, Datadog's RUM client tokens, RevenueCat's public SDK keys, Braintree's
-#: tokenization keys.
+#: Values their vendors document as public, shipped in every browser bundle or app: Mapbox's
+#: `pk.`, Stripe's publishable `pk_live_`, PostHog's project key `phc_`, Tailscale's public keys
+#: ("nodekey:…"), a DER public key's base64 (SubjectPublicKeyInfo of RSA, EC or Ed25519: a Chrome
+#: extension manifest's "key"), New Relic's browser key, Datadog's RUM client tokens,
+#: RevenueCat's public SDK keys, Braintree's tokenization keys.
 _PUBLIC_TOKEN = re.compile(
     r"^(?:pk\.eyJ|pk_(?:live|test)_|phc_|(?:node|disco|m)key:[0-9a-f]{64}"
     r"|NRJS-[a-f0-9]{19}$|pub[0-9a-f]{32}$|(?:appl|goog|amzn|strp)_[A-Za-z0-9]{20,40}$"
@@ -1074,19 +1073,19 @@ _XML_PROPERTY = re.compile(
     r"|<(?P<name3>[\w.:-]{1,80})>)"
     r"\s{0,20}<(?P<tag>(?i:value|string|data))(?:[ \t][^<>\n]{0,80})?>\s{0,80}?(?P<value>[^<\s]{1,400})\s{0,80}</(?P=tag)>"
 )
-#: A write to a key-value store, named by its key's last segment: `consul kv put config/app/jwt_secret
 #: pytest's report of a failed comparison: the source line names the value's variable ("assert
-#: settings.smtp_password == expected"), its `E` line shows the value the variable held.
-_PYTEST_ASSERT = re.compile(
-    r"(?m)^[ \t>]*assert[ \t]+(?:[\w]{1,60}\.){0,4}(?:\w{1,60}\[[\"'])?(?P<name>\w{1,80})(?:[\"']\])?[ \t]*(?:==|!=)"
-    r"[^\n]*\n(?:[^\n]*\n){0,3}?E[ \t]+(?:AssertionError:[ \t]+)?assert[ \t]+(?P<q>[\"'])(?P<value>[^\"'\n]{4,400})(?P=q)"
-)
-#: The same with the variable on the right: `assert expected == settings.smtp_password`.
+#: settings.smtp_password == expected", or on the right of the comparison), its `E` line shows
+#: the value the variable held.
+_PYTEST_NAME = r"(?:[\w]{1,60}\.){0,4}(?:\w{1,60}\[[\"'])?(?P<name>\w{1,80})(?:[\"']\])?"
+_PYTEST_E_LINE = r"[^\n]*\n(?:[^\n]*\n){0,3}?E[ \t]+(?:AssertionError:[ \t]+)?assert[ \t]+"
+_PYTEST_VALUE = r"(?P<q>[\"'])(?P<value>[^\"'\n]{4,400})(?P=q)"
+_PYTEST_ASSERT = re.compile(rf"(?m)^[ \t>]*assert[ \t]+{_PYTEST_NAME}[ \t]*(?:==|!=){_PYTEST_E_LINE}{_PYTEST_VALUE}")
 _PYTEST_ASSERT_RIGHT = re.compile(
-    r"(?m)^[ \t>]*assert[ \t]+[^\s=]{1,80}[ \t]*(?:==|!=)[ \t]*(?:[\w]{1,60}\.){0,4}(?:\w{1,60}\[[\"'])?"
-    r"(?P<name>\w{1,80})(?:[\"']\])?[ \t]*\n(?:[^\n]*\n){0,3}?E[ \t]+(?:AssertionError:[ \t]+)?assert[ \t]+"
-    r"(?P<q1>[\"'])[^\"'\n]{0,400}(?P=q1)[ \t]*(?:==|!=)[ \t]*(?P<q>[\"'])(?P<value>[^\"'\n]{4,400})(?P=q)"
+    rf"(?m)^[ \t>]*assert[ \t]+[^\s=]{{1,80}}[ \t]*(?:==|!=)[ \t]*{_PYTEST_NAME}[ \t]*\n"
+    rf"(?:[^\n]*\n){{0,3}}?E[ \t]+(?:AssertionError:[ \t]+)?assert[ \t]+"
+    rf"(?P<q1>[\"'])[^\"'\n]{{0,400}}(?P=q1)[ \t]*(?:==|!=)[ \t]*{_PYTEST_VALUE}"
 )
+#: A write to a key-value store, named by its key's last segment: `consul kv put config/app/jwt_secret
 #: 'X'` (Consul's CLI), `etcdctl put /app/db_password X`.
 _KV_PUT = re.compile(
     r"\b(?:consul[ \t]+kv[ \t]+put|etcdctl(?:[ \t]+--?[\w-]{1,30}(?:=\S{1,200})?)*[ \t]+put)(?:[ \t]+-[\w-]{1,30}(?:=\S{1,200})?)*"
@@ -1778,15 +1777,14 @@ _MNEMONIC = re.compile(r"(?<![\w-])(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,2
 _MNEMONIC_CUE = re.compile(
     r"(?i)\b(?:mnemonic|seed|(?:recovery|secret|backup|wallet)[ \t]+(?:phrase|words)|phrase|restore|wallet)\b"
 )
-#: Words of prose that no wallet word list holds: a run with one is a sentence.
 #: Words that join clauses: a run of words with one is a sentence, not a passphrase ("… before
 #: running make train"). (Kept apart from the above: BIP39's list holds some of them.)
-_CLAUSE_WORDS = frozenset(
-    [
-        *("before", "after", "until", "while", "because", "about", "without", "during", "through", "since"),
-        *("under", "over", "within", "unless", "though", "whether", "minimum", "maximum", "characters", "required"),
-    ]
+_JOINING_WORDS = (
+    *("before", "after", "until", "while", "because", "about", "without", "during", "through", "since"),
+    *("under", "over", "within", "unless", "though", "whether"),
 )
+_CLAUSE_WORDS = frozenset([*_JOINING_WORDS, "minimum", "maximum", "characters", "required"])
+#: Words of prose that no wallet word list holds: a run with one is a sentence.
 _PROSE_WORDS = frozenset(
     [
         *("the", "and", "for", "with", "that", "this", "you", "are", "was", "not", "but", "have", "from", "our"),
@@ -1870,9 +1868,9 @@ _LOGIN_WORDS = re.compile(r"(?i)\b(?:log(?:ged)?[ \t-]?in(?:to)?|sign[ \t-]?in(?
 _QUOTED_PHRASE = re.compile(r"(?P<value>[^\s\"'`]{1,40}(?:[ \t][^\s\"'`]{1,40}){1,11})(?=[\"'`])")
 _BRACKETED_PHRASE = re.compile(r"(?P<value>[^\s\"'`()«»“”]{1,40}(?:[ \t][^\s\"'`()«»“”]{1,40}){2,11})(?=[ \t]?[»”)])")
 _ANNOUNCED_PHRASE = re.compile(r"(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9})(?=[ \t]*(?:$|\n|[.;,)(—]))")
-#: A word of a diceware passphrase: not a word that joins clauses ("… before running make train").
 _DATE_IN = re.compile(r"\d{4}-\d{2}-\d{2}")
-_CLAUSE = r"(?i:before|after|until|while|because|about|without|during|through|since|under|over|within|unless|though|whether)\b"
+#: A word of a diceware passphrase: not a word that joins clauses ("… before running make train").
+_CLAUSE = rf"(?i:{'|'.join(_JOINING_WORDS)})\b"
 _NOT_CLAUSE = rf"(?!{_CLAUSE})"
 _LOWER_WORDS = rf"{_NOT_CLAUSE}[a-z]{{3,10}}(?:[ \t]{_NOT_CLAUSE}[a-z]{{3,10}}){{3,9}}"
 _TITLE_WORDS = rf"{_NOT_CLAUSE}[A-Z][a-z]{{2,9}}(?:[ \t]{_NOT_CLAUSE}[A-Z][a-z]{{2,9}}){{3,9}}"
@@ -2473,6 +2471,12 @@ def _vendor_key(name: str, parts: tuple[str, ...], any_case: bool = False) -> bo
     )
 
 
+def _setting_kind(name: str) -> str | None:
+    """The kind of a setting's or a variable's *name*: a secret's, or a service's key in any case
+    ("kaggle_key", taken only for a random value)."""
+    return _name_kind(name, "") or ("service_key" if _vendor_key(name, _name_parts(name), any_case=True) else None)
+
+
 _HEADER_NAME = re.compile(r"(?:[A-Z][a-z]+-){1,2}Key")
 _PASCAL = re.compile(r"(?:[A-Z][a-z0-9]+){2,3}")
 
@@ -3013,15 +3017,16 @@ _NEAR_ESCAPE = re.compile(r"\\[\"nrt\\]")
 _HUNK = re.compile(r"(?m)^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@[^\n]*$")
 
 
-#: What sits before a value that is not one: ciphertext only its tool opens (Jasypt's `ENC(…)`,
-#: hiera-eyaml's `ENC[PKCS7,…]`), an OpenSSH key fingerprint (`SHA256:` + 43 base64 digits, a
-#: digest of a public key), and a systemd unit's `LoadCredential=ID:PATH` (a file's path).
 #: A keyword argument with a quoted value: `scope="…"` (a one-letter name is no code's: "C=lLzfFJ175!").
 _KEYWORD_ARG = re.compile(r"[(`\"']*(?:[\w.]+\()?([a-z_][a-z0-9_]{1,30})=[\"']")
 #: A secret store's methods that read a secret by its name (`dbutils.secrets.get(scope=…, key=…)`).
-_READS = frozenset(["get", "read", "fetch", "access", "lookup", "load", "get_secret", "getsecret", "getenv"])
+_STORE_METHODS = ("get", "get_secret", "read", "fetch", "access")
+_READS = frozenset([*_STORE_METHODS, "lookup", "load", "getsecret", "getenv"])
+_STORE_METHOD_CALLS = tuple(f".{method}(" for method in _STORE_METHODS)
+#: The `pass` password store's commands that take an entry's name, and all its commands.
 _PASS_SUBCOMMANDS = frozenset(["insert", "show", "generate", "edit", "rm", "otp", "cp", "mv"])
-_PASS_COMMAND = re.compile(r"[ \t]+(?:insert|show|generate|edit|rm|ls|find|grep|init|otp|cp|mv)\b")
+_PASS_COMMANDS = _PASS_SUBCOMMANDS | {"ls", "find", "grep", "init"}
+_PASS_COMMAND = re.compile(rf"[ \t]+(?:{'|'.join(sorted(_PASS_COMMANDS))})\b")
 #: A secret store's read: its names on that line name secrets, they hold none.
 _SECRET_STORE_LINE = re.compile(
     r"(?i)\b(?:gcloud[ \t]+secrets[ \t]+(?:versions[ \t]+access|describe)|aws[ \t]+secretsmanager[ \t]+"
@@ -3036,6 +3041,9 @@ _MANAGER_ITEM = re.compile(
     r"(?i)\b(?:1password|bitwarden|keepass\w{0,3}|lastpass|dashlane|keeper|passbolt|enpass|vaultwarden)"
     r"[^\n()\"'«“:]{0,40}[(\"'«“:][ \t]*$"
 )
+#: What sits before a value that is not one: ciphertext only its tool opens (Jasypt's `ENC(…)`,
+#: hiera-eyaml's `ENC[PKCS7,…]`), an OpenSSH key fingerprint (`SHA256:` + 43 base64 digits, a
+#: digest of a public key), and a systemd unit's `LoadCredential=ID:PATH` (a file's path).
 _NOT_A_VALUE_BEFORE = re.compile(
     r"(?:\bENC[(\[](?:PKCS7,)?|\bSHA256:|\b(?:LoadCredential(?:Encrypted)?|ImportCredential)=)$"
 )
@@ -3060,182 +3068,31 @@ def _firebase_config_key(text: str, f: Finding) -> bool:
 #: and no diceware generator's list would miss: a name made of them is the code's, not a value.
 _IDENTIFIER_WORDS = frozenset(
     [
-        "id",
-        "ids",
-        "input",
-        "output",
-        "inputs",
-        "outputs",
-        "enabled",
-        "disabled",
-        "enable",
-        "disable",
-        "name",
-        "names",
-        "type",
-        "types",
-        "value",
-        "values",
-        "key",
-        "keys",
-        "config",
-        "settings",
-        "setting",
-        "update",
-        "updates",
-        "get",
-        "set",
-        "list",
-        "dict",
-        "count",
-        "size",
-        "max",
-        "min",
-        "data",
-        "file",
-        "files",
-        "path",
-        "paths",
-        "url",
-        "uri",
-        "user",
-        "users",
-        "default",
-        "private",
-        "public",
-        "dns",
-        "http",
-        "https",
-        "api",
-        "client",
-        "server",
-        "request",
-        "response",
-        "error",
-        "errors",
-        "status",
-        "mode",
-        "option",
-        "options",
-        "flag",
-        "flags",
-        "session",
-        "sessions",
-        "token",
-        "tokens",
-        "auth",
-        "info",
-        "metadata",
-        "cache",
-        "index",
-        "level",
-        "length",
-        "handler",
-        "manager",
-        "factory",
-        "source",
-        "target",
-        "start",
-        "end",
-        "stream",
-        "logging",
-        "log",
-        "logs",
-        "model",
-        "models",
-        "graph",
-        "node",
-        "nodes",
-        "params",
-        "param",
-        "args",
-        "kwargs",
-        "self",
-        "cls",
-        "str",
-        "int",
-        "bool",
-        "bytes",
-        "float",
-        "none",
-        "true",
-        "false",
-        "class",
-        "object",
-        "instance",
-        "context",
-        "state",
-        "store",
-        "buffer",
-        "array",
-        "string",
-        "number",
-        "function",
-        "method",
-        "module",
-        "package",
-        "version",
-        "versions",
-        "marker",
-        "next",
-        "items",
-        "item",
-        "result",
-        "results",
-        "event",
-        "events",
-        "hook",
-        "hooks",
-        "callback",
-        "credentials",
-        "credential",
-        "policy",
-        "rule",
-        "rules",
-        "format",
-        "provider",
-        "providers",
-        "service",
-        "services",
-        "base",
-        "callable",
-        "exception",
-        "handle",
-        "parse",
-        "parser",
-        "serialization",
-        "serializer",
-        "builder",
-        "spec",
-        "schema",
-        "field",
-        "fields",
-        "list",
-        "map",
-        "helper",
-        "util",
-        "utils",
-        "impl",
-        "interface",
-        "abstract",
-        "proxy",
-        "wrapper",
-        "adapter",
-        "registry",
-        "validator",
-        "options",
-        "param",
-        "session",
-        "reader",
-        "writer",
-        *("loader", "load", "save", "init", "create", "delete", "read", "write", "open", "close", "run"),
-        *("build", "make", "new", "ctx", "req", "res", "resp", "err", "msg", "obj", "val", "var", "arg", "opt"),
-        *("cfg", "conf", "env", "func", "db", "sql", "query", "table", "row", "column", "idx", "num", "text"),
-        *("json", "xml", "yaml", "host", "port", "addr", "address", "socket", "conn", "connection", "channel"),
-        *("thread", "task", "job", "worker", "pool", "queue", "lock", "timer", "time", "timestamp", "timeout"),
-        *("retry", "limit", "offset", "page", "cursor", "filter", "sort", "scope", "role", "permission"),
-        *("access", "identity", "principal", "issuer", "audience", "claim", "grant", "certificate", "cert"),
-        *("signer", "signature", "sign", "verify", "encrypt", "decrypt", "hash", "digest", "authenticated"),
+        *("id", "ids", "input", "output", "inputs", "outputs", "enabled", "disabled", "enable", "disable"),
+        *("name", "names", "type", "types", "value", "values", "key", "keys", "config", "settings", "setting"),
+        *("update", "updates", "get", "set", "list", "dict", "count", "size", "max", "min", "data", "file"),
+        *("files", "path", "paths", "url", "uri", "user", "users", "default", "private", "public", "dns"),
+        *("http", "https", "api", "client", "server", "request", "response", "error", "errors", "status"),
+        *("mode", "option", "options", "flag", "flags", "session", "sessions", "token", "tokens", "auth"),
+        *("info", "metadata", "cache", "index", "level", "length", "handler", "manager", "factory", "source"),
+        *("target", "start", "end", "stream", "logging", "log", "logs", "model", "models", "graph", "node"),
+        *("nodes", "params", "param", "args", "kwargs", "self", "cls", "str", "int", "bool", "bytes", "float"),
+        *("none", "true", "false", "class", "object", "instance", "context", "state", "store", "buffer"),
+        *("array", "string", "number", "function", "method", "module", "package", "version", "versions"),
+        *("marker", "next", "items", "item", "result", "results", "event", "events", "hook", "hooks"),
+        *("callback", "credentials", "credential", "policy", "rule", "rules", "format", "provider"),
+        *("providers", "service", "services", "base", "callable", "exception", "handle", "parse", "parser"),
+        *("serialization", "serializer", "builder", "spec", "schema", "field", "fields", "map", "helper"),
+        *("util", "utils", "impl", "interface", "abstract", "proxy", "wrapper", "adapter", "registry"),
+        *("validator", "reader", "writer", "loader", "load", "save", "init", "create", "delete", "read"),
+        *("write", "open", "close", "run", "build", "make", "new", "ctx", "req", "res", "resp", "err", "msg"),
+        *("obj", "val", "var", "arg", "opt", "cfg", "conf", "env", "func", "db", "sql", "query", "table"),
+        *("row", "column", "idx", "num", "text", "json", "xml", "yaml", "host", "port", "addr", "address"),
+        *("socket", "conn", "connection", "channel", "thread", "task", "job", "worker", "pool", "queue"),
+        *("lock", "timer", "time", "timestamp", "timeout", "retry", "limit", "offset", "page", "cursor"),
+        *("filter", "sort", "scope", "role", "permission", "access", "identity", "principal", "issuer"),
+        *("audience", "claim", "grant", "certificate", "cert", "signer", "signature", "sign", "verify"),
+        *("encrypt", "decrypt", "hash", "digest", "authenticated"),
     ]
 )
 _GENERIC_KINDS = frozenset(["high_entropy", "password"])
@@ -3729,17 +3586,13 @@ class SecretScanner:
         reports = itertools.chain(_PYTEST_ASSERT.finditer(text), _PYTEST_ASSERT_RIGHT.finditer(text))
         for m in reports if "\nE " in text else ():
             name = m.group("name")
-            kind = _name_kind(name, "") or (
-                "service_key" if _vendor_key(name, _name_parts(name), any_case=True) else None
-            )
+            kind = _setting_kind(name)
             value = m.group("value")
             if kind and _usable(value, True) and self._accepts(value, kind, _name_parts(name), True):
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m in _TF_VARIABLE.finditer(text) if "variable" in text else ():
             name = m.group("name")
-            kind = _name_kind(name, "") or (
-                "service_key" if _vendor_key(name, _name_parts(name), any_case=True) else None
-            )
+            kind = _setting_kind(name)
             value = m.group("value")
             if kind is None and _SENSITIVE_TRUE.search(text, m.start(), _block_end(text, m.end())):
                 # (`sensitive = true`: Terraform hides it from every plan; an id or a name may be so too)
@@ -3751,7 +3604,7 @@ class SecretScanner:
                 ):
                     yield Finding("high_entropy", m.start("value"), m.end("value"))
                 continue
-            if kind and _usable(value) and self._accepts(value, kind, _name_parts(m.group("name")), True):
+            if kind and _usable(value) and self._accepts(value, kind, _name_parts(name), True):
                 yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m, v in _name_values(text) if "value" in low else ():
             name = m.group("name")
@@ -3962,7 +3815,7 @@ class SecretScanner:
                 # the `pass` password store's command and its entry: "pass insert lab/login2"
                 or (name == "pass" and _PASS_COMMAND.match(text, end) is not None)
                 # a method of a secret store named so: `dbutils.secrets.get(scope=…)`
-                or text.startswith((".get(", ".get_secret(", ".read(", ".fetch(", ".access("), end)
+                or text.startswith(_STORE_METHOD_CALLS, end)
                 # a secret store's read naming the secret: `--secret-id db/rds`, `--secret=api-key` (the
                 # command is looked for once a text, then near the name within its line)
                 or (
@@ -4425,9 +4278,8 @@ class SecretScanner:
             if len(body) == 37 and _HEX.match(body):
                 return _looks_random(body)  # (Cloudflare's global API key: 37 hex, no digest is so long)
             if len(body) == 32 and _UPPER_HEX.fullmatch(body):
-                return _looks_random(
-                    body
-                )  # (a key in upper-case hex, as Steam issues Web API keys; digests print lower)
+                # (a key in upper-case hex, as Steam issues Web API keys; digests print lower)
+                return _looks_random(body)
             three = len(body) >= 16 and all(any(f(c) for c in body) for f in (str.islower, str.isupper, str.isdigit))
             return (len(body) >= 20 or three) and _looks_random(body) and not _HEX.match(body)
         if _basic_pair(value) or _looks_random(value) or _app_password(value) or _random_case_letters(value):
