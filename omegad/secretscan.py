@@ -572,10 +572,17 @@ _KEY_QUALIFIER = frozenset(
         "sdk",
         # a recovery key (BitLocker, Apple), a VPN's pre-shared key, a wallet's, Vault's unseal key
         *("recovery", "preshared", "psk", "vpn", "wireguard", "unseal", "wallet", "exchange", "bridge"),
+        # a debug port's unlock key; a radio network's keys (LoRaWAN's NwkKey, Zigbee's network key, a
+        # Bluetooth link key) and an enrollment group's (Azure DPS): symmetric keys every device shares
+        *("unlock", "nwk", "network", "link", "group", "enrollment"),
+        # Azure's two access keys of a resource ("primary key", "secondary key": `_accepts` asks
+        # more of their values, a table's primary key is an id)
+        *("primary", "secondary"),
         # a product's licence ("activation key", "product key")
         *("activation", "product", "deploy"),
     ]
 )
+_ACCESS_KEY_SLOTS = frozenset(["primary", "secondary"])
 #: Before "token" or "key", a word that makes it an identifier or a position, not a credential
 #: ("device token" addresses a phone, "page token" a page, "idempotency key" a request).
 _ID_QUALIFIER = frozenset(
@@ -702,6 +709,8 @@ _NAME_MODIFIES = frozenset(
         *("authentication", "login", "logins", "prompt", "prompts", "change", "changes", "requirements"),
         # (a reminder of the password, a tool's printout about it: "password hint: …", "wpa_passphrase output")
         *("hint", "hints", "output"),
+        # (a digest of it: ClickHouse's "password_sha256_hex")
+        *("md5", "sha1", "sha224", "sha256", "sha384", "sha512"),
         # (the words for a policy in other languages: "Passwort-Richtlinie: mindestens …")
         *("richtlinie", "richtlinien", "politique", "regeln"),
     ]
@@ -774,7 +783,7 @@ _DERIVED_LABELS = frozenset(
 #: A name's separator, then where its value starts (on the same line).
 _SEP = re.compile(
     r"[\"'`\]]{0,2}[ \t]*(?:\[[^\[\]\n]{0,30}\][ \t]*)?"
-    r"(?P<sep>:=|=>|->|\?\?|\|\||[:=>：]|,(?=[ \t]*[\"'])|\|(?=[^\s|])|[ \t](?=[ \t]*[^\s:=]))"
+    r"(?P<sep>:=|\?=|=>|->|\?\?|\|\||[:=>：]|,(?=[ \t]*[\"'])|\|(?=[^\s|])|[ \t](?=[ \t]*[^\s:=]))"
     r"[ \t]*(?:[\"'`(«“]|\[(?!(?i:redacted|filtered)))?[ \t]*"
 )
 _NO_VALUE_AFTER = re.compile(
@@ -823,6 +832,7 @@ _COPULAS = frozenset(
         "lautet",
         "c'est",
         "c’est",
+        *("هو", "هي"),  # (Arabic: "… هو VALUE")
     ]
 )
 _ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-", "~"])
@@ -834,9 +844,14 @@ _DIGEST_COLUMN = re.compile(r"\b(?:DIGEST|CHECKSUM|SHA256|SHA1|MD5|HASH|FINGERPR
 #: A note that a value is public by design: a search-only or publishable key, one shipped to browsers.
 #: Example values that vendors and standards publish for everyone (SHA-256 of each, so the values
 #: themselves are not in the source): Stripe's documented test keys, RFC 7515's HMAC key (A.1),
-#: the Azure Storage emulator's (Azurite's) well-known account key for `devstoreaccount1`.
+#: the Azure Storage emulator's (Azurite's) well-known account key for `devstoreaccount1`,
+#: Mailgun's example API key, and FIPS-197's AES-128 test key (the key of LoRaWAN's and many
+#: specs' test vectors), in both cases.
 _DOCUMENTED_VALUES = frozenset(
     [
+        "9c846fdf0fa8955c377d0301542ee20ecd4585c5f359aa0a4cf15d44424f573d",
+        "4d4281de01883b3cb68eed3fd3a0b18c141b8ad1ba4f57ac487fc66e013ba862",
+        "2ef2503d964e9668092e6878d3c390ca7909bbbffabd781857115e3be4bb3e5a",
         "0011cc25eb4320717494d2703e8cba85743e71b500283c21c8b88147992f9059",
         "2cafc0970149a84f3b9e62eaf169f36f59907a3b3e31f7b82e68c69cd27f7326",
         "f2d6ca16515033e5dce14eba840b979d27b5cbae24bb3e5bf484339667f86397",
@@ -848,9 +863,11 @@ _ID_ANNOTATION = re.compile(
     r"|[ \t]+belongs[ \t]+to\b"  # (what an id is said to do: "API key 1FL2… belongs to sa-eoqn9e")
 )
 _DECLARED_PUBLIC = re.compile(
-    r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ]only|publishable|not[ \t]+a[ \t]+secret"
+    r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ](?:only|key)|publishable|not[ \t]+a[ \t]+secret"
     r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend))"
     r"|public[ \t]+in[ \t]+the[ \t]+(?:app|browser|bundle|page|client)|client[- ]side(?![ \t]+secret))\b"
+    # (Ghost's Content API key is read-only, documented as safe in a browser)
+    r"|(?<![a-z])content[ \t_-]?api[ \t_-]?key"
 )
 #: The name a Firebase client config gives its API key (web, Android's google-services.json,
 #: iOS's GoogleService-Info.plist).
@@ -963,8 +980,9 @@ _PUBLIC_TOKEN = re.compile(
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 _GROUPED = re.compile(r"^[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){3,}$")
-_HEX_GROUPS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4,12}){5,8}")
+_HEX_GROUPS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4,16}){5,8}")
 _UPPER_HEX = re.compile(r"[0-9A-F]{32}")
+_HEX_PAIR = re.compile(r"[0-9a-f]{16,40}:[0-9a-f]{32,128}")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 _B64 = re.compile(r"^[A-Za-z0-9+/]{8,}={0,2}$|^[A-Za-z0-9_-]{8,}={0,2}$")
 #: Value, then a secret-sounding name after it: "… is the prod API key", "… <- uat token".
@@ -1344,6 +1362,13 @@ _CLI_PASSWORDS = (
 #: PASSWORD /add`, Cisco's `crypto isakmp key KEY address PEER`, a PgBouncer `userlist.txt`
 #: line (`"user" "password"`).
 _OTHER_PASSWORDS = (
+    # `tpm2_changeauth -c owner NEWAUTH`: a TPM hierarchy's new authorization value
+    (
+        re.compile(
+            r"\btpm2_changeauth\b(?:[ \t]+-[cpC][ \t]+\S{1,100})*[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"'-][^\s\"']{0,199})(?P=q)"
+        ),
+        ("tpm2_changeauth",),
+    ),
     (_cli(r"lftp", r"-u[ \t]+[^\s,\"']{1,100},", glued=True), ("lftp",)),
     # SAP HANA's secure store: `hdbuserstore SET KEY HOST:PORT USER PASSWORD`; Windows' product key
     # (`slmgr /ipk KEY`); Unity's licence serial (`-serial SERIAL`)
@@ -1645,7 +1670,7 @@ _ENCRYPT_KEY = re.compile(
 )
 #: Registry and cloud logins: `docker login -p …`, `az login --service-principal -p …`.
 _LOGIN_PASSWORD = re.compile(
-    r"\b(?:az|docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc)\b[^\n]{0,40}?\blogin\b[^\n]{0,200}?"
+    r"\b(?:az|docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc|conan)\b[^\n]{0,40}?\blogin\b[^\n]{0,200}?"
     r"(?:[ \t]-p|--password|--secret)(?:[ \t]+|=)(?P<q>[\"']?)(?P<value>[^\s\"']{1,400}|(?<=[\"'])[^\"'\n]{1,400})(?P=q)"
 )
 #: `echo … | docker login --password-stdin`: what is echoed is the password.
@@ -1729,6 +1754,14 @@ _CHAT_REPLY = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?(?P<speaker>[\w.@-]{1,30}):[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
     r"(?:\w{1,12}!?[ \t]*(?:->|=>)[ \t]*)?[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
 )
+#: WordPress's application passwords: 24 letters and digits, shown in six groups of four.
+_WP_APP = r"(?=[^\n]{0,28}[0-9A-Z])[A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5}"
+#: The same reply when it is a passphrase or an app password's groups, the whole rest of its line.
+_CHAT_PHRASE = re.compile(
+    r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?(?P<speaker>[\w.@-]{1,30}):[ \t]+[\"'`]?"
+    rf"(?P<value>{_WP_APP}|[a-z]{{4}} [a-z]{{4}} [a-z]{{4}} [a-z]{{4}}|[a-z]{{3,10}}(?:[ \t][a-z]{{3,10}}){{3,11}})"
+    r"[\"'`]?[ \t]*(?=\n|$)"
+)
 #: A question line about a password or a login ("what's the pw for the test VM?", "How do I log
 #: into staging?"), then its answer's lines ("Ivana: sec", "Ivana: …", "> …" quoted).
 _QUESTION = re.compile(r"(?m)^[^\n?]{4,200}\?[*_]*(?:[ \t]+[^\n?]{1,60})?[ \t]*$")
@@ -1775,13 +1808,13 @@ _OTPAUTH = re.compile(
 #: - a PEM private key in base64 (Kubernetes' `client-key-data`, a secret's data).
 _MNEMONIC = re.compile(r"(?<![\w-])(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})(?![\w-])")
 _MNEMONIC_CUE = re.compile(
-    r"(?i)\b(?:mnemonic|seed|(?:recovery|secret|backup|wallet)[ \t]+(?:phrase|words)|phrase|restore|wallet)\b"
+    r"(?i)(?<![a-z])(?:mnemonic|seed|(?:recovery|secret|backup|wallet)[ \t_-]+(?:phrase|words)|phrase|restore|wallet)(?![a-z])"
 )
 #: Words that join clauses: a run of words with one is a sentence, not a passphrase ("… before
 #: running make train"). (Kept apart from the above: BIP39's list holds some of them.)
 _JOINING_WORDS = (
     *("before", "after", "until", "while", "because", "about", "without", "during", "through", "since"),
-    *("under", "over", "within", "unless", "though", "whether"),
+    *("under", "over", "within", "unless", "though", "whether", "but"),
 )
 _CLAUSE_WORDS = frozenset([*_JOINING_WORDS, "minimum", "maximum", "characters", "required"])
 #: Words of prose that no wallet word list holds: a run with one is a sentence.
@@ -1888,11 +1921,16 @@ _SEP_PHRASE = re.compile(
 )
 _LONE_PHRASE = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{3,10}(?:[ \t][a-z]{3,10}){3,9}(?:[ \t]\d{1,4})?)[ \t]*$")
 _CLAUSE_END = re.compile(r"[ \t]*(?:$|\n|[.,;:!?)(—–]|--)|[ \t]+[A-Z\u3000-\u9fff]")
-_LONE_APP = re.compile(r"(?m)^[ \t]*(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4})[ \t]*$")
-_APP_PASSWORD = re.compile(r"[\"'`]?(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
+_LONE_APP = re.compile(rf"(?m)^[ \t]*(?P<value>{_WP_APP}|[a-z]{{4}} [a-z]{{4}} [a-z]{{4}} [a-z]{{4}})[ \t]*$")
+_APP_PASSWORD = re.compile(
+    rf"[\"'`]?(?P<value>{_WP_APP}|[a-z]{{4}} [a-z]{{4}} [a-z]{{4}} [a-z]{{4}}|[a-z]{{16}})(?![\w-])"
+)
 #: Sixteen random letters carry about 3.5 bits each or more; sixteen letters of words less.
 _APP_ENTROPY = 3.4
-_APP_SHAPE = re.compile(r"(?<![\w-])(?P<value>[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}|[a-z]{16})(?![\w-])")
+_WP_APP_VALUE = re.compile(_WP_APP)
+_APP_SHAPE = re.compile(
+    rf"(?<![\w-])(?P<value>{_WP_APP}|[a-z]{{4}} [a-z]{{4}} [a-z]{{4}} [a-z]{{4}}|[a-z]{{16}})(?![\w-])"
+)
 _APP_CUE = re.compile(r"(?i)\bapp(?:lication)?[ \t-]+(?:specific[ \t-]+)?password")
 #: The symbols password rules ask for (`_chosen_password`).
 _PASSWORD_SYMBOLS = frozenset("!#$%&*+=?@^~")
@@ -2265,7 +2303,10 @@ def _sequential(value: str) -> bool:
 
 
 def _app_password(value: str) -> bool:
-    """*value* is an app password: Google's sixteen letters, Apple's four hyphenated groups."""
+    """*value* is an app password: Google's sixteen letters, Apple's four hyphenated groups,
+    WordPress's six groups of letters and digits."""
+    if _WP_APP_VALUE.fullmatch(value):
+        return _entropy(value.replace(" ", "")) >= _APP_ENTROPY
     letters = value.replace("-", "")
     return (
         len(letters) == 16
@@ -2402,6 +2443,23 @@ def _person_password(value: str) -> bool:
         and not _ASSIGNMENT.match(value)
         and _REPEAT.search(value) is None
     )
+
+
+def _names_token(command: str) -> bool:
+    """*command* reads a secret whose name calls it a token, a secret or an API key (a
+    Kubernetes Secret's `{.data.POSTMARK_SERVER_TOKEN}`, a vault field)."""
+    return any(
+        _name_parts(m.group())[-1:] in (("token",), ("secret",), ("key",), ("apikey",))
+        for m in _ENV_NAME_IN.finditer(command)
+    )
+
+
+_ENV_NAME_IN = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9])")
+
+
+def _three_classes(value: str) -> bool:
+    """*value* has lower-case and upper-case letters and digits."""
+    return any(c.islower() for c in value) and any(c.isupper() for c in value) and any(c.isdigit() for c in value)
 
 
 def _mixed_token(value: str) -> bool:
@@ -2626,7 +2684,8 @@ def _name_kind(name: str, before: str) -> str | None:
     ):
         return None  # a setting about the secret ("token_rotation_v2", "password_reset_flow")
     if any(
-        q in ("token", "tokens", "key", "keys") and (p in _ID_QUALIFIER or (p == "client" and q[0] == "k"))
+        q in ("token", "tokens", "key", "keys")
+        and ((p in _ID_QUALIFIER and p not in _ACCESS_KEY_SLOTS) or (p == "client" and q[0] == "k"))
         for p, q in itertools.pairwise((before.lower(), *parts))
     ):
         return None
@@ -2843,10 +2902,19 @@ def _id_field(value: str) -> bool:
     return last in (("id",), ("ids",), ("name",)) or (bool(last) and last[0] in _DERIVED_LABELS)
 
 
+#: A name whose pieces are words or short product codes ("m365_app_password", "x509_key_pass").
+_CODED_NAME = re.compile(
+    r"^(?:[A-Za-z]+\d{0,2}|[A-Za-z]{1,3}\d{1,4}[A-Za-z]{0,2})(?:[_.-]+(?:[A-Za-z]+\d{0,2}|[A-Za-z]{1,3}\d{1,4}[A-Za-z]{0,2}))+$"
+)
+
+#: A camel-case name after a short code ("b2ApplicationKey", "s3SecretKey").
+_CAMEL_NAME = re.compile(r"^[a-z]{1,12}\d{0,3}(?:[A-Z][a-z]{2,}\d{0,3}){1,5}$")
+
+
 def _blob(name: str) -> bool:
     """*name* is a piece of a random value, not a name: random, or not made of words and with
     digits through it ("Q8PW7I6UGE70EQIB" holds "PW")."""
-    if _WORDY.match(name):
+    if _WORDY.match(name) or _CODED_NAME.match(name) or _CAMEL_NAME.match(name):
         return False
     return _looks_random(name) or sum(c.isdigit() for c in name) >= 3
 
@@ -3027,6 +3095,13 @@ _STORE_METHOD_CALLS = tuple(f".{method}(" for method in _STORE_METHODS)
 _PASS_SUBCOMMANDS = frozenset(["insert", "show", "generate", "edit", "rm", "otp", "cp", "mv"])
 _PASS_COMMANDS = _PASS_SUBCOMMANDS | {"ls", "find", "grep", "init"}
 _PASS_COMMAND = re.compile(rf"[ \t]+(?:{'|'.join(sorted(_PASS_COMMANDS))})\b")
+_BW_GET = re.compile(r"\b(?:bw|rbw)[ \t]+get[ \t]+$")
+#: A setting given on a command line by its path: Zephyr's and embedded shells' `settings set`,
+#: `cfg set`, `nvs set`, U-Boot's `setenv`, a CLI's `config set`.
+_SETTING_SET = re.compile(
+    r"\b(?:(?:settings|cfg|nvs|config)[ \t]+set|fw_setenv|setenv)[ \t]+(?P<name>[\w./:-]{1,100})[ \t]+"
+    r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)(?=\s|$)"
+)
 #: A secret store's read: its names on that line name secrets, they hold none.
 _SECRET_STORE_LINE = re.compile(
     r"(?i)\b(?:gcloud[ \t]+secrets[ \t]+(?:versions[ \t]+access|describe)|aws[ \t]+secretsmanager[ \t]+"
@@ -3687,6 +3762,17 @@ class SecretScanner:
             raw = base64.b64decode(m.group() + "=" * (-len(m.group()) % 4))
             if raw[:2] == b"\x05\x02" and len(raw) > 4 and int.from_bytes(raw[2:6], "big", signed=True) > 0:
                 yield Finding("high_entropy", m.start(), m.end())
+        for m in _SETTING_SET.finditer(text) if " set " in text else ():
+            # a device shell's or a CLI's `settings set golioth/psk "…"`: the path's last piece names it
+            name = re.split(r"[/.:]", m.group("name"))[-1]
+            kind = _setting_kind(name)
+            value = m.group("value")
+            if kind is not None and kind != "session" and _usable(value, True):
+                kind = "secret" if kind == "service_key" else kind
+                if self._accepts(value, kind, _name_parts(name), True):
+                    yield Finding(
+                        "password" if kind == "password" else "high_entropy", m.start("value"), m.end("value")
+                    )
         for m in _ECHO_INTO_FILE.finditer(text) if "echo" in text or "printf" in text else ():
             file, group = m.group("file"), "value" if m.group("value") else "bare"
             value = m.group(group)
@@ -3816,6 +3902,8 @@ class SecretScanner:
                 or (name == "pass" and _PASS_COMMAND.match(text, end) is not None)
                 # a method of a secret store named so: `dbutils.secrets.get(scope=…)`
                 or text.startswith(_STORE_METHOD_CALLS, end)
+                # Bitwarden's CLI reading a field of an item: `bw get password ITEM-ID`
+                or _BW_GET.search(text, max(0, start - 16), start) is not None
                 # a secret store's read naming the secret: `--secret-id db/rds`, `--secret=api-key` (the
                 # command is looked for once a text, then near the name within its line)
                 or (
@@ -3953,12 +4041,19 @@ class SecretScanner:
             if sep.group("sep") in ("=", ":") or text[sep.end() - 1] not in "\"'`":
                 return None
         session = kind == "session"
+        salt_words = False
         if session:  # (a value right after its separator only)
             if sep is None or sep.group("sep").isspace():
-                return None
+                if parts[-1:] not in (("salt",), ("salts",)):
+                    return None
+                salt_words = True  # (a site's salt a few words on, when it is long and random: Drupal's hash_salt)
             kind = "secret"
         # an app password's four groups: quoted or after "=" ("Password: will also need some" is prose)
-        if sep is not None and kind == "password" and (sep.group("sep") == "=" or text[sep.end() - 1] in "\"'`"):
+        if (
+            sep is not None
+            and kind == "password"
+            and (sep.group("sep") in ("=", ":=", "?=") or text[sep.end() - 1] in "\"'`")
+        ):
             am = _APP_PASSWORD.match(text, sep.end())
             if am is not None and _entropy(am.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4:
                 return Finding(label, am.start("value"), am.end("value"))
@@ -4055,7 +4150,7 @@ class SecretScanner:
                     or (sep.group("sep") in ("=", ":") and len(value) >= 4 and not usable)
                 ):
                     return None  # "token: ${{ secrets.TOKEN }}", a hash, a host: what follows is theirs
-        if session or kind == "service_key":
+        if (session and not salt_words) or kind == "service_key":
             return None  # (a value right after its separator only)
         if scanned[kind] >= pos + _WORD_WINDOW:
             return None  # (the words in reach were read for an earlier name)
@@ -4090,6 +4185,9 @@ class SecretScanner:
             if field:  # "Got the API key from dana. Value=…"
                 word = word[field.end() :]
                 offset += field.end()
+            elif labelled and (assigned := _WORD_ASSIGNMENT.match(word)) and _setting_kind(word[: assigned.end() - 1]):
+                word = word[assigned.end() :]  # the value given as its setting ("… is admin_password=…")
+                offset += assigned.end()
             lead, word = _cjk_trimmed(word)
             offset += lead
             # (where the value is read from is no value: "password is read from billing_DB_PASSWORD")
@@ -4192,6 +4290,8 @@ class SecretScanner:
                 continue  # (a name of letters is another mention: "it's in 1Password")
             if kind != "password" and (_CAMEL_WORDS.match(value) or _SETTING_PAIR.match(value)):
                 continue  # a type's or a field's name in prose ("the SharedAccessSignature has expired"), a setting
+            if salt_words and not (len(value) >= 40 and _three_classes(value) and _looks_random(value)):
+                continue
 
             if (
                 _usable(value)
@@ -4228,6 +4328,7 @@ class SecretScanner:
                 and _spaced_phrase(phrase.group("value"))
                 and (text[phrase.start() - 1] != "(" or len(phrase.group("value").split()) >= 4)
                 and not text.startswith(":", phrase.end() + 1)
+                and ": " not in phrase.group("value")  # (a note: "(ticket OPS-205: change it on first login)")
             ):
                 return phrase.span("value")
         if labelled or quoted:
@@ -4238,7 +4339,8 @@ class SecretScanner:
             app = _APP_PASSWORD.match(text, pos)
             if (
                 app is not None
-                and _CLAUSE_END.match(text, app.end("value"))  # (not "Password: will also need some changes")
+                # (not "Password: will also need some changes"; WordPress's groups are never words)
+                and (_CLAUSE_END.match(text, app.end("value")) or _WP_APP_VALUE.fullmatch(app.group("value")))
                 and _entropy(app.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4
             ):
                 return app.span("value")
@@ -4253,6 +4355,11 @@ class SecretScanner:
         if kind == "password" and parts[-1:] and parts[-1].endswith(("code", "codes")):
             # a recovery code has digits ("3add6-971b9", "ey7r-thxv-ceml"); a word after its name is prose
             return len(value) >= 6 and any(c.isdigit() for c in value) and not _sequential(value)
+        if parts[-1:] in (("key",), ("keys",)) and len(parts) > 1 and parts[-2] in _ACCESS_KEY_SLOTS:
+            return len(value) >= 32 and _looks_random(value)
+        if _HEX_PAIR.fullmatch(value):
+            # a key's id and its secret in hex, joined by ":" (Ghost's Admin API keys: 24 hex, 64 hex)
+            return _looks_random(value.partition(":")[2])
         if parts[-1:] in (("salt",), ("salts",)) and _HEX.match(value):
             return False  # a hash's salt, stored beside it in hex (a payment gateway's "salt" is an issued string)
         if any(p in ("license", "licence", "product") for p in parts) and _PRODUCT_KEY.fullmatch(value):
@@ -4524,7 +4631,10 @@ class SecretScanner:
         # an app password alone on its line, named by the line after or before it
         for m in _LONE_APP.finditer(text):
             after = _line_end(text, m.end() + 1, 200) if m.end() < len(text) else m.end()
-            around = text[_previous_line(text, m.start()) : after]
+            before = _previous_line(text, m.start())
+            if m.start() - before <= 1 and before:
+                before = _previous_line(text, before)  # (one blank line between: "… app password:\n\n…")
+            around = text[before:after]
             if _line_kind(around) == "password" and _entropy(m.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4:
                 yield Finding("password", m.start("value"), m.end("value"))
         for m in _LONE_VALUE.finditer(text):
@@ -4590,13 +4700,17 @@ class SecretScanner:
         if _MNEMONIC_CUE.search(text):
             for m in _MNEMONIC.finditer(text):
                 words = m.group("value").split()
-                before = text[max(0, text.rfind("\n", 0, max(0, text.rfind("\n", 0, m.start()))) + 1) : m.start()]
-                if (
-                    len(words) in (12, 15, 18, 21, 24)
-                    and not any(w in _PROSE_WORDS for w in words)
-                    and _MNEMONIC_CUE.search(before)
-                ):
-                    yield Finding("crypto_key", m.start("value"), m.end("value"))
+                start = m.start("value")
+                # (a word of the sentence may run into it: "(current box afford …)")
+                lead = next((k for k in range(4) if len(words) - k in (12, 15, 18, 21, 24)), None)
+                if lead is None:
+                    continue
+                for w in words[:lead]:
+                    start = text.index(w, start) + len(w)
+                start = text.index(words[lead], start)
+                before = text[max(0, text.rfind("\n", 0, max(0, text.rfind("\n", 0, start))) + 1) : start]
+                if not any(w in _PROSE_WORDS for w in words[lead:]) and _MNEMONIC_CUE.search(before):
+                    yield Finding("crypto_key", start, m.end("value"))
         if "," in text and "[" in text:
             for m in _KEYPAIR.finditer(text):
                 numbers = [int(n) for n in m.group("value").split(",")]
@@ -4790,6 +4904,9 @@ class SecretScanner:
                     continue
                 done = line_end
                 command = text[text.rfind("\n", 0, m.start()) + 1 : line_end]
+                lead = command[: m.start() - line_end + len(command)]
+                if "$(" in lead or "`" in lead:
+                    continue  # (a command substituted into a line prints nothing of its own)
                 if m.group().startswith("|") and _line_kind(command) is None:
                     continue  # (`… | base64 -d` of something not named a secret)
                 if "jsonpath" in command and ".data" not in command and "base64" not in command:
@@ -4804,12 +4921,17 @@ class SecretScanner:
                 if out is None and text.startswith("\n", after):
                     out = _LONE_VALUE.match(text, after + 1)  # (one blank line between)
                 if out is None:
+                    phrase = _LONE_PHRASE.match(text, after)  # (a passphrase the store printed)
+                    if phrase is not None and _spaced_phrase(phrase.group("value")) and _line_kind(command):
+                        yield Finding("password", *phrase.span("value"))
                     continue
                 value = out.group("value")
                 if (
                     len(value) >= 6
+                    and not value.endswith(":")  # (a label: a Makefile's target, a YAML key)
                     and _usable(value)
-                    and (not _UUID.match(value) or "auth:token" in command)  # (Heroku's tokens are UUIDs)
+                    # (Heroku's tokens are UUIDs; so are others' that the secret's name calls a token or key)
+                    and (not _UUID.match(value) or "auth:token" in command or _names_token(command))
                     and (self._accepts(value, "password", (), False) or _hex_key(value))
                 ):
                     label = "high_entropy" if _looks_random(value) or _hex_key(value) else "password"
@@ -4978,6 +5100,15 @@ class SecretScanner:
                     m.start("value"),
                     m.start("value") + len(value),
                 )
+        for m in _CHAT_PHRASE.finditer(text) if " " in text[-200:] or "\n" in text else ():
+            line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
+            value = m.group("value")
+            if (
+                text[line_start : m.start()].rstrip().endswith("?")
+                and _line_kind(text[line_start : m.start()]) == "password"
+                and (_app_password(value) or _spaced_phrase(value))
+            ):
+                yield Finding("password", m.start("value"), m.end("value"))  # ("… the vault password?" / "b: w w w w")
         # a line that ends in a labelled value, after a line that names a password ("Client: I lost my
         # password" / "Support: here is the new one: …")
         for m in _TAIL_LINE.finditer(text):
@@ -5243,7 +5374,9 @@ def _line_kind(line: str) -> str | None:
         if _blob(word):
             continue
         kind = _name_kind(word, words[i - 1] if i else "")
-        if kind == "session":
+        if kind == "session" and _name_parts(word)[-1:] in (("salt",), ("salts",)):
+            kind = "secret"  # (a site's salt: the reply must look random)
+        elif kind == "session":
             continue  # ("context for next session:" is no question about a session)
         if kind is None and word.lower() in ("key", "keys", "pw", "pwd"):
             kind = "password" if word.lower() in ("pw", "pwd") else "secret"

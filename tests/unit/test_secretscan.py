@@ -2078,3 +2078,68 @@ def test_make_webhooks_brevo_smtp_cloudflare_global_keys_site_keys_and_traefik_h
     assert scanner.scan(f"reCAPTCHA site key on the quote form: {site}") == []
     label = "traefik.http.middlewares.auth.basicauth.users=sam:$apr1$" + _r(_AN, 8) + "$" + _r(_AN, 22)
     assert scanner.scan(f"traefik basic auth label: {label}") == []
+
+
+def test_id_secret_pairs_long_grouped_keys_app_passwords_and_network_keys() -> None:
+    scanner = SecretScanner()
+    ghost = _r(_HEXD, 24) + ":" + _r(_HEXD, 64)
+    assert _found(f"Ghost Admin API key: {ghost} (prod, do not share)", ghost)
+    bunny = _uuid() + _r(_HEXD, 4) + "-" + _r(_HEXD, 4) + "-" + _r(_HEXD, 4) + "-" + _r(_HEXD, 4) + "-" + _r(_HEXD, 12)
+    assert _found(f"export BUNNY_API_KEY={bunny}", bunny)
+    wp = " ".join(_r(string.ascii_letters, 3) + _r(string.digits, 1) for _ in range(6))
+    assert _found(f"wp_app_password is set to {wp} but the job still gets 401.", wp)
+    assert _found(f"[15:35] a: what's the WordPress application password for preprod?\n[15:35] b: {wp}\n", wp)
+    assert _found(f"here is the WordPress application password for the account:\n\n{wp}\n\nKeep it safe.", wp)
+    m365 = "".join(_RNG.choice("bcdfghjklmnpqrstvwxz") for _ in range(16))
+    assert _found(f"m365_app_password: {m365}", m365)
+    unlock = _r(_HEXD, 32)
+    assert _found(f"Note: the JTAG debug unlock key is {unlock}, never in the repo.", unlock)
+    nwk = _r("0123456789ABCDEF", 32)
+    assert _found(f'{{"deviceKeys": {{"nwkKey": "{nwk}", "devEui": "70B3D57ED0A74FCA"}}}}', nwk)
+    group = base64.b64encode(_RNG.randbytes(64)).decode()
+    assert _found(f"the Azure DPS enrollment group primary key for the fleet is {group} - rotate it", group)
+    assert _found(f"export DPS_GROUP_KEY={group}", group)
+    b2 = "K00" + _r(_AN, 28)
+    assert _found(f'secrets:\n  b2ApplicationKey: "{b2}"', b2)
+    # a table's primary key is an id, however it is written
+    assert scanner.scan("the primary key is user_id, the secondary key is email") == []
+
+
+def test_salts_mnemonics_settings_commands_and_printed_tokens() -> None:
+    scanner = SecretScanner()
+    salt = _r(_AN, 30) + "-" + _r(_AN, 20) + "_" + _r(_AN, 22)
+    assert _found(f"Nota: el Drupal hash_salt de Skillforge es {salt} (no compartir).", salt)
+    assert _found(f"[19:35] a: what's the Drupal hash_salt for staging?\n[19:35] b: {salt}\n", salt)
+    words = ["absorb", "actor", "bus", "above", "average", "answer", "artist", "anchor", "black", "alert"]
+    phrase = " ".join([*words, "banner", "beauty"])
+    assert _found(f"uart:~$ cfg set wallet_mnemonic {phrase}\nOK", phrase)
+    assert _found(f"- [ ] rotate Ledger recovery phrase (current {phrase}) before the audit", phrase)
+    psk = _r(_AN, 12) + "#" + _r(_AN, 6)
+    assert _found(f'uart:~$ settings set golioth/psk "{psk}"\nuart:~$ kernel reboot cold', psk)
+    auth = _r(_AN, 10) + "+" + _r(_AN, 6)
+    assert _found(f"$ tpm2_changeauth -c owner {auth}", auth)
+    conan = _r(_AN, 12) + "?" + _r(_AN, 6)
+    assert _found(f"$ conan remote login artifactory ci-bot -p {conan}", conan)
+    token = _uuid()
+    read = "kubectl get secret env -o jsonpath='{.data.POSTMARK_SERVER_TOKEN}' | base64 -d"
+    assert _found(f"$ {read}\n{token}", token)
+    passphrase = "ember maple walrus thistle velvet"
+    assert _found(f"$ {read.replace('POSTMARK_SERVER_TOKEN', 'VAULT_PASSWORD')}\n{passphrase}", passphrase)
+    app = "awmr hjmz ucgk ymia"
+    assert _found(f"GMAIL_APP_PASSWORD ?= {app}\n\ndeploy:\n\t./deploy.sh", app)
+    # a digest named after the password, a command substituted into a Makefile, Bitwarden's item ids
+    digest = _r(_HEXD, 64)
+    assert scanner.scan(f"<password_sha256_hex>{digest}</password_sha256_hex>") == []
+    assert scanner.scan("ZENDESK_TOKEN := $(shell op read op://Support/Zendesk/token)\nsync-94:\n\tpython s.py") == []
+    assert scanner.scan(f"bw get password {_uuid()} | ./upload.sh  # item id") == []
+    assert scanner.scan("Default admin password is `changeme` (ticket OPS-205: force change on first login).") == []
+
+
+def test_public_content_and_search_keys_and_published_test_vectors_pass() -> None:
+    scanner = SecretScanner()
+    assert scanner.scan(f"Ghost Content API key {_r(_HEXD, 26)} (theme maple)") == []
+    assert scanner.scan(f"ghost_content_api_key: {_r(_HEXD, 26)}") == []
+    app_id = _r(string.ascii_uppercase + string.digits, 10)
+    assert scanner.scan(f"const client = algoliasearch('{app_id}', '{_r(_HEXD, 32)}'); // search key") == []
+    fips = "2B7E1516" + "28AED2A6" + "ABF71588" + "09CF4F3C"
+    assert scanner.scan(f"AES-128 test vector (FIPS-197): key {fips} - unit tests only") == []
