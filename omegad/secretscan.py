@@ -738,7 +738,9 @@ _SEE_WORDS = frozenset(["see", "siehe", "voir", "vedi", "ver", "cf", "cf."])
 #: A CLI's verbs on a stored secret ("bws secret get <id>", "doppler secrets delete NAME").
 _CLI_VERBS = frozenset(["get", "show", "view", "describe", "list", "ls", "delete", "rm", "inspect", "fetch", "access"])
 #: A code benchmark's pass@k metric: a name's word, not a name.
-_CAMEL_WORDS = re.compile(r"(?:[a-z]{2,})?(?:[A-Z][a-z]{2,})+$")  # (also "lastKnownFileType": a field)
+_CAMEL_WORDS = re.compile(
+    r"(?:[a-z]+|[A-Z]{2,5}(?=[A-Z][a-z]))?(?:[A-Z][a-z]{2,})+$"
+)  # (also "lastKnownFileType": a field)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,63}$")
 _DECLARATION = re.compile(r"\b(?:val|var|let|const|final|def|local|my|dim)[ \t]+([A-Za-z_]\w*)\b")
 _SETTING_PAIR = re.compile(r"(?i)[a-z_][\w.-]{0,40}=(?:true|false|yes|no|on|off|none|null|\d{1,10})$")
@@ -757,6 +759,15 @@ _INDEXED_NAME = re.compile(r"\[\d{1,4}\]\.[A-Za-z]")
 _TEMPLATE_OPEN = re.compile(r"\{[{%][ \t]*$")
 #: Password managers: where a secret is kept ("the new one is in 1Password"), not its name.
 _PASSWORD_MANAGERS = frozenset(["1password", "lastpass", "passbolt", "roboform"])
+_MANAGER_NAMES = _PASSWORD_MANAGERS | {
+    "bitwarden",
+    "vaultwarden",
+    "keepass",
+    "keepassxc",
+    "dashlane",
+    "keeper",
+    "enpass",
+}
 _KEPT_IN = re.compile(r"(?i)\b(?:in|from|into|via|under)[ \t]+(?:the[ \t]+|our[ \t]+)?$")
 _NOT_A_NAME = re.compile(r"(?i)pass@\d+|pass\^\d+")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b(?![:=])")
@@ -890,7 +901,10 @@ _MASKED_PHRASE = re.compile(
 _COMPACT_DATE = re.compile(r"^(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$")
 #: A word that names the next one an identifier or a digest: "correlation id 7f…", "request 7f…".
 _ID_WORDS = frozenset(
-    [*("id", "ids", "request", "correlation", "trace", "span", "commit", "sha", "md5", "sha1", "sha256"), "uuid"]
+    [
+        *("id", "ids", "request", "correlation", "trace", "span", "commit", "sha", "md5", "sha1", "sha256", "uuid"),
+        *("ssid", "essid"),  # (the word after names a Wi-Fi network)
+    ]
 )
 #: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
 _OPTION = re.compile(r"--?([A-Za-z][A-Za-z-]{0,30})$")
@@ -928,6 +942,9 @@ _CODE_REFERENCE = re.compile(
     r"^(?:os\.environ[/.\[].*|(?:Optional|Secret)\[.*|[A-Za-z_]\w*\((?:os\.|process\.|ENV\b).*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\[.*)$"
 )
 #: A path rather than a value ("/run/secrets/db", "~/.pgpass", "prod/gateway/db-x").
+_WORD_PIECE = r"(?:[A-Z]{0,5}[a-z]{2,}|[A-Z]{2,6}|[a-z]{0,3}\d{1,4})(?:[A-Z][a-z]{2,}|[._-](?:[A-Za-z]{2,}|\d{1,4}))*"
+_MODULE_PATH = re.compile(r"_?[a-z][a-z0-9_]*(?:\.(?:[a-z_][a-z0-9_]*|\d{1,4})){3,}")
+_WORD_PATH = re.compile(rf"_?{_WORD_PIECE}(?:/_?{_WORD_PIECE}){{1,15}}/?")
 _PATH = re.compile(r"^(?:~?/|\.\.?/)[\w.-]*(?:/[\w.-]*)*$|^(?:[a-z][a-z0-9_.-]*/){2,}[\w.-]*$")
 _QUERY_NEXT = re.compile(r"&[A-Za-z_]+\d{0,2}=")
 _QUERY_REST = re.compile(r"(?:&[A-Za-z_]+\d{0,2}=[^&\s]*)+$")
@@ -1137,7 +1154,8 @@ _LOGIN_WITH = re.compile(
 #: "the admin login is app / s3cret", "credentials: deploy / s3cret", "guest wifi: SSID / s3cret"
 #: (not a vault's folder and item: "login is in Bitwarden under 'Streaming / Hulu'").
 _LOGIN_PAIR = re.compile(
-    r"(?i)\b(?:login|credentials?|creds|wi-?fi|wlan)\b(?:(?!\b(?:under|see)\b|\bis[ \t]+in\b)[^\n/]){0,60}?[ \t:][\"']?[\w.@+-]{1,64}[\"']?[ \t]+/[ \t]+"
+    r"(?i)\b(?:login|credentials?|creds|wi-?fi|wlan)\b(?:(?!\b(?:under|see)\b|\bis[ \t]+in\b)[^\n/]){0,60}?[ \t:][\"']?"
+    r"(?!(?:\d+[ \t]*)?(?:ms|s|secs?|mins?|h|hrs?|hours?|days?|d|weeks?|[kmgt]i?b)[\"']?[ \t]+/)[\w.@+-]{1,64}[\"']?[ \t]+/[ \t]+"
     r"(?P<value>[^\s/]{4,200})"
     # ("creds are jsmith:…", "login jsmith:… on staging")
     r"|(?i:\b(?:login|credentials?|creds)(?:[ \t]+(?:are|is))?)[ \t:]+[A-Za-z][\w.@+-]{0,63}:(?P<value2>[^\s/]{6,200})"
@@ -1871,6 +1889,8 @@ _DASHED_CODE = re.compile(r"[\"'`]?(?P<value>[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,
 #: or a zip's, so it needs a word for a lock on its line.
 _PIN_WORD = re.compile(r"\b(?:PIN|PUK2?|(?i:passcode|pin[ \t-]?code|unlock[ \t]+code))\b")
 _PHONE_BEFORE = re.compile(r"\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){0,5}[ .-]$")
+_DIGIT_GROUP_BEFORE = re.compile(r"\d[ \t]$")
+_DIGIT_GROUP_AFTER = re.compile(r"[ \t]\d")
 _GROUPED_ID_BEFORE = re.compile(r"\bID[ \t]*[:#]?[ \t]*(?:\d{2,5}[ \t-]){1,4}$")
 _DIAL_TAIL = re.compile(r"[\d \t]{0,30}#")
 _DIAL_IN = re.compile(r"(?i)\b(?:dial|phone|conference|meeting|bridge|call)")
@@ -1954,6 +1974,8 @@ _SECRET_WORDS = frozenset(
         "cred",
         "creds",
         "credentials",
+        "passkey",
+        "passkeys",
     ]
 )
 _SMALL_WORDS = frozenset(
@@ -1972,6 +1994,9 @@ _NOT_PASSPHRASE = frozenset(
 #: A value that is itself a key's name ("postgres-password" in a Helm `passwordKey:`).
 _NAME_LIKE = re.compile(r"^[a-z]+(?:[-_][a-z]+)*$")
 _ENV_NAME = re.compile(r"^[A-Z]+(?:_[A-Z]+)*$")
+_ENV_NAME_NUMBERED = re.compile(
+    r"^[A-Z]+(?:_[A-Z]+)*(?:_[A-Z]*\d{1,3}[A-Z]*)+$"
+)  # ("UPLOAD_KEYSTORE_BASE64", "RSA_PUBLIC_KEY_2")
 #: Values that are something else: a password hash in crypt(3)'s format ("$2b$12$…", "$6$…") or
 #: an LDAP scheme's ("{SSHA}…"),
 #: OpenSSL's encrypted output (base64 of "Salted__"), an issue key or a standard's number
@@ -1983,6 +2008,10 @@ _NOT_A_VALUE = re.compile(
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
     # a request's id as APIs print it in errors and logs (Stripe, OpenAI and Anthropic: "req_…")
     r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
+    # a Wi-Fi network's security mode ("WPA2-Enterprise"), a length ("32-char"), a quantity ("50GiB,")
+    r"|(?i:wpa[23]?|wep|wpa2/wpa3)(?:[-/ ](?i:personal|enterprise|psk|sae|eap|aes|tkip|ccmp|mixed|transition))*[.,;)]?$"
+    r"|\d{1,4}[- ]?(?i:chars?|characters?|digits?|letters?|bytes?|bits?|words?)[.,;)]?$"
+    r"|\d+(?:[.,]\d+)?(?:[KMGTPE]i?B|[KMGT]|[kmgt]b|ms|µs|ns|s|sec|min|h|d|w|%|px|rpm|rps|qps)[.,;)]?$"
     # a command-line flag ("openssl rand -base64 24"), a URL-encoded URL (a SAS token's "sr=")
     r"|--?[a-z][a-z0-9]{1,20}(?:-[a-z0-9]{1,20}){0,3}$|(?i:https?%3A%2F%2F).*"
     # GitLab's deploy token user names (`gitlab+deploy-token-N`), a host and its port
@@ -2778,13 +2807,17 @@ def _usable(value: str, literal: bool = False) -> bool:
         or (_HOSTNAME.match(value) and (value.islower() or value.isupper()))
         or _TWILIO_SID.match(value)
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
+        or ("_" in value and _MODULE_PATH.fullmatch(value) is not None)  # ("model.layers.0.attn.q_proj")
+        or _WORD_PATH.fullmatch(value)  # a relative path of words ("Assets/Editor/Build/ShaderStripper.cs")
         or _REGISTRY_PATH.match(value)  # a Windows registry key ("[HKEY_CLASSES_ROOT\CLSID\{…}]")
         or _SECRET_REF.match(value)  # a secret manager's name for it ("projects/1/secrets/db/versions/2")
         or _CRYPT_HASH.search(value)  # a passwd file's "user:$7$…" line holds a hash
         or _PASSWORD_HASH.match(value)
         or _jwt_header(value)
         or _user_then_placeholder(value)
-        or (_ENV_NAME.match(value) and value.count("_") >= 2)  # a variable's name ("IOTHUB_DEVICE_CONNECTION_STRING")
+        or (
+            (_ENV_NAME.match(value) or _ENV_NAME_NUMBERED.match(value)) and value.count("_") >= 2
+        )  # a variable's name ("IOTHUB_DEVICE_CONNECTION_STRING")
         or (value.startswith("eyJ") and (_sample_jwt(value) or _public_jwt(value)))
         or _regex_source(value)
         or _NOT_A_VALUE.match(value)
@@ -4245,6 +4278,13 @@ class SecretScanner:
                 found = weak = None
                 kept = True
                 continue
+            if (
+                prior in ("in", "into", "under", "from")
+                and previous in _MANAGER_NAMES
+                and text[wm.end() : wm.end() + 2].lstrip()[:1] in ("'", '"', "‘", "“", "«")
+            ):
+                kept = True  # ("key in Bitwarden 'BFH-Devices'": the entry's name follows)
+                continue
             if kept and not after_label:
                 continue
             if kind == "account":
@@ -4876,6 +4916,10 @@ class SecretScanner:
                 continue  # the last group of a phone number ("+46 771 346 2870")
             if _GROUPED_ID_BEFORE.search(text, max(0, m.start() - 30), m.start()):
                 continue  # a group of an id written in groups ("meeting ID 168 7832 3905")
+            if _DIGIT_GROUP_BEFORE.search(text, max(0, m.start() - 2), m.start()) or _DIGIT_GROUP_AFTER.match(
+                text, m.end()
+            ):
+                continue  # a group of an account's number ("acct 8155 2001 0442 118")
             line_start = text.rfind("\n", max(0, m.start() - 120), m.start()) + 1 or max(0, m.start() - 120)
             line = text[line_start : _line_end(text, m.end(), 120)]  # (its line, 120 characters either side at most)
             if _DIAL_TAIL.match(text, m.start()) and _DIAL_IN.search(line):

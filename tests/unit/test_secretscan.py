@@ -2143,3 +2143,28 @@ def test_public_content_and_search_keys_and_published_test_vectors_pass() -> Non
     assert scanner.scan(f"const client = algoliasearch('{app_id}', '{_r(_HEXD, 32)}'); // search key") == []
     fips = "2B7E1516" + "28AED2A6" + "ABF71588" + "09CF4F3C"
     assert scanner.scan(f"AES-128 test vector (FIPS-197): key {fips} - unit tests only") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # (memories of the retrieval sets that the scanner once flagged: ordinary notes)
+        "staff wifi 'Clinic-Staff' = WPA2-Enterprise via Meraki auth w/ Entra accounts.",
+        "monitors connect over Wi-Fi to SSID Clinic-Devices (VLAN 20, WPA2-PSK).",
+        "WPA2-PSK (key in Bitwarden 'Clinic-Devices'), hidden SSID",
+        "support line, acct 8155 2001 0442 118, circuit 8831-4420-AB. have Dana's PIN (Bitwarden 'ISP acct').",
+        "A stripper in Assets/Editor/Build/ShaderStripper.cs cut the shader keywords and light cookies to ~11k.",
+        "tokens issued by one replica failed on the other with JWEDecryptionFailed, logging people out.",
+        "refresh tokens live only in Keychain/Keystore",
+        "Each refresh returns a new refresh token and forces re-login. Replaces the 15 min / sliding 30 day setup.",
+        "The read token needs kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly on the keychain item.",
+        "set the account to 'password never expires' with a 32-char random password in Bitwarden.",
+        "nats creds rotated; telemetry.raw: 72h / 50GiB, events.*: 7d / 10GiB.",
+        "We switched users back to password plus SMS. Lesson: roll passkeys out per credential provider.",
+        "ALTER USER dbt SET RSA_PUBLIC_KEY_2 = '…' before the password goes away",
+        'Missing key(s) in state_dict: "_fsdp_wrapped_module.model.layers.0.attn.q_proj.weight", ...',
+        "the upload keystore lives in the CI secret UPLOAD_KEYSTORE_BASE64 and is decoded in the release job.",
+    ],
+)
+def test_ordinary_memories_about_secrets_pass(text: str) -> None:
+    assert SecretScanner().scan(text) == []
