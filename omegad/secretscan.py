@@ -142,9 +142,7 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "npm_token": re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"),
     "slack_token": re.compile(r"\bxapp-\d-[A-Z0-9]{8,}-\d{8,}-[a-f0-9]{32,}\b"),
     "stripe_key": re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,250}\b|\bwhsec_[A-Za-z0-9+/=]{24,}"),
-    "square_token": re.compile(
-        r"\bsq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])|\bEAAA[A-Za-z0-9_-]{56,64}\b"
-    ),
+    "square_token": re.compile(r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])|\bEAAA[A-Za-z0-9_-]{56,64}\b"),
     "age_secret_key": re.compile(r"\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b"),
     "databricks_token": re.compile(r"(?:\b|(?<=\\[nt]))dapi[a-f0-9]{32}(?:-\d)?\b"),
     "heroku_key": re.compile(r"\bHRKU-[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])"),
@@ -201,6 +199,8 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     # Klaviyo's private API keys ("pk_" and 34 hex; Stripe's publishable keys say pk_live_/pk_test_)
     "klaviyo_key": re.compile(r"\bpk_[a-f0-9]{34}\b"),
     "resend_key": re.compile(r"\bre_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b"),
+    # WooCommerce's REST consumer secret ("cs_" and 40 hex; its "ck_" consumer key goes with it)
+    "woocommerce_secret": re.compile(r"\bcs_[a-f0-9]{40}\b"),
     # HubSpot's private-app tokens (a region, then a UUID), Asana's personal access tokens
     "hubspot_token": re.compile(r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
     "asana_token": re.compile(r"(?<![\w/])[12]/\d{13,19}(?:/\d{13,19})?:[a-f0-9]{32}\b"),
@@ -355,6 +355,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "brevo_key": ("xkeysib-", "xsmtpsib-"),
     "klaviyo_key": ("pk_",),
     "resend_key": ("re_",),
+    "woocommerce_secret": ("cs_",),
     "hubspot_token": ("pat-",),
     "asana_token": (":",),
     "perplexity_key": ("pplx-",),
@@ -857,9 +858,10 @@ _DIGEST_COLUMN = re.compile(r"\b(?:DIGEST|CHECKSUM|SHA256|SHA1|MD5|HASH|FINGERPR
 #: themselves are not in the source): Stripe's documented test keys, RFC 7515's HMAC key (A.1),
 #: the Azure Storage emulator's (Azurite's) well-known account key for `devstoreaccount1`,
 #: Mailgun's example API key, and FIPS-197's AES-128 test key (the key of LoRaWAN's and many
-#: specs' test vectors), in both cases.
+#: specs' test vectors), in both cases, and the NT hash of the empty password.
 _DOCUMENTED_VALUES = frozenset(
     [
+        "5db21f1ad63d9b336bf2f3487f1e8222e18be68f5331196941a307bb5244010c",
         "9c846fdf0fa8955c377d0301542ee20ecd4585c5f359aa0a4cf15d44424f573d",
         "4d4281de01883b3cb68eed3fd3a0b18c141b8ad1ba4f57ac487fc66e013ba862",
         "2ef2503d964e9668092e6878d3c390ca7909bbbffabd781857115e3be4bb3e5a",
@@ -904,6 +906,7 @@ _ID_WORDS = frozenset(
     [
         *("id", "ids", "request", "correlation", "trace", "span", "commit", "sha", "md5", "sha1", "sha256", "uuid"),
         *("ssid", "essid"),  # (the word after names a Wi-Fi network)
+        *("checksum", "digest", "коміту", "коммита", "хеш", "хэш"),  # (a digest; "commit" in Ukrainian, Russian)
     ]
 )
 #: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
@@ -1068,7 +1071,8 @@ _BASIC = re.compile(r"(?i)\bbasic[ \t]+(?P<value>[A-Za-z0-9+/]{8,400}={0,2})(?![
 #: A user and password on a command line: curl -u, --user, httpie -a, wget --http-password.
 _USER_PASS = re.compile(
     r"(?:(?<=\s)-u|--user|(?<=\s)-a|--auth|--(?:src-|dest-)?creds)(?:[ \t]+|=)[\"']?(?P<user>[^\s:\"'@/]{1,128}(?:@[\w.-]{1,128})?)[\"']?:"
-    r"(?!//)(?P<q>[\"']?)(?P<value>[^\s\"'@]{1,200})(?P=q)"  # (not a URL: "redis-cli -u redis://host:6379/5")
+    # (not a URL: "redis-cli -u redis://host:6379/5"; quoted, a password may hold spaces)
+    r"(?!//)(?P<q>[\"'])?(?P<value>(?(q)[^\"'\n@]{1,200}|[^\s\"'@]{1,200}))(?(q)(?P=q))"
 )
 #: The password flag of a command line. mysql's `-p` takes its value glued on (`-pSECRET`):
 #: `-p dbname` prompts for the password and names the database. sshpass and twine take it apart.
@@ -1214,7 +1218,7 @@ _KEY_FILE_LINE = re.compile(
 )
 #: A rotated value announced without its name ("old one expired; new value is …").
 _NEW_VALUE = re.compile(
-    r"(?i)\b(?:new[ \t]+(?:value|one)[ \t]+(?:is|=|:)|set[ \t]+it[ \t]+to)[ \t]*[`\"']?(?P<value>[^\s`\"']{16,400})"
+    r"(?i)\b(?:new[ \t]+(?:value|one)[ \t]+(?:is|=|:)|set[ \t]+it[ \t]+to)[ \t]*[`\"']?(?P<value>[^\s`\"']{8,400})"
 )
 #: A value announced after the sentence named its secret: "… Gmail app password … Value: …",
 #: "Current value is \"…\"", "Correct value: …", "… revoked. Replaced it with …".
@@ -2008,6 +2012,13 @@ _NOT_A_VALUE = re.compile(
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
     # a request's id as APIs print it in errors and logs (Stripe, OpenAI and Anthropic: "req_…")
     r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
+    # a CI's encrypted setting ("Encrypted(…)", Codemagic), an .rdp file's DPAPI blob ("51:b:0100…"),
+    # a status code or an address in hex ("0xC000006D")
+    r"|Encrypted\(.*|51:b:[0-9A-Fa-f]{16,}|0x[0-9A-Fa-f]{1,16}[.,;)]?$"
+    # hashes that must be cracked before they log in (NetNTLMv1/2 as Responder prints them, Kerberos
+    # tickets as hashcat reads them), and an .rdp file's other settings ("username:s:…")
+    r"|[^\s:]{1,64}::[^\s:]{0,64}:[0-9A-Fa-f]{16}:[0-9A-Fa-f]{32,48}:[0-9A-Fa-f]{16,}$|\$(?:krb5(?:tgs|asrep|pa)|NETNTLMv?2?)\$.*"
+    r"|(?:username|domain|full[ ]address|gatewayhostname|alternate[ ]shell):[sib]:.*"
     # a Wi-Fi network's security mode ("WPA2-Enterprise"), a length ("32-char"), a quantity ("50GiB,")
     r"|(?i:wpa[23]?|wep|wpa2/wpa3)(?:[-/ ](?i:personal|enterprise|psk|sae|eap|aes|tkip|ccmp|mixed|transition))*[.,;)]?$"
     r"|\d{1,4}[- ]?(?i:chars?|characters?|digits?|letters?|bytes?|bits?|words?)[.,;)]?$"
@@ -2184,7 +2195,10 @@ _SQL_FIELD = re.compile(r"[ \t]*(?:'(?P<str>(?:[^'\\\n]|\\.|''){0,400})'|[^,']{0
 _TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
 #: Column names that say a cell is a secret although `_name_kind` reads them as plain words.
 _SECRET_COLUMNS = frozenset(["community", "pin", "passcode"])
-_NAMED_ID = re.compile(r"(?:(?i:(?<![A-Za-z])(?:sid|id))|(?<=[a-z])(?:Sid|Id|SID|ID))\b[\"']?[ \t]*[:=]?[ \t]*[\"']?$")
+_NAMED_ID = re.compile(
+    r"(?:(?i:(?<![A-Za-z])(?:sid|id|checksum|digest|sha256|sha1|md5|хеш(?:[ \t]+коміту)?|хэш(?:[ \t]+коммита)?))"
+    r"|(?<=[a-z])(?:Sid|Id|SID|ID))\b[\"']?[ \t]*[:=]?[ \t]*[\"']?$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -2687,7 +2701,8 @@ def _basic_pair(value: str) -> bool:
     user, _, password = decoded.partition(":")
     if not password:
         return _looks_random(user)  # an API key as the user with no password (Midtrans', Stripe's "KEY:")
-    return len(user) <= 128 and not _placeholder(password) and "$" not in password
+    # (a reference in its place, "${PASS}" or "$PASS", is none; a "$" in a password is just a symbol)
+    return len(user) <= 128 and not _placeholder(password) and "${" not in password and not password.startswith("$")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -2703,9 +2718,19 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
-    if parts[-2:] in (("auth", "header"), ("authorization", "header")):
-        return "secret"  # a whole Authorization header's value ("UPSTREAM_AUTH_HEADER: <base64 user:pass>")
-    if not parts or parts[-1] in _NAME_NOT_VALUE or (parts[0] == "existing" and parts[-1] == "secret"):
+    if parts[-2:] in (("auth", "header"), ("authorization", "header")) or (
+        len(parts) > 1 and parts[-1] == "authorization"
+    ):
+        return "secret"  # (and a setting named after the header: fastlane's MATCH_GIT_BASIC_AUTHORIZATION)  # a whole Authorization header's value ("UPSTREAM_AUTH_HEADER: <base64 user:pass>")
+    if (
+        not parts
+        or parts[-1] in _NAME_NOT_VALUE
+        or (parts[0] == "existing" and parts[-1] == "secret")
+        # (a form's CSRF token is per session and guards one form, no credential; a framework's CSRF
+        # *secret* or key signs them)
+        or (parts[-1] in ("token", "tokens") and any(p in ("csrf", "xsrf") for p in parts))
+        or "csrfmiddlewaretoken" in parts
+    ):
         return None  # (a Helm chart's `existingSecret`, `existingPasswordSecret` names a Kubernetes Secret to read)
     modified = [i for i, p in enumerate(parts) if p in _NAME_MODIFIES]
     if modified and not any(
@@ -3135,6 +3160,54 @@ _SETTING_SET = re.compile(
     r"\b(?:(?:settings|cfg|nvs|config)[ \t]+set|fw_setenv|setenv)[ \t]+(?P<name>[\w./:-]{1,100})[ \t]+"
     r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)(?=\s|$)"
 )
+_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,400}={0,2}(?![A-Za-z0-9+/=_-])")
+#: Credentials that security tools print once they recover them (`SecretScanner._recovered`).
+_RECOVERED = (
+    # "Cracked … : user -> password", hashcat's `--show` (a hash, then ":" and its plain text:
+    # Kerberos, NetNTLMv1/2, bare NT), john's `--show` ("user:password:rid:::")
+    re.compile(r"(?im)\bcracked\b[^\n]{0,80}?:[ \t]*[\w.@\\$-]{1,64}[ \t]*(?:->|=>|→)[ \t]*(?P<value>\S[^\n]{0,199})$"),
+    re.compile(
+        r"(?m)^(?:\$krb5(?:tgs|asrep|pa)\$[^\s]{16,8000}|[^\s:]{1,64}::[^\s:]{0,64}:[0-9a-fA-F]{16}:[0-9a-fA-F]{32}:[0-9a-fA-F]{16,4000}"
+        r"|[0-9a-fA-F]{32}|\$(?:2[abxy]|1|5|6|apr1|y)\$[^\s:]{8,200})"
+        r":(?P<value>[^\s:][^\n]{0,199})$"
+    ),
+    re.compile(r"(?m)^[\w.$\\-]{1,64}:(?P<value>[^:\s][^:\n]{0,199}):\d{1,10}:(?:[^:\n]*:){2,6}[^:\n]*$"),
+    # mimikatz: `lsadump::secrets`' "cur/text:", `sekurlsa::logonpasswords`' "* NTLM :"
+    re.compile(r"(?m)^[ \t]*(?:cur|old)/text:[ \t]*(?P<value>\S[^\n]{0,199})$"),
+    re.compile(r"(?m)^[ \t]*\*[ \t]*NTLM[ \t]*:[ \t]*(?P<value>[0-9a-fA-F]{32})\b"),
+    # an NT hash named so in a note ("local admin NT hash reused across kiosks: …")
+    re.compile(r"(?i)\b(?:NT(?:LM)?[ \t-]?hash(?:es)?|nthash)\b[^\n]{0,80}?[:=][ \t]*(?P<value>[0-9a-fA-F]{32})\b"),
+    # secretsdump's SAM and NTDS lines: "user:rid:lmhash:nthash:::"
+    re.compile(r"(?m)^[^:\s]{1,128}:\d{1,10}:[0-9a-fA-F]{32}:(?P<value>[0-9a-fA-F]{32}):::"),
+    # pass-the-hash flags: NetExec / CrackMapExec / evil-winrm `-H NTHASH`, impacket's `-hashes LM:NT`
+    re.compile(
+        r"\b(?:nxc|netexec|crackmapexec|cme|evil-winrm)\b[^\n]{0,200}?[ \t]-H[ \t]+(?:[0-9a-fA-F]{32}:)?(?P<value>[0-9a-fA-F]{32})\b"
+    ),
+    re.compile(r"[ \t]-hashes[ \t]+(?:[0-9a-fA-F]{32})?:(?P<value>[0-9a-fA-F]{32})\b"),
+    # aircrack-ng's "KEY FOUND! [ … ]", jwt_tool's "[+] … is the CORRECT key!"
+    re.compile(r"KEY FOUND! \[ (?P<value>[^\n]{1,63}?) \]"),
+    re.compile(r"\[\+\][ \t]+(?P<value>\S{1,200}) is the CORRECT key!"),
+    # an impacket target with its password quoted ("sa:'…'@10.0.0.5"), or unquoted before an address
+    re.compile(
+        r"(?<![\w/:.-])(?:[\w.-]{1,64}/)?[\w.$-]{1,64}:(?P<q>['\"])(?P<value>[^'\"\n]{1,200})(?P=q)@[\w.-]{1,253}"
+    ),
+    re.compile(
+        r"\bimpacket-\w+[ \t]+(?:-\S+[ \t]+)*(?:[\w.-]{1,64}/)?[\w.$-]{1,64}:(?P<value>[^\s'\"@]{1,200})@[\w.-]{1,253}"
+    ),
+)
+_RECOVERY_NEEDS = (
+    "racked",
+    "--show",
+    "/text:",
+    "NT",
+    "nthash",
+    ":::",
+    " -H ",
+    "-hashes",
+    "KEY FOUND",
+    "CORRECT key",
+    "@",
+)
 #: A secret store's read: its names on that line name secrets, they hold none.
 _SECRET_STORE_LINE = re.compile(
     r"(?i)\b(?:gcloud[ \t]+secrets[ \t]+(?:versions[ \t]+access|describe)|aws[ \t]+secretsmanager[ \t]+"
@@ -3231,6 +3304,17 @@ def _code_identifier(value: str) -> bool:
     return sum(w in _IDENTIFIER_WORDS for w in words) * 5 >= len(words) * 2 and all(len(w) >= 2 for w in words)
 
 
+#: A payment API's object ids ("pi_…", "ch_…", "cus_…": Stripe's and those who copied its style).
+_OBJECT_ID = re.compile(
+    r"\b(?:pi|ch|evt|cus|sub|in|txn|po|pm|seti|src|card|ba|acct|price|py|ii|il|cn|dp|tr)_[A-Za-z0-9]{8,28}\b"
+)
+_SAMPLE_BEFORE = re.compile(r"(?i)(?<![\w.@/-])(?:sample|example)(?:[ \t]+[a-z]{2,12}){0,2}[ \t]*[:=]?[ \t]*[\"'`]?$")
+_BANNED_BEFORE = re.compile(
+    r"(?i)\b(?:banned|blocked|forbidden|disallowed|prohibited|blacklist(?:ed)?|denylist(?:ed)?|deny[ \t]+list"
+    r"|block[ \t]+list|(?:most[ \t]+)?common(?:ly[ \t]+used)?|breached|weak)\b[^\n.;]{0,80}$"
+)
+
+
 def _not_a_value(text: str, f: Finding) -> bool:
     """*f* is ciphertext, a fingerprint, a credential file's path, or the next name in a list of
     field names, by what stands before it."""
@@ -3240,6 +3324,10 @@ def _not_a_value(text: str, f: Finding) -> bool:
     if span.startswith("SHA256:"):
         return re.fullmatch(r"SHA256:[A-Za-z0-9+/]{43}=?", span) is not None
     line_start = text.rfind("\n", 0, f.start) + 1
+    if _SAMPLE_BEFORE.search(text, max(line_start, f.start - 40), f.start):
+        return True  # a value given as a sample ("Sample header value … from a test event")
+    if f.kind == "password" and _BANNED_BEFORE.search(text, max(line_start, f.start - 120), f.start):
+        return True  # a policy's list of passwords it refuses ("banned list includes 'Password1', …")
     opened = text.rfind("{{", line_start, f.start)
     if opened >= 0 and "}}" not in text[opened : f.start] and "}}" in text[f.end : _line_end(text, f.end, 300)]:
         return True  # (inside a template's expression: `{{ lookup('hashi_vault', 'secret=kv/…') }}`)
@@ -3412,6 +3500,8 @@ class SecretScanner:
         yield from self._otp(text)
         yield from self._pins(text)
         yield from self._outputs(text)
+        yield from self._recovered(text)
+        yield from self._wrapped(text)
         yield from self._paragraphs(text)
 
     def _formats(self, text: str) -> Iterator[Finding]:
@@ -3467,6 +3557,8 @@ class SecretScanner:
                     continue
                 if kind in _RANDOM_BODY and not _looks_random(m.group(0).rsplit("_", 1)[-1].rsplit("-", 1)[-1]):
                     continue  # (a prefix then a word: "rzp_test_placeholderkeyvalue")
+                if kind == "live_key" and m.group().startswith("key_") and "branch" in text.lower():
+                    continue  # Branch's SDK key ships inside every copy of the app (its secret is "secret_…")
                 yield Finding(kind, m.start(), m.end())
 
     def _syntax(self, text: str) -> Iterator[Finding]:
@@ -3533,12 +3625,17 @@ class SecretScanner:
             # "use the new signing secret … new value is …": a rotation's note gives the new secret
             # under a name said before it
             value = m.group("value").rstrip(".,;:)")
-            if (
-                _SECRET_NOUN.search(text, max(0, m.start() - 300), m.start())
-                and _usable(value)
-                and _looks_random(value)
-            ):
+            named = _SECRET_NOUN.search(text, max(0, m.start() - 300), m.start())
+            if named and _usable(value) and len(value) >= 16 and _looks_random(value):
                 yield Finding("high_entropy", m.start("value"), m.start("value") + len(value))
+            elif (
+                named
+                and _usable(value)
+                and _line_kind(text[max(0, m.start() - 300) : m.start()]) in ("password", "secret")
+                and (_human_password(value) or _chosen_password(value) or _passphrase(value))
+            ):
+                # a rotated password's new value ("after we rotated the iDRAC root password … New one is …")
+                yield Finding("password", m.start("value"), m.start("value") + len(value))
         for m in _ANNOUNCED_VALUE.finditer(text) if any(n in low for n in _ANNOUNCED_NEEDS) else ():
             line_start = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 300)
             named_line = text[line_start : m.start()]
@@ -3656,10 +3753,16 @@ class SecretScanner:
                 value = m.group("value")
                 if (m.groupdict().get("plugin") or "").lower().endswith("_hash"):
                     continue  # ClickHouse's `IDENTIFIED WITH sha256_hash BY '…'` gives the password's hash
+                if (len(value) < 6 and not any(c.isalnum() for c in value)) or "[redacted:" in text[
+                    max(0, m.start("value") - 10) : m.end("value")
+                ]:
+                    continue  # (a field left empty in a colon-separated line: "…:::"; our own marker)
                 if _usable(value, True) and "$" not in value[:2]:
                     yield Finding("password", m.start("value"), m.end("value"))
         for m in _ACCOUNT_PAIR.finditer(text) if " / " in text or "admin/" in low or "root/" in low else ():
             value = m.group("value")
+            if _OBJECT_ID.match(value) and _OBJECT_ID.search(text, max(0, m.start("value") - 40), m.start("value")):
+                continue  # two of a payment API's objects ("ch_… / pi_…"), no account and its password
             if _usable(value) and (_credential_like(value) or _passphrase(value) or _random_letters(value)):
                 yield Finding("password", m.start("value"), m.end("value"))
         # a PgBouncer `userlist.txt` line pasted without its name: `"user" "password"`
@@ -4336,6 +4439,7 @@ class SecretScanner:
             if (
                 _usable(value)
                 and not _id_field(value)
+                and not _NAMED_ID.search(text, max(0, offset - 25), offset)  # ("keyID 0051…", "bucketId …")
                 and self._accepts(value, kind, parts, False)
                 and not _KEY_AFTER.match(text, wm.end())  # (an object's key, escaped or not: '\"XF8f\": …')
             ):
@@ -4930,6 +5034,34 @@ class SecretScanner:
             ):
                 yield Finding("password", m.start(), m.start() + len(digits))
 
+    def _wrapped(self, text: str) -> Iterator[Finding]:
+        """Base64 of "user:token" whose token has a vendor's format (fastlane's
+        MATCH_GIT_BASIC_AUTHORIZATION, a Basic header's value): the whole encoding is the secret."""
+        for m in _B64_RUN.finditer(text) if len(text) >= 24 else ():
+            decoded = _decoded(m.group())
+            if decoded is not None and ":" in decoded and any(True for _ in self._formats(decoded)):
+                yield Finding("high_entropy", m.start(), m.end())
+
+    def _recovered(self, text: str) -> Iterator[Finding]:
+        """What security tools print when they recover a credential: a cracker's plain text after
+        its hash (hashcat and john `--show`), mimikatz's secrets and NT hashes, secretsdump's NT
+        hashes, aircrack's and jwt_tool's found keys, pass-the-hash flags, a quoted password in
+        an impacket target. (An NT hash logs in by itself; an NTLMv2 or Kerberos hash must be
+        cracked first: only its plain text is a secret.)"""
+        if not any(n in text for n in _RECOVERY_NEEDS):
+            return
+        for pattern in _RECOVERED:
+            for m in pattern.finditer(text):
+                value = m.group("value").rstrip()
+                if (
+                    value
+                    and _usable(value, True)
+                    and not _documented(value)
+                    and (_HEX.fullmatch(value) is None or _looks_random(value))
+                ):
+                    label = "high_entropy" if _HEX.fullmatch(value) else "password"
+                    yield Finding(label, m.start("value"), m.start("value") + len(value))
+
     def _outputs(self, text: str) -> Iterator[Finding]:
         """What a command printed when it prints a secret (a secret store's read, a CLI's token, a
         generator), a variable echoed into a log, a password export's row."""
@@ -5148,7 +5280,7 @@ class SecretScanner:
             line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
             value = m.group("value")
             if (
-                text[line_start : m.start()].rstrip().endswith("?")
+                "?" in text[line_start : m.start()]
                 and _line_kind(text[line_start : m.start()]) == "password"
                 and (_app_password(value) or _spaced_phrase(value))
             ):

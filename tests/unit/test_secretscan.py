@@ -2168,3 +2168,51 @@ def test_public_content_and_search_keys_and_published_test_vectors_pass() -> Non
 )
 def test_ordinary_memories_about_secrets_pass(text: str) -> None:
     assert SecretScanner().scan(text) == []
+
+
+def test_what_security_tools_print_when_they_recover_a_credential() -> None:
+    scanner = SecretScanner()
+    nt = _r(_HEXD, 32)
+    assert _found(f"PtH works: nxc smb 10.0.0.0/24 -u Administrator -H {nt} --local-auth", nt)
+    assert _found(f"m.k:2216:aad3b435b51404eeaad3b435b51404ee:{nt}:::", nt)
+    assert _found(f"\t * Username : i.p\n\t * NTLM     : {nt}\n", nt)
+    assert _found(f"Engagement note: local admin NT hash reused across kiosks: {nt}", nt)
+    cracked = "anchor-Walrus-64"
+    assert _found(f"Cracked in 9 min with best64 rule: b.otieno -> {cracked}", cracked)
+    assert _found(f"$ john --show ntlm.txt\nsvc_sql:{cracked}:4515:::\n\n1 password hash cracked", cracked)
+    tgs = "$krb5tgs$23$*svc$CORP.LOCAL$HTTP/web*$" + _r(_HEXD, 32) + "$" + _r(_HEXD, 120)
+    assert _found(f"$ hashcat -m 13100 tgs.txt rockyou.txt --show\n{tgs}:{cracked}", cracked)
+    assert _found(f"lsadump::secrets -> _SC_Jenkins\ncur/text: {cracked}", cracked)
+    assert _found(f"aircrack-ng capture-01.cap -w words.txt\n      KEY FOUND! [ {cracked} ]", cracked)
+    assert _found(f"[+] {cracked} is the CORRECT key!", cracked)
+    assert _found(f"impacket-mssqlclient sa:'{cracked}'@10.7.215.168 -windows-auth", cracked)
+    token = "gh" + "p_" + _r(_AN, 36)
+    basic = base64.b64encode(f"ci-bot:{token}".encode()).decode()
+    assert _found(f"Notiz: match git basic authorization lautet {basic}.", basic)
+    # hashes that must be cracked first, and the NT hash of the empty password, are no secrets
+    v2 = "JDOE::LUMEN:" + _r(_HEXD, 16) + ":" + _r(_HEXD, 32) + ":" + _r(_HEXD, 120)
+    assert scanner.scan(f"$NETNTLMv2 captured by Responder, queued for cracking:\n{v2}") == []
+    empty = "31d6cfe0" + "d16ae931" + "b73c59d7" + "e0c089c0"
+    assert scanner.scan(f"guest:501:aad3b435b51404eeaad3b435b51404ee:{empty}:::") == []
+
+
+def test_policies_samples_sdk_keys_ids_and_encrypted_settings_pass() -> None:
+    scanner = SecretScanner()
+    assert scanner.scan("Password policy: min 12 chars; banned list includes 'Password1', 'Welcome123'.") == []
+    sample = base64.b64encode(_RNG.randbytes(32)).decode()
+    assert scanner.scan(f"verify the signature with the verifier token. Sample header value {sample} from a test") == []
+    branch = "key_" + "live_" + _r(_AN, 32)
+    assert scanner.scan(f'<meta-data android:name="io.branch.sdk.BranchKey" android:value="{branch}" />') == []
+    assert scanner.scan(f"CM_KEYSTORE_PASSWORD: Encrypted({_r(_B64U, 80)})") == []
+    assert scanner.scan(f"Refunded gift: ch_{_r(_AN, 24)} / pi_{_r(_AN, 24)} (event evt_{_r(_AN, 24)})") == []
+    assert scanner.scan(f"B2 application key 'offsite': keyID 005{_r(_HEXD, 22)}, bucketId {_r(_HEXD, 24)}.") == []
+    csrf = _r(_AN, 64)
+    assert scanner.scan(f'<input type="hidden" name="csrfmiddlewaretoken" value="{csrf}">') == []
+    assert scanner.scan("Failure Reason: Unknown user name or bad password.\nStatus: 0xC000006D") == []
+    square_app = "sq0" + "idp-" + _r(_B64U, 22)
+    assert scanner.scan(f"Square Web Payments SDK: applicationId '{square_app}'") == []
+    # a password that starts like a payment id is still a password where it is named one
+    password = "pi_" + _r(_AN, 16)
+    assert _found(f"jco.client.passwd={password}", password)
+    woo = "cs_" + _r(_HEXD, 40)
+    assert _found(f"the WooCommerce REST consumer secret is {woo}.", woo)
