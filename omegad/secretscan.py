@@ -205,6 +205,10 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "hubspot_token": re.compile(r"\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
     "asana_token": re.compile(r"(?<![\w/])[12]/\d{13,19}(?:/\d{13,19})?:[a-f0-9]{32}\b"),
     "perplexity_key": re.compile(r"\bpplx-[A-Za-z0-9]{48}\b"),
+    # Cloudflare Turnstile's secret keys (its site keys, public, are the same prefix and 24 long)
+    "turnstile_secret": re.compile(r"\b0x4AAAAAAAA(?P<body>[A-Za-z0-9_-]{20,40})(?![A-Za-z0-9_-])"),
+    # Pterodactyl's client and application API keys
+    "pterodactyl_key": re.compile(r"\bptl[ac]_[A-Za-z0-9]{43}\b"),
     "render_key": re.compile(r"\brnd_[A-Za-z0-9]{32}\b"),
     "sonarqube_token": re.compile(r"\bsq[pua]_[a-f0-9]{40}\b"),
     # Twitch's chat (IRC) password: "oauth:" and the 30-character access token
@@ -359,6 +363,8 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "hubspot_token": ("pat-",),
     "asana_token": (":",),
     "perplexity_key": ("pplx-",),
+    "turnstile_secret": ("0x4AAAAAAAA",),
+    "pterodactyl_key": ("ptlc_", "ptla_"),
     "render_key": ("rnd_",),
     "sonarqube_token": ("sq",),
     "twitch_token": ("oauth:",),
@@ -442,7 +448,7 @@ _NAME_HINT = re.compile(
     r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]sen(?:ord|fras)|salasana|adgangskode|heslo"
     r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|口令|비밀번호|비번|암호(?!화)|schl[üu]ssel"
     r"|m[ậa]t[ \t_-]*kh[ẩa]u|kata[ \t_-]*sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
-    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community"
+    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community|hmac(?![a-z])"
     # (more languages: Romanian, Hungarian, Greek, Hebrew, Thai, Arabic, Persian, Hindi, Bengali,
     # Urdu, Croatian and Serbian, Bulgarian, Lithuanian, Estonian, Icelandic, Malay, Swahili, Tamil)
     r"|(?<![a-z])parol[aăe](?:s[ıi])?(?![a-z])|(?<![a-z])parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]"
@@ -579,6 +585,9 @@ _KEY_QUALIFIER = frozenset(
         # Azure's two access keys of a resource ("primary key", "secondary key": `_accepts` asks
         # more of their values, a table's primary key is an id)
         *("primary", "secondary"),
+        # a payment gateway's merchant key (Paytm), Magento's crypt key, PrestaShop's webservice key
+        *("merchant", "crypt", "webservice"),
+        "stream",  # (a streaming service's ingest key: Restream, Twitch, YouTube)
         # a product's licence ("activation key", "product key")
         *("activation", "product", "deploy"),
     ]
@@ -722,7 +731,8 @@ _OWNER_WORDS = frozenset(
     [
         *("from", "via", "under", "the", "this", "that", "our", "your", "its", "their", "for", "of"),
         *("för", "für", "pour", "per", "для", "untuk", "cho", "của", "van", "von", "dla"),
-        *("entry", "item", "record", "запись", "запис", "mục", "entri", "posten"),
+        *("entry", "item", "record", "запись", "запис", "mục", "entri", "posten", "wpis", "kohdasta", "kohta"),
+        *("eintrag", "entrada", "voce", "vermelding", "oppføring", "kayıt", "kaydı"),
         *("policy", "role", "group", "cluster", "namespace", "bucket", "project"),
     ]
 )
@@ -878,7 +888,10 @@ _ID_ANNOTATION = re.compile(
 _DECLARED_PUBLIC = re.compile(
     r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ](?:only|key)|publishable|not[ \t]+a[ \t]+secret"
     r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend))"
-    r"|public[ \t]+in[ \t]+the[ \t]+(?:app|browser|bundle|page|client)|client[- ]side(?![ \t]+secret))\b"
+    r"|public[ \t]+in[ \t]+the[ \t]+(?:app|browser|bundle|page|client)|client[- ]side(?![ \t]+secret)"
+    r"|safe[ \t]+in[ \t]+(?:the[ \t]+)?(?:theme|storefront)|storefront[- ]access[- ]token)\b"
+    # (an HTML widget's data attribute: shipped to every visitor's browser)
+    r"|<[a-z][\w-]*[^<>\n]{0,200}\bdata-[\w-]*(?:key|token)=[\"']"
     # (Ghost's Content API key is read-only, documented as safe in a browser)
     r"|(?<![a-z])content[ \t_-]?api[ \t_-]?key"
 )
@@ -907,6 +920,14 @@ _ID_WORDS = frozenset(
         *("id", "ids", "request", "correlation", "trace", "span", "commit", "sha", "md5", "sha1", "sha256", "uuid"),
         *("ssid", "essid"),  # (the word after names a Wi-Fi network)
         *("checksum", "digest", "коміту", "коммита", "хеш", "хэш"),  # (a digest; "commit" in Ukrainian, Russian)
+        *(
+            "named",
+            "called",
+            "titled",
+            "labelled",
+            "labeled",
+            "identifier",
+        ),  # (a name follows: "… named 'crosspost-542'")
     ]
 )
 #: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
@@ -931,6 +952,8 @@ _PLACEHOLDER = re.compile(
     r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
+    # (defaults that software documents: Icecast's "hackme", the Redis config's "foobared")
+    r"hackme|foobared|"
     r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?(?:me|this)|please[_-]?change|your[_-]|example|EXAMPLE|placeholder|\.\.\.|[_.-](?:fake|dummy|bogus)\b).*)$"
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
@@ -993,14 +1016,15 @@ _PREFIXED = re.compile(r"[A-Za-z]{2,12}[_.:-](?P<body>[^\s]{16,})$")
 _PUBLIC_TOKEN = re.compile(
     r"^(?:pk\.eyJ|pk_(?:live|test)_|phc_|(?:node|disco|m)key:[0-9a-f]{64}"
     r"|NRJS-[a-f0-9]{19}$|pub[0-9a-f]{32}$|(?:appl|goog|amzn|strp)_[A-Za-z0-9]{20,40}$"
-    r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$"
+    r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$|age1[02-9ac-hj-np-z]{58}$"
     r"|MII[BC]IjANBgkqhkiG9w0BAQEFAAOC|MIGfMA0GCSqGSIb3DQEBAQUAA4GN|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw)"
 )
 #: A high-entropy value needs this much Shannon entropy per character (base64 or hex alphabet).
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 _GROUPED = re.compile(r"^[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){3,}$")
-_HEX_GROUPS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4,16}){5,8}")
+_PREFIXED_HEX = re.compile(r"[a-z]{1,8}(?:_[a-z0-9]{1,8}){0,3}_(?P<body>[0-9a-f]{20,128})")
+_HEX_GROUPS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4,20}){5,8}")
 _UPPER_HEX = re.compile(r"[0-9A-F]{32}")
 _HEX_PAIR = re.compile(r"[0-9a-f]{16,40}:[0-9a-f]{32,128}")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -1384,6 +1408,12 @@ _CLI_PASSWORDS = (
 #: PASSWORD /add`, Cisco's `crypto isakmp key KEY address PEER`, a PgBouncer `userlist.txt`
 #: line (`"user" "password"`).
 _OTHER_PASSWORDS = (
+    # a game server's Steam login token (`+sv_setsteamaccount GSLT`), ARK's console `enablecheats PASSWORD`
+    (
+        re.compile(r"\bsv_setsteamaccount[\"']?[ \t:=]+(?P<q>[\"']?)(?P<value>[0-9A-F]{32})(?P=q)"),
+        ("sv_setsteamaccount",),
+    ),
+    (re.compile(r"(?m)^[ \t>]*enablecheats[ \t]+(?P<q>)(?P<value>\S{4,200})"), ("enablecheats",)),
     # `tpm2_changeauth -c owner NEWAUTH`: a TPM hierarchy's new authorization value
     (
         re.compile(
@@ -2014,7 +2044,7 @@ _NOT_A_VALUE = re.compile(
     r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
     # a CI's encrypted setting ("Encrypted(…)", Codemagic), an .rdp file's DPAPI blob ("51:b:0100…"),
     # a status code or an address in hex ("0xC000006D")
-    r"|Encrypted\(.*|51:b:[0-9A-Fa-f]{16,}|0x[0-9A-Fa-f]{1,16}[.,;)]?$"
+    r"|Encrypted\(.*|(?i:encrypted|ciphertext):[A-Za-z0-9+/=_-]{16,}.*|51:b:[0-9A-Fa-f]{16,}|0x[0-9A-Fa-f]{1,16}[.,;)]?$"
     # hashes that must be cracked before they log in (NetNTLMv1/2 as Responder prints them, Kerberos
     # tickets as hashcat reads them), and an .rdp file's other settings ("username:s:…")
     r"|[^\s:]{1,64}::[^\s:]{0,64}:[0-9A-Fa-f]{16}:[0-9A-Fa-f]{32,48}:[0-9A-Fa-f]{16,}$|\$(?:krb5(?:tgs|asrep|pa)|NETNTLMv?2?)\$.*"
@@ -2133,6 +2163,7 @@ _SECRET_COMMAND = re.compile(
     r"|\bheroku[ \t]+(?:config:get|auth:token)\b|\bgh[ \t]+auth[ \t]+token\b|\bfly(?:ctl)?[ \t]+(?:auth[ \t]+token|tokens?[ \t]+create)\b"
     r"|\bopenssl[ \t]+rand\b|\bpwgen\b|/dev/u?random\b|\bsecrets\.token_\w+|\bwg[ \t]+genkey\b|\bkubeadm[ \t]+token[ \t]+create\b"
     r"|\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b"
+    r"|\bmagento[ \t]+config:show[ \t]+\S*(?:secret|key|password|token|salt)\b"
 )
 _CLI_WARNING = re.compile(r"[ \t]*(?:›[ \t]*)?(?i:warning|warn|notice|note)\b[^\n]{0,200}\n")
 _TRUNCATED = re.compile(r"\|[ \t]*(?:head|cut)[ \t]+-c")
@@ -2151,7 +2182,19 @@ _COMMAND_NEEDS = (
         "doppler",
         "keys list",
     ),
-    *("heroku", "gh auth", "fly", "openssl", "pwgen", "random", "secrets.", "genkey", "kubeadm", "base64"),
+    *(
+        "heroku",
+        "gh auth",
+        "fly",
+        "openssl",
+        "pwgen",
+        "random",
+        "secrets.",
+        "genkey",
+        "kubeadm",
+        "base64",
+        "config:show",
+    ),
 )
 #: A shell's `echo "… $SECRET_VAR …"` and the line it printed: the variable's value, unmasked in a
 #: CI log.
@@ -2225,6 +2268,8 @@ def _looks_random(value: str) -> bool:
         return False
     if value.startswith("0x") and _HEX.match(value[2:]):
         value = value[2:]  # (hex written as a number: an Ethereum key)
+    elif (prefixed := _PREFIXED_HEX.fullmatch(value)) is not None:
+        value = prefixed.group("body")  # (a vendor's prefix, then hex: "sk_1x1_<64 hex>", "re_<n>_<hex>")
     elif _HEX_GROUPS.fullmatch(value):
         value = value.replace("-", "")  # (hex in more groups than a UUID has: a key, the dashes layout)
     elif _GROUPED.match(value):
@@ -2500,6 +2545,20 @@ def _names_token(command: str) -> bool:
 _ENV_NAME_IN = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9])")
 
 
+def _short_random(value: str) -> bool:
+    """*value* is eight to fifteen letters of both cases and digits with no word in it, as a
+    generator draws them ("sclWwjy2cxr1", a Velocity forwarding secret)."""
+    return (
+        8 <= len(value) <= 15
+        and value.isalnum()
+        and value.isascii()
+        and _three_classes(value)
+        and not re.search(r"[a-z]{5}|[A-Z]{5}|\d{5}", value)
+        and len(_SWITCHES.findall(value)) >= 2
+        and _entropy(value) >= 3.0
+    )
+
+
 def _three_classes(value: str) -> bool:
     """*value* has lower-case and upper-case letters and digits."""
     return any(c.islower() for c in value) and any(c.isupper() for c in value) and any(c.isdigit() for c in value)
@@ -2718,6 +2777,8 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
+    if parts[-1:] == ("hmac",) and len(parts) > 1:
+        return "secret"  # a setting that holds an HMAC key ("ADYEN_NOTIFICATION_HMAC")
     if parts[-2:] in (("auth", "header"), ("authorization", "header")) or (
         len(parts) > 1 and parts[-1] == "authorization"
     ):
@@ -3308,7 +3369,9 @@ def _code_identifier(value: str) -> bool:
 _OBJECT_ID = re.compile(
     r"\b(?:pi|ch|evt|cus|sub|in|txn|po|pm|seti|src|card|ba|acct|price|py|ii|il|cn|dp|tr)_[A-Za-z0-9]{8,28}\b"
 )
-_SAMPLE_BEFORE = re.compile(r"(?i)(?<![\w.@/-])(?:sample|example)(?:[ \t]+[a-z]{2,12}){0,2}[ \t]*[:=]?[ \t]*[\"'`]?$")
+_SAMPLE_BEFORE = re.compile(
+    r"(?i)(?<![\w.@/-])(?:sample|example)(?:[ \t]+[a-z]{2,12}){0,2}(?:[ \t]+for[ \t]+[^\s:]{1,30})?[ \t]*[:=]?[ \t]*[\"'`]?$"
+)
 _BANNED_BEFORE = re.compile(
     r"(?i)\b(?:banned|blocked|forbidden|disallowed|prohibited|blacklist(?:ed)?|denylist(?:ed)?|deny[ \t]+list"
     r"|block[ \t]+list|(?:most[ \t]+)?common(?:ly[ \t]+used)?|breached|weak)\b[^\n.;]{0,80}$"
@@ -3557,6 +3620,8 @@ class SecretScanner:
                     continue
                 if kind in _RANDOM_BODY and not _looks_random(m.group(0).rsplit("_", 1)[-1].rsplit("-", 1)[-1]):
                     continue  # (a prefix then a word: "rzp_test_placeholderkeyvalue")
+                if kind == "live_key" and m.group().startswith("cs_"):
+                    continue  # a Stripe Checkout Session's id ("cs_live_…"), no key
                 if kind == "live_key" and m.group().startswith("key_") and "branch" in text.lower():
                     continue  # Branch's SDK key ships inside every copy of the app (its secret is "secret_…")
                 yield Finding(kind, m.start(), m.end())
@@ -4433,7 +4498,7 @@ class SecretScanner:
                 continue  # (a name of letters is another mention: "it's in 1Password")
             if kind != "password" and (_CAMEL_WORDS.match(value) or _SETTING_PAIR.match(value)):
                 continue  # a type's or a field's name in prose ("the SharedAccessSignature has expired"), a setting
-            if salt_words and not (len(value) >= 40 and _three_classes(value) and _looks_random(value)):
+            if salt_words and not (len(value) >= 24 and _three_classes(value) and _looks_random(value)):
                 continue
 
             if (
@@ -4558,6 +4623,7 @@ class SecretScanner:
                 or _token_like(value)
                 or _random_case_letters(value)
                 or _mixed_token(value)
+                or _short_random(value)
             )
         ):
             return True  # a shared secret a person chose, a token of letters and digits, where a separator says so

@@ -2216,3 +2216,40 @@ def test_policies_samples_sdk_keys_ids_and_encrypted_settings_pass() -> None:
     assert _found(f"jco.client.passwd={password}", password)
     woo = "cs_" + _r(_HEXD, 40)
     assert _found(f"the WooCommerce REST consumer secret is {woo}.", woo)
+
+
+def test_gateway_keys_game_server_tokens_and_public_widget_keys() -> None:
+    scanner = SecretScanner()
+    turnstile = "0x4AAAAAAAA" + _r(_B64U, 22)
+    assert _found(f"export TURNSTILE_SECRET_KEY={turnstile}", turnstile)
+    ptero = "pt" + "lc_" + _r(_AN, 43)
+    assert _found(f"export PTERO_CLIENT_KEY='{ptero}'", ptero)
+    gslt = _r("0123456789ABCDEF", 32)
+    assert _found(f"./cs2 -dedicated +map de_inferno +sv_setsteamaccount {gslt} -port 27015", gslt)
+    cheats = "Kestrel-fjord-walrus-falcon36"
+    assert _found(f"> enablecheats {cheats}\nCheats enabled.", cheats)
+    stream = "re_" + _r(string.digits, 7) + "_" + _r(_HEXD, 20)
+    assert _found(f"[restream]\nstream_key = {stream}\nverbose = false", stream)
+    velocity = "sclWwjy2cxr1"
+    assert _found(f"environment:\n  - VELOCITY_SECRET={velocity}\n", velocity)
+    recharge = "sk_1x1_" + _r(_HEXD, 64)
+    assert _found(f"o API token do Recharge da loja é {recharge} — trocar depois.", recharge)
+    crypt = _r(_HEXD, 32)
+    assert _found(f"Nota: la crypt key de Magento para la tienda es {crypt}. No compartir.", crypt)
+    hmac = _r("0123456789ABCDEF", 64)
+    assert _found(f"ADYEN_NOTIFICATION_HMAC={hmac} pid=6471", hmac)
+    salt = _r(_AN, 32)
+    assert _found(f"Ghi chú: merchant salt PayU cho cửa hàng là {salt}, không chia sẻ.", salt)
+    # values every visitor's browser gets, ids, names and public keys
+    assert scanner.scan(f'<div class="yotpo" data-appkey="{_r(_AN, 40)}" data-product-id="93"></div>') == []
+    storefront = _r(_HEXD, 32)
+    assert (
+        scanner.scan(f"Storefront API (public, safe in theme): X-Shopify-Storefront-Access-Token: {storefront}") == []
+    )
+    assert scanner.scan(f"Customer says checkout hung. Session cs_live_{_r(_AN, 58)} never completed.") == []
+    assert scanner.scan("Icecast ships with source password 'hackme' and admin 'hackme' - change both.") == []
+    age = "age1" + "".join(_RNG.choice("qpzry9x8gf2tvdw0s3jn54khce6mua7l") for _ in range(58))
+    assert scanner.scan(f"age recipient for the radio secrets repo: {age}") == []
+    assert scanner.scan("Bluesky app password looks like xxxx-xxxx-xxxx-xxxx - create one named 'crosspost-542'") == []
+    assert scanner.scan(f"DISCORD_TOKEN=encrypted:{base64.b64encode(_RNG.randbytes(90)).decode()}") == []
+    assert scanner.scan(f"Pterodactyl: API key 'bot' created by Elif (identifier {_r(_AN, 16)}), last used never") == []
