@@ -26,7 +26,7 @@ from secret_samples import generate
 from omegad.secretscan import SecretScanner, redact
 
 #: The sets of other writers: `bench/secret_samples_<x>.py`.
-OTHER_SETS = (*"bcdefghijklmnopqrstuvwxyz", "aa", "ab", "ac", "ad", "ae", "ag")
+OTHER_SETS = (*"bcdefghijklmnopqrstuvwxyz", "aa", "ab", "ac", "ad", "ae", "af", "ag")
 
 
 def _samples(which: str, seed: int, per_kind: int) -> tuple[list[tuple[str, str, str | None]], list[str]]:
