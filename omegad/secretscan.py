@@ -593,6 +593,12 @@ _KEY_QUALIFIER = frozenset(
     ]
 )
 _ACCESS_KEY_SLOTS = frozenset(["primary", "secondary"])
+_LORAWAN_KEYS = frozenset(
+    [
+        *("nwkskey", "appskey", "nwkkey", "appkey", "fnwksintkey", "snwksintkey", "nwksenckey"),
+        *("loranwkskey", "loraappskey", "loraappkey", "loranwkkey"),
+    ]
+)
 #: Before "token" or "key", a word that makes it an identifier or a position, not a credential
 #: ("device token" addresses a phone, "page token" a page, "idempotency key" a request).
 _ID_QUALIFIER = frozenset(
@@ -825,7 +831,9 @@ _WORD_WINDOW = 110
 _WORD_COUNT = 12
 _LETTERS = re.compile(r"^\d*[A-Za-z]+$")
 _VALUE_FIELD = re.compile(r"(?i)val(?:ue)?[:=]")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z_.-]*=")
+_ASSIGNMENT = re.compile(
+    r"[A-Za-z_][A-Za-z_.-]*=|(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)=(?=[^=\s])"
+)
 _PIPE_PAIR = re.compile(r"[A-Za-z_][\w.-]*\|")
 #: A setting's assignment: a snake_case or dotted name ("ansible_ssh_private_key_file=…"), not a
 #: password with an "=" in it ("Copper=Falcon46").
@@ -920,14 +928,9 @@ _ID_WORDS = frozenset(
         *("id", "ids", "request", "correlation", "trace", "span", "commit", "sha", "md5", "sha1", "sha256", "uuid"),
         *("ssid", "essid"),  # (the word after names a Wi-Fi network)
         *("checksum", "digest", "коміту", "коммита", "хеш", "хэш"),  # (a digest; "commit" in Ukrainian, Russian)
-        *(
-            "named",
-            "called",
-            "titled",
-            "labelled",
-            "labeled",
-            "identifier",
-        ),  # (a name follows: "… named 'crosspost-542'")
+        # (a name follows: "… named 'crosspost-542'"; a key's fingerprint, a secret's version id)
+        *("named", "called", "titled", "labelled", "labeled", "identifier"),
+        *("fingerprint", "thumbprint", "version", "גרסה", "גרסא"),
     ]
 )
 #: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
@@ -1408,6 +1411,11 @@ _CLI_PASSWORDS = (
 #: PASSWORD /add`, Cisco's `crypto isakmp key KEY address PEER`, a PgBouncer `userlist.txt`
 #: line (`"user" "password"`).
 _OTHER_PASSWORDS = (
+    # an SNMP community given before its protocol version ("… community plover-RW v2c"), a SIM's PIN
+    # given to a modem (`AT+CPIN="1234"`, and after a PUK: `AT+CPIN="PUK","PIN"`)
+    (re.compile(r"\bcommunity[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{4,64})(?P=q)[ \t]+v(?:1|2c|3)\b"), ("community",)),
+    (re.compile(r"\bAT\+CPIN=(?P<q>\")(?P<value>\d{4,8})(?P=q)"), ("at+cpin",)),
+    (re.compile(r"\bAT\+CPIN=\"\d{8}\",(?P<q>\")(?P<value>\d{4,8})(?P=q)"), ("at+cpin",)),
     # a game server's Steam login token (`+sv_setsteamaccount GSLT`), ARK's console `enablecheats PASSWORD`
     (
         re.compile(r"\bsv_setsteamaccount[\"']?[ \t:=]+(?P<q>[\"']?)(?P<value>[0-9A-F]{32})(?P=q)"),
@@ -2777,6 +2785,8 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
+    if "".join(parts) in _LORAWAN_KEYS:
+        return "secret"  # LoRaWAN's root and session keys ("NwkSKey", "AppSKey", "LORA_NWKSKEY")
     if parts[-1:] == ("hmac",) and len(parts) > 1:
         return "secret"  # a setting that holds an HMAC key ("ADYEN_NOTIFICATION_HMAC")
     if parts[-2:] in (("auth", "header"), ("authorization", "header")) or (
@@ -3369,6 +3379,12 @@ def _code_identifier(value: str) -> bool:
 _OBJECT_ID = re.compile(
     r"\b(?:pi|ch|evt|cus|sub|in|txn|po|pm|seti|src|card|ba|acct|price|py|ii|il|cn|dp|tr)_[A-Za-z0-9]{8,28}\b"
 )
+_MANAGER_PATH = re.compile(
+    r"(?i)\b(?:keepass\w{0,3}|1password|bitwarden|vaultwarden|lastpass|keeper|dashlane|passbolt)[ \t]*(?:>|»|→|/)"
+    r"(?:[ \t]*[\w .-]{1,40}[ \t]*(?:>|»|→|/))*[ \t]*$"
+)
+#: A sentence that announces the value on the next line ("… the client secret for east paddock is below.").
+_BELOW = re.compile(r"(?i)\bbelow[.:]?$|\bhere[ \t]+(?:it[ \t]+)?is[.:]?$")
 _SAMPLE_BEFORE = re.compile(
     r"(?i)(?<![\w.@/-])(?:sample|example)(?:[ \t]+[a-z]{2,12}){0,2}(?:[ \t]+for[ \t]+[^\s:]{1,30})?[ \t]*[:=]?[ \t]*[\"'`]?$"
 )
@@ -3387,6 +3403,17 @@ def _not_a_value(text: str, f: Finding) -> bool:
     if span.startswith("SHA256:"):
         return re.fullmatch(r"SHA256:[A-Za-z0-9+/]{43}=?", span) is not None
     line_start = text.rfind("\n", 0, f.start) + 1
+    if re.fullmatch(r"[0-9a-f]{6,12}", span) and (
+        text[f.start - 1 : f.start] == "(" or text[max(0, f.start - 2) : f.start] == "# "
+    ):
+        return True  # a commit's short id in parentheses or a trailing comment ("(808837b)", "# 8125d7")
+    opened = text.rfind("ENC[", line_start, f.start)
+    if opened >= 0 and "]" not in text[opened : f.start]:
+        return True  # a part of sops' ciphertext ("ENC[AES256_GCM,data:…,iv:…,tag:…]")
+    if re.fullmatch(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+=\d{1,20}", span):
+        return True  # a setting of digits ("grafana_session_expiry=8552747551": a time)
+    if _MANAGER_PATH.search(text, max(line_start, f.start - 80), f.start):
+        return True  # a folder of a password manager's tree ("in KeePass > Facilities > CCTV")
     if _SAMPLE_BEFORE.search(text, max(line_start, f.start - 40), f.start):
         return True  # a value given as a sample ("Sample header value … from a test event")
     if f.kind == "password" and _BANNED_BEFORE.search(text, max(line_start, f.start - 120), f.start):
@@ -4875,7 +4902,10 @@ class SecretScanner:
                 prev = text[prev_start : m.start() - 1].strip()
                 if not prev and prev_start > 0:  # (one blank line between: "the password:\n\n…")
                     prev = text[text.rfind("\n", 0, prev_start - 1) + 1 : prev_start - 1].strip()
-                if prev.endswith(":") or _CREATES.search(prev):
+                if prev.lower().rstrip(":") in _VALUE_WORDS and prev.endswith(":") and prev_start > 0:
+                    # a bare "value:" label: the line above it names the secret ("… the X client secret.\nvalue:\n…")
+                    prev = text[_previous_line(text, prev_start) : prev_start - 1].strip() + " " + prev
+                if prev.endswith(":") or _CREATES.search(prev) or _BELOW.search(prev):
                     kind = _line_kind(prev.rstrip(":"))
                     named = (kind, ("token",)) if kind else None
                 elif _WORDY.match(prev.lstrip("_.")):

@@ -2253,3 +2253,35 @@ def test_gateway_keys_game_server_tokens_and_public_widget_keys() -> None:
     assert scanner.scan("Bluesky app password looks like xxxx-xxxx-xxxx-xxxx - create one named 'crosspost-542'") == []
     assert scanner.scan(f"DISCORD_TOKEN=encrypted:{base64.b64encode(_RNG.randbytes(90)).decode()}") == []
     assert scanner.scan(f"Pterodactyl: API key 'bot' created by Elif (identifier {_r(_AN, 16)}), last used never") == []
+
+
+def test_rural_network_values_announced_values_and_manager_paths() -> None:
+    scanner = SecretScanner()
+    community = "plover-noc-" + _r(string.digits, 3)
+    assert _found(f"librenms: add device tower38.valleynet.coop community {community} v2c", community)
+    assert _found('AT+CPIN?\n+CPIN: SIM PIN\nAT+CPIN="3726"\nOK', "3726")
+    nwks = _r("0123456789ABCDEF", 32)
+    assert _found(f"DEBUG config loaded: LORA_NWKSKEY={nwks}", nwks)
+    secret = _r(_AN, 40)
+    assert _found(
+        f"memory: kofi asked me to remember the John Deere client secret (co-op office).\nvalue:\n{secret}", secret
+    )
+    assert _found(
+        f"Hi,\nas discussed, the Climate FieldView client secret for east paddock is below.\n\n{secret}\n", secret
+    )
+    # a password manager's folders, a commit's short id, sops' ciphertext, digits of a setting
+    assert scanner.scan("new one is in KeePass > Facilities > CCTV.") == []
+    assert scanner.scan("# passwords are stripped by oxidized (808837b)") == []
+    sops = f"ENC[AES256_GCM,data:{_r(_AN, 40)}=,iv:{_r(_AN, 43)}=,tag:{_r(_AN, 22)}==,type:str]"
+    assert scanner.scan(f"wifi_password: {sops}") == []
+    assert scanner.scan("Set-Cookie: grafana_session_expiry=8552747551; Path=/; Max-Age=2592000") == []
+    assert (
+        scanner.scan(f"AUTH0_DOMAIN=firm.eu.auth0.com\nAUTH0_CLIENT_ID={_r(_AN, 32)}\nAUTH0_CLIENT_SECRET=${{S}}") == []
+    )
+    assert (
+        scanner.scan(f"Entra app certificate credential: thumbprint {_r('0123456789ABCDEF', 40)}, expires soon.") == []
+    )
+    assert scanner.scan(f"Clio API key is in Key Vault as clio-secret, version {_r(_HEXD, 32)}.") == []
+    # a generated password with "_" before "=" is no assignment
+    password = "MhH6V0B_6=rXlGl9"
+    assert _found(f"{password}\n(svc_veeam, domain MERIDIAN — the backup job's password)", password)
