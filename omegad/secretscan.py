@@ -2787,7 +2787,7 @@ def _name_kind(name: str, before: str) -> str | None:
     parts = _name_parts(name)
     if "".join(parts) in _LORAWAN_KEYS:
         return "secret"  # LoRaWAN's root and session keys ("NwkSKey", "AppSKey", "LORA_NWKSKEY")
-    if parts[-1:] == ("hmac",) and len(parts) > 1:
+    if parts[-1:] == ("hmac",) and len(parts) > 1 and parts[-2].isalpha() and parts[-2] not in ("pbkdf", "sha", "md"):
         return "secret"  # a setting that holds an HMAC key ("ADYEN_NOTIFICATION_HMAC")
     if parts[-2:] in (("auth", "header"), ("authorization", "header")) or (
         len(parts) > 1 and parts[-1] == "authorization"
