@@ -448,7 +448,7 @@ _NAME_HINT = re.compile(
     r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]sen(?:ord|fras)|salasana|adgangskode|heslo"
     r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|口令|비밀번호|비번|암호(?!화)|schl[üu]ssel"
     r"|m[ậa]t[ \t_-]*kh[ẩa]u|kata[ \t_-]*sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
-    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community|hmac(?![a-z])"
+    r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community|hmac(?![a-z])|(?<![a-z])pin(?![a-z])"
     # (more languages: Romanian, Hungarian, Greek, Hebrew, Thai, Arabic, Persian, Hindi, Bengali,
     # Urdu, Croatian and Serbian, Bulgarian, Lithuanian, Estonian, Icelandic, Malay, Swahili, Tamil)
     r"|(?<![a-z])parol[aăe](?:s[ıi])?(?![a-z])|(?<![a-z])parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]"
@@ -586,7 +586,7 @@ _KEY_QUALIFIER = frozenset(
         # more of their values, a table's primary key is an id)
         *("primary", "secondary"),
         # a payment gateway's merchant key (Paytm), Magento's crypt key, PrestaShop's webservice key
-        *("merchant", "crypt", "webservice"),
+        *("merchant", "crypt", "webservice", "transaction"),
         "stream",  # (a streaming service's ingest key: Restream, Twitch, YouTube)
         # a product's licence ("activation key", "product key")
         *("activation", "product", "deploy"),
@@ -876,9 +876,10 @@ _DIGEST_COLUMN = re.compile(r"\b(?:DIGEST|CHECKSUM|SHA256|SHA1|MD5|HASH|FINGERPR
 #: themselves are not in the source): Stripe's documented test keys, RFC 7515's HMAC key (A.1),
 #: the Azure Storage emulator's (Azurite's) well-known account key for `devstoreaccount1`,
 #: Mailgun's example API key, and FIPS-197's AES-128 test key (the key of LoRaWAN's and many
-#: specs' test vectors), in both cases, and the NT hash of the empty password.
+#: specs' test vectors), in both cases, the NT hash of the empty password, and xkcd 936's passphrase.
 _DOCUMENTED_VALUES = frozenset(
     [
+        "c4bbcb1fbec99d65bf59d85c8cb62ee2db963f0fe106f483d9afa73bd4e39a8a",
         "5db21f1ad63d9b336bf2f3487f1e8222e18be68f5331196941a307bb5244010c",
         "9c846fdf0fa8955c377d0301542ee20ecd4585c5f359aa0a4cf15d44424f573d",
         "4d4281de01883b3cb68eed3fd3a0b18c141b8ad1ba4f57ac487fc66e013ba862",
@@ -930,7 +931,7 @@ _ID_WORDS = frozenset(
         *("checksum", "digest", "коміту", "коммита", "хеш", "хэш"),  # (a digest; "commit" in Ukrainian, Russian)
         # (a name follows: "… named 'crosspost-542'"; a key's fingerprint, a secret's version id)
         *("named", "called", "titled", "labelled", "labeled", "identifier"),
-        *("fingerprint", "thumbprint", "version", "גרסה", "גרסא"),
+        *("fingerprint", "thumbprint", "version", "גרסה", "גרסא", "prefix", "name"),
     ]
 )
 #: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
@@ -1411,6 +1412,13 @@ _CLI_PASSWORDS = (
 #: PASSWORD /add`, Cisco's `crypto isakmp key KEY address PEER`, a PgBouncer `userlist.txt`
 #: line (`"user" "password"`).
 _OTHER_PASSWORDS = (
+    # MAVProxy's `signing setup PASSPHRASE` / `signing key PASSPHRASE` (MAVLink 2 message signing)
+    (
+        re.compile(
+            r"(?m)^[ \t]*(?:MAV>[ \t]*signing[ \t]+(?:setup|key)|signing[ \t]+setup)[ \t]+(?P<q>)(?P<value>[^\s:]{6,200})$"
+        ),
+        ("signing",),
+    ),
     # an SNMP community given before its protocol version ("… community plover-RW v2c"), a SIM's PIN
     # given to a modem (`AT+CPIN="1234"`, and after a PUK: `AT+CPIN="PUK","PIN"`)
     (re.compile(r"\bcommunity[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{4,64})(?P=q)[ \t]+v(?:1|2c|3)\b"), ("community",)),
@@ -2052,6 +2060,8 @@ _NOT_A_VALUE = re.compile(
     r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
     # a CI's encrypted setting ("Encrypted(…)", Codemagic), an .rdp file's DPAPI blob ("51:b:0100…"),
     # a status code or an address in hex ("0xC000006D")
+    # (and a .NET configuration key, "Twilio:AuthToken")
+    r"|[A-Z][A-Za-z0-9]*(?::[A-Z][A-Za-z0-9]*)+$"
     r"|Encrypted\(.*|(?i:encrypted|ciphertext):[A-Za-z0-9+/=_-]{16,}.*|51:b:[0-9A-Fa-f]{16,}|0x[0-9A-Fa-f]{1,16}[.,;)]?$"
     # hashes that must be cracked before they log in (NetNTLMv1/2 as Responder prints them, Kerberos
     # tickets as hashcat reads them), and an .rdp file's other settings ("username:s:…")
@@ -2785,6 +2795,8 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
+    if parts[-1:] == ("pin",) and len(parts) > 1 and all(p.isalpha() for p in parts):
+        return "service_key"  # ("ELAVON_SSL_PIN=<64 random>": only a long random value, never "LED_PIN=13")
     if "".join(parts) in _LORAWAN_KEYS:
         return "secret"  # LoRaWAN's root and session keys ("NwkSKey", "AppSKey", "LORA_NWKSKEY")
     if parts[-1:] == ("hmac",) and len(parts) > 1 and parts[-2].isalpha() and parts[-2] not in ("pbkdf", "sha", "md"):
@@ -3231,6 +3243,9 @@ _SETTING_SET = re.compile(
     r"\b(?:(?:settings|cfg|nvs|config)[ \t]+set|fw_setenv|setenv)[ \t]+(?P<name>[\w./:-]{1,100})[ \t]+"
     r"(?P<q>[\"']?)(?P<value>[^\s\"']{1,200})(?P=q)(?=\s|$)"
 )
+_VAULT_GET = re.compile(r"\bvault[ \t]+(?:kv[ \t]+get|read)\b[^\n]*?[ \t](?P<path>[\w./:-]+)[ \t]*$", re.M)
+_VAULT_DATA = re.compile(r"====== Data ======\n(?:Key[ \t]+Value\n-+[ \t]+-+\n)?(?P<rows>(?:[^\n=]+(?:\n|$)){1,50})")
+_VAULT_ROW = re.compile(r"(?m)^(?P<name>[\w.-]{1,64})[ \t]{2,}(?P<value>\S(?:[^\n]{0,398}\S)?)[ \t]*$")
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,400}={0,2}(?![A-Za-z0-9+/=_-])")
 #: Credentials that security tools print once they recover them (`SecretScanner._recovered`).
 _RECOVERED = (
@@ -3592,6 +3607,7 @@ class SecretScanner:
         yield from self._outputs(text)
         yield from self._recovered(text)
         yield from self._wrapped(text)
+        yield from self._vault_tables(text)
         yield from self._paragraphs(text)
 
     def _formats(self, text: str) -> Iterator[Finding]:
@@ -5129,6 +5145,23 @@ class SecretScanner:
                 (_CODE_WORD.search(near) or _LOWER_PIN.search(near)) and _LOCK_WORD.search(line)
             ):
                 yield Finding("password", m.start(), m.start() + len(digits))
+
+    def _vault_tables(self, text: str) -> Iterator[Finding]:
+        """`vault kv get PATH` without `-field`: its "Data" table's rows are the secret's fields,
+        a row named "value" being the one the path names ("secret/city/notify_api_key")."""
+        for m in _VAULT_DATA.finditer(text) if "====== Data ======" in text else ():
+            path = _VAULT_GET.findall(text, 0, m.start())
+            named = re.split(r"[/.:]", path[-1])[-1] if path else ""
+            for row in _VAULT_ROW.finditer(m.group("rows")):
+                name, value = row.group("name"), row.group("value")
+                name = named if name.lower() == "value" else name
+                kind = _setting_kind(name) if name else None
+                if kind is None or kind == "session" or not _usable(value, True):
+                    continue
+                kind = "secret" if kind == "service_key" else kind
+                if self._accepts(value, kind, _name_parts(name), True):
+                    start = m.start("rows") + row.start("value")
+                    yield Finding("password" if kind == "password" else "high_entropy", start, start + len(value))
 
     def _wrapped(self, text: str) -> Iterator[Finding]:
         """Base64 of "user:token" whose token has a vendor's format (fastlane's

@@ -2285,3 +2285,21 @@ def test_rural_network_values_announced_values_and_manager_paths() -> None:
     # a generated password with "_" before "=" is no assignment
     password = "MhH6V0B_6=rXlGl9"
     assert _found(f"{password}\n(svc_veeam, domain MERIDIAN — the backup job's password)", password)
+
+
+def test_vault_tables_access_pins_signing_passphrases_and_documented_examples() -> None:
+    scanner = SecretScanner()
+    notify = "bins_live-" + _uuid() + "-" + _uuid()
+    table = "====== Data ======\nKey      Value\n---      -----\n"
+    assert _found(f"$ vault kv get secret/city/notify_api_key\n{table}value    {notify}", notify)
+    pin = _r(string.ascii_uppercase + string.digits, 64)
+    assert _found(f"# Elavon Converge\nELAVON_SSL_PIN={pin}", pin)
+    phrase = "quartz-lantern-glacier-falcon-nimbus"
+    assert _found(f"MAV> signing setup {phrase}\nInitial timestamp 792883961454\nSetup signing key", phrase)
+    # a GPIO pin, a key's fingerprint, the xkcd passphrase, a .NET configuration key, a key's name
+    assert scanner.scan("#define LED_PIN 13\nLED_PIN=13") == []
+    assert scanner.scan("signing key fingerprint: BD36 FDB3 BA5F 421A 896C 9E6D 8096 D1A4 6D3B 688D") == []
+    assert scanner.scan("Policy: at least 14 chars, e.g. a passphrase like 'correct horse battery staple'.") == []
+    assert scanner.scan('dotnet user-secrets set "Twilio:AuthToken" "<client-secret>" --project src/Permits') == []
+    assert scanner.scan("API key name: portal-backend-90 (key id ea094b51aa7fbd84), secret shown once") == []
+    assert scanner.scan("key id (sha256 prefix) 06984cee3f69 for amr-07") == []
