@@ -2795,7 +2795,7 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
-    if parts[-1:] == ("pin",) and len(parts) > 1 and all(p.isalpha() for p in parts):
+    if parts[-1:] == ("pin",) and len(parts) > 1 and all(p.isalpha() and len(p) >= 3 for p in parts):
         return "service_key"  # ("ELAVON_SSL_PIN=<64 random>": only a long random value, never "LED_PIN=13")
     if "".join(parts) in _LORAWAN_KEYS:
         return "secret"  # LoRaWAN's root and session keys ("NwkSKey", "AppSKey", "LORA_NWKSKEY")
