@@ -754,10 +754,9 @@ _KEPT_WORDS = frozenset(
 _SEE_WORDS = frozenset(["see", "siehe", "voir", "vedi", "ver", "cf", "cf."])
 #: A CLI's verbs on a stored secret ("bws secret get <id>", "doppler secrets delete NAME").
 _CLI_VERBS = frozenset(["get", "show", "view", "describe", "list", "ls", "delete", "rm", "inspect", "fetch", "access"])
-#: A code benchmark's pass@k metric: a name's word, not a name.
-_CAMEL_WORDS = re.compile(
-    r"(?:[a-z]+|[A-Z]{2,5}(?=[A-Z][a-z]))?(?:[A-Z][a-z]{2,})+$"
-)  # (also "lastKnownFileType": a field)
+#: Words in camel case, after a lower-case word, an acronym or a one-letter prefix (also
+#: "lastKnownFileType", "JWEDecryptionFailed", "kSecAttrAccessible…": a field's or a constant's name).
+_CAMEL_WORDS = re.compile(r"(?:[a-z]+|[A-Z]{2,5}(?=[A-Z][a-z]))?(?:[A-Z][a-z]{2,})+$")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,63}$")
 _DECLARATION = re.compile(r"\b(?:val|var|let|const|final|def|local|my|dim)[ \t]+([A-Za-z_]\w*)\b")
 _SETTING_PAIR = re.compile(r"(?i)[a-z_][\w.-]{0,40}=(?:true|false|yes|no|on|off|none|null|\d{1,10})$")
@@ -786,6 +785,7 @@ _MANAGER_NAMES = _PASSWORD_MANAGERS | {
     "enpass",
 }
 _KEPT_IN = re.compile(r"(?i)\b(?:in|from|into|via|under)[ \t]+(?:the[ \t]+|our[ \t]+)?$")
+#: A code benchmark's pass@k metric: a name's word, not a name.
 _NOT_A_NAME = re.compile(r"(?i)pass@\d+|pass\^\d+")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z]+)\b(?![:=])")
 #: The same noun as a label's last word: "password hashing: argon2id, …" is about the hashing.
@@ -1422,6 +1422,7 @@ _OTHER_PASSWORDS = (
     # an SNMP community given before its protocol version ("… community plover-RW v2c"), a SIM's PIN
     # given to a modem (`AT+CPIN="1234"`, and after a PUK: `AT+CPIN="PUK","PIN"`)
     (re.compile(r"\bcommunity[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"']{4,64})(?P=q)[ \t]+v(?:1|2c|3)\b"), ("community",)),
+    # (a PUK and then a new PIN: both are secrets, each found by one pattern)
     (re.compile(r"\bAT\+CPIN=(?P<q>\")(?P<value>\d{4,8})(?P=q)"), ("at+cpin",)),
     (re.compile(r"\bAT\+CPIN=\"\d{8}\",(?P<q>\")(?P<value>\d{4,8})(?P=q)"), ("at+cpin",)),
     # a game server's Steam login token (`+sv_setsteamaccount GSLT`), ARK's console `enablecheats PASSWORD`
@@ -2044,9 +2045,8 @@ _NOT_PASSPHRASE = frozenset(
 #: A value that is itself a key's name ("postgres-password" in a Helm `passwordKey:`).
 _NAME_LIKE = re.compile(r"^[a-z]+(?:[-_][a-z]+)*$")
 _ENV_NAME = re.compile(r"^[A-Z]+(?:_[A-Z]+)*$")
-_ENV_NAME_NUMBERED = re.compile(
-    r"^[A-Z]+(?:_[A-Z]+)*(?:_[A-Z]*\d{1,3}[A-Z]*)+$"
-)  # ("UPLOAD_KEYSTORE_BASE64", "RSA_PUBLIC_KEY_2")
+#: The same with numbered pieces ("UPLOAD_KEYSTORE_BASE64", "RSA_PUBLIC_KEY_2").
+_ENV_NAME_NUMBERED = re.compile(r"^[A-Z]+(?:_[A-Z]+)*(?:_[A-Z]*\d{1,3}[A-Z]*)+$")
 #: Values that are something else: a password hash in crypt(3)'s format ("$2b$12$…", "$6$…") or
 #: an LDAP scheme's ("{SSHA}…"),
 #: OpenSSL's encrypted output (base64 of "Salted__"), an issue key or a standard's number
@@ -2058,10 +2058,10 @@ _NOT_A_VALUE = re.compile(
     r"|[A-Z][A-Z0-9]{1,9}-\d{1,6}:?|\d{2,5}-\d{1,5}[A-Za-z]?"
     # a request's id as APIs print it in errors and logs (Stripe, OpenAI and Anthropic: "req_…")
     r"|req_[A-Za-z0-9]{8,64}(?![\w-])"
+    # a .NET configuration key ("Twilio:AuthToken")
+    r"|[A-Z][A-Za-z0-9]*(?::[A-Z][A-Za-z0-9]*)+$"
     # a CI's encrypted setting ("Encrypted(…)", Codemagic), an .rdp file's DPAPI blob ("51:b:0100…"),
     # a status code or an address in hex ("0xC000006D")
-    # (and a .NET configuration key, "Twilio:AuthToken")
-    r"|[A-Z][A-Za-z0-9]*(?::[A-Z][A-Za-z0-9]*)+$"
     r"|Encrypted\(.*|(?i:encrypted|ciphertext):[A-Za-z0-9+/=_-]{16,}.*|51:b:[0-9A-Fa-f]{16,}|0x[0-9A-Fa-f]{1,16}[.,;)]?$"
     # hashes that must be cracked before they log in (NetNTLMv1/2 as Responder prints them, Kerberos
     # tickets as hashcat reads them), and an .rdp file's other settings ("username:s:…")
@@ -2551,6 +2551,9 @@ def _person_password(value: str) -> bool:
     )
 
 
+_ENV_NAME_IN = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9])")
+
+
 def _names_token(command: str) -> bool:
     """*command* reads a secret whose name calls it a token, a secret or an API key (a
     Kubernetes Secret's `{.data.POSTMARK_SERVER_TOKEN}`, a vault field)."""
@@ -2558,9 +2561,6 @@ def _names_token(command: str) -> bool:
         _name_parts(m.group())[-1:] in (("token",), ("secret",), ("key",), ("apikey",))
         for m in _ENV_NAME_IN.finditer(command)
     )
-
-
-_ENV_NAME_IN = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9])")
 
 
 def _short_random(value: str) -> bool:
@@ -2589,9 +2589,7 @@ def _mixed_token(value: str) -> bool:
         len(value) >= 16
         and value.isalnum()
         and value.isascii()
-        and any(c.islower() for c in value)
-        and any(c.isupper() for c in value)
-        and any(c.isdigit() for c in value)
+        and _three_classes(value)
         and not re.search(r"[A-Za-z][a-z]{5}", value)
         and _entropy(value) >= 3.2
     )
@@ -2804,7 +2802,9 @@ def _name_kind(name: str, before: str) -> str | None:
     if parts[-2:] in (("auth", "header"), ("authorization", "header")) or (
         len(parts) > 1 and parts[-1] == "authorization"
     ):
-        return "secret"  # (and a setting named after the header: fastlane's MATCH_GIT_BASIC_AUTHORIZATION)  # a whole Authorization header's value ("UPSTREAM_AUTH_HEADER: <base64 user:pass>")
+        # a whole Authorization header's value ("UPSTREAM_AUTH_HEADER: <base64 user:pass>"), also
+        # under a setting named after the header (fastlane's MATCH_GIT_BASIC_AUTHORIZATION)
+        return "secret"
     if (
         not parts
         or parts[-1] in _NAME_NOT_VALUE
@@ -4008,15 +4008,9 @@ class SecretScanner:
                 yield Finding("high_entropy", m.start(), m.end())
         for m in _SETTING_SET.finditer(text) if " set " in text else ():
             # a device shell's or a CLI's `settings set golioth/psk "…"`: the path's last piece names it
-            name = re.split(r"[/.:]", m.group("name"))[-1]
-            kind = _setting_kind(name)
-            value = m.group("value")
-            if kind is not None and kind != "session" and _usable(value, True):
-                kind = "secret" if kind == "service_key" else kind
-                if self._accepts(value, kind, _name_parts(name), True):
-                    yield Finding(
-                        "password" if kind == "password" else "high_entropy", m.start("value"), m.end("value")
-                    )
+            found = self._named_setting(re.split(r"[/.:]", m.group("name"))[-1], m.group("value"), m.start("value"))
+            if found is not None:
+                yield found
         for m in _ECHO_INTO_FILE.finditer(text) if "echo" in text or "printf" in text else ():
             file, group = m.group("file"), "value" if m.group("value") else "bare"
             value = m.group(group)
@@ -4639,7 +4633,7 @@ class SecretScanner:
             if len(body) == 32 and _UPPER_HEX.fullmatch(body):
                 # (a key in upper-case hex, as Steam issues Web API keys; digests print lower)
                 return _looks_random(body)
-            three = len(body) >= 16 and all(any(f(c) for c in body) for f in (str.islower, str.isupper, str.isdigit))
+            three = len(body) >= 16 and _three_classes(body)
             return (len(body) >= 20 or three) and _looks_random(body) and not _HEX.match(body)
         if _basic_pair(value) or _looks_random(value) or _app_password(value) or _random_case_letters(value):
             return True
@@ -5153,15 +5147,21 @@ class SecretScanner:
             path = _VAULT_GET.findall(text, 0, m.start())
             named = re.split(r"[/.:]", path[-1])[-1] if path else ""
             for row in _VAULT_ROW.finditer(m.group("rows")):
-                name, value = row.group("name"), row.group("value")
-                name = named if name.lower() == "value" else name
-                kind = _setting_kind(name) if name else None
-                if kind is None or kind == "session" or not _usable(value, True):
-                    continue
-                kind = "secret" if kind == "service_key" else kind
-                if self._accepts(value, kind, _name_parts(name), True):
-                    start = m.start("rows") + row.start("value")
-                    yield Finding("password" if kind == "password" else "high_entropy", start, start + len(value))
+                name = named if row.group("name").lower() == "value" else row.group("name")
+                found = self._named_setting(name, row.group("value"), m.start("rows") + row.start("value"))
+                if found is not None:
+                    yield found
+
+    def _named_setting(self, name: str, value: str, start: int) -> Finding | None:
+        """*value*, given as the setting *name* (its separator says so), if it is that setting's
+        secret; a service's key is judged as a secret (its form is no `KEY=` line here)."""
+        kind = _setting_kind(name) if name else None
+        if kind is None or kind == "session" or not _usable(value, True):
+            return None
+        kind = "secret" if kind == "service_key" else kind
+        if not self._accepts(value, kind, _name_parts(name), True):
+            return None
+        return Finding("password" if kind == "password" else "high_entropy", start, start + len(value))
 
     def _wrapped(self, text: str) -> Iterator[Finding]:
         """Base64 of "user:token" whose token has a vendor's format (fastlane's
@@ -5182,13 +5182,14 @@ class SecretScanner:
         for pattern in _RECOVERED:
             for m in pattern.finditer(text):
                 value = m.group("value").rstrip()
+                hex_value = _HEX.fullmatch(value) is not None
                 if (
                     value
                     and _usable(value, True)
                     and not _documented(value)
-                    and (_HEX.fullmatch(value) is None or _looks_random(value))
+                    and (not hex_value or _looks_random(value))
                 ):
-                    label = "high_entropy" if _HEX.fullmatch(value) else "password"
+                    label = "high_entropy" if hex_value else "password"
                     yield Finding(label, m.start("value"), m.start("value") + len(value))
 
     def _outputs(self, text: str) -> Iterator[Finding]:
@@ -5208,8 +5209,9 @@ class SecretScanner:
                 if line_end <= done or line_end >= len(text):
                     continue
                 done = line_end
-                command = text[text.rfind("\n", 0, m.start()) + 1 : line_end]
-                lead = command[: m.start() - line_end + len(command)]
+                command_start = text.rfind("\n", 0, m.start()) + 1
+                command = text[command_start:line_end]
+                lead = text[command_start : m.start()]
                 if "$(" in lead or "`" in lead:
                     continue  # (a command substituted into a line prints nothing of its own)
                 if m.group().startswith("|") and _line_kind(command) is None:
@@ -5405,7 +5407,7 @@ class SecretScanner:
                     m.start("value"),
                     m.start("value") + len(value),
                 )
-        for m in _CHAT_PHRASE.finditer(text) if " " in text[-200:] or "\n" in text else ():
+        for m in _CHAT_PHRASE.finditer(text):
             line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
             value = m.group("value")
             if (
