@@ -447,7 +447,7 @@ _NAME_HINT = re.compile(
     r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser)(?![a-z])"
     r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]sen(?:ord|fras)|salasana|adgangskode|heslo"
     r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|口令|비밀번호|비번|암호(?!화)|schl[üu]ssel"
-    r"|m[ậa]t[ \t_-]*kh[ẩa]u|kata[ \t_-]*sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
+    r"|m[ậa]t[ \t_-]*kh[ẩa]u|(?<![a-z])kh(?:óa|oá)(?![a-z])|รหัส(?![\u0e00-\u0e7f])|kata[ \t_-]*sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
     r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community|hmac(?![a-z])|(?<![a-z])pin(?![a-z])"
     # (more languages: Romanian, Hungarian, Greek, Hebrew, Thai, Arabic, Persian, Hindi, Bengali,
     # Urdu, Croatian and Serbian, Bulgarian, Lithuanian, Estonian, Icelandic, Malay, Swahili, Tamil)
@@ -466,6 +466,8 @@ _FOREIGN_NAMES = {
     **dict.fromkeys(["口令", "암호", "비번", "lösenfras", "losenfras"], "password"),
     **dict.fromkeys(["mật khẩu", "mat khau", "kata sandi", "code d'accès", "code d'acces", "clave"], "password"),
     **dict.fromkeys(["schlüssel", "schlussel", "clé", "cle"], "key"),
+    # (Vietnamese "khóa", Thai "รหัส": a key or a code, so a random value)
+    **dict.fromkeys(["khóa", "khoá", "รหัส"], "key"),
 }
 _FOREIGN_PASSWORD = re.compile(
     r"(?i)parol[aăe](?:s[ıi])?|parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]|סיסמ[הא]|รหัสผ่าน"
@@ -770,6 +772,7 @@ _CRYPT_HASH = re.compile(r"(?:^|:)\$(?:[0-9][a-z]?|2[aby]|argon2i?d?|pbkdf2[\w-]
 _PASSWORD_HASH = re.compile(
     r"^(?:md5[0-9a-f]{32}$|SCRAM-SHA-(?:1|256)\$\d{1,7}:|\*[0-9A-F]{40}$|(?:scrypt|pbkdf2)(?::[\w-]{1,20}){1,4}\$)"
 )
+_SCRAM = re.compile(r"SCRAM-SHA-(?:1|256)\$\d{1,7}:[A-Za-z0-9+/=]{8,}\$[A-Za-z0-9+/=]{16,}:[A-Za-z0-9+/=]{16,}")
 _GLUED_PREFIX = re.compile(r"[^\x00-\x7f]{1,3}-(?=[\x00-\x7f])")
 _INDEXED_NAME = re.compile(r"\[\d{1,4}\]\.[A-Za-z]")
 _TEMPLATE_OPEN = re.compile(r"\{[{%][ \t]*$")
@@ -863,6 +866,7 @@ _COPULAS = frozenset(
         "c'est",
         "c’est",
         *("هو", "هي"),  # (Arabic: "… هو VALUE")
+        *("là", "คือ", "είναι"),  # (Vietnamese, Thai, Greek)
     ]
 )
 _ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-", "~"])
@@ -895,7 +899,7 @@ _ID_ANNOTATION = re.compile(
     r"|[ \t]+belongs[ \t]+to\b"  # (what an id is said to do: "API key 1FL2… belongs to sa-eoqn9e")
 )
 _DECLARED_PUBLIC = re.compile(
-    r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ](?:only|key)|publishable|not[ \t]+a[ \t]+secret"
+    r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ](?:only|key)|publishable|not[ \t]+(?:a[ \t]+)?secret|not[ \t]+auth"
     r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend))"
     r"|public[ \t]+in[ \t]+the[ \t]+(?:app|browser|bundle|page|client)|client[- ]side(?![ \t]+secret)"
     r"|safe[ \t]+in[ \t]+(?:the[ \t]+)?(?:theme|storefront)|storefront[- ]access[- ]token)\b"
@@ -953,7 +957,9 @@ _TRIM = "\"'`()[]{}.,;:!?«»“”"
 #: slot holds an expression: "{os.environ['DB_PASSWORD']}" in an f-string).
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:<[^>]*>?|\$[({].*|\$(?-i:(?![A-Z][a-z]{2,}\d{2,}[^\w\s]?$))[A-Za-z_]\w*(?:[^\w%].*)?|ENC\[.*|\$?\{\{.*|%[A-Za-z_]\w*%|%[A-Z_]+|%\([^)]*\)[sdr]|\{[A-Za-z_][\w.:-]*\}?|\{[A-Za-z_][\w.]*[\[(][^{}]*\}|\{\d{0,2}\}|#\{.*|@[\w.-]+@|\(+[A-Za-z_][\w.-]*\)*|__[A-Za-z][\w.]*__|\[\[.*|<<.*|\*+|•+|x+|\.{3,}|![A-Za-z_]+|"
-    r"(?:your|my|the|some|example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
+    # (an article opens a phrase, "the-db-password", not a password a person made, "The*25858RE")
+    r"(?:your|my|the|some)(?=$|[\s_-]|\.[A-Za-z]).*|"
+    r"(?:example|sample|dummy|fake|test|placeholder|redacted|changeme|change[_-]?me|"
     r"secret|password|token|none|null|nil|undefined|todo|tbd|xxx+|env|environment|vault|required|optional|"
     r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
     # (defaults that software documents: Icecast's "hackme", the Redis config's "foobared")
@@ -1027,8 +1033,10 @@ _PUBLIC_TOKEN = re.compile(
 _ENTROPY = {"base64": 4.0, "hex": 3.0}
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 _GROUPED = re.compile(r"^[A-Za-z0-9]{4,8}(?:-[A-Za-z0-9]{4,8}){3,}$")
-_PREFIXED_HEX = re.compile(r"[a-z]{1,8}(?:_[a-z0-9]{1,8}){0,3}_(?P<body>[0-9a-f]{20,128})")
-_HEX_GROUPS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4,20}){5,8}")
+#: (LabKey's keys are "apikey|<hex>")
+_PREFIXED_HEX = re.compile(r"[a-z]{1,8}(?:_[a-z0-9]{1,8}){0,3}[_|](?P<body>[0-9a-f]{20,128})")
+#: Hex in more groups than a UUID has, or in long groups ("<32 hex>-<31 hex>", a Mews token)
+_HEX_GROUPS = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4,20}){5,8}|[0-9a-fA-F]{16,64}(?:-[0-9a-fA-F]{16,64})+")
 _UPPER_HEX = re.compile(r"[0-9A-F]{32}")
 _HEX_PAIR = re.compile(r"[0-9a-f]{16,40}:[0-9a-f]{32,128}")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -1050,6 +1058,8 @@ _VALUE_FIRST = re.compile(
     r"(?=[A-Za-z]))(?P<rest>[^\n]{0,60})"
 )
 
+#: Words that deny what follows ("… — no password stored here").
+_DENIALS = frozenset(["no", "not", "without", "never", "none", "nothing"])
 #: A long value with parentheses in it (Django's keys draw on "!@#$%^&*(-_=+)"), then its name.
 _VALUE_FIRST_PARENS = re.compile(
     r"(?<!\S)(?P<value>(?=[^\s]{0,400}[()])[^\s\"'`<>]{20,400})[ \t]+(?:<-|←|(?:is|was)[ \t]+the)[ \t]+(?P<rest>[^\n]{0,60})"
@@ -1439,6 +1449,13 @@ _OTHER_PASSWORDS = (
         ("tpm2_changeauth",),
     ),
     (_cli(r"lftp", r"-u[ \t]+[^\s,\"']{1,100},", glued=True), ("lftp",)),
+    # FreeRADIUS' `radclient [options] server {auth|acct|status|coa|disconnect} SECRET`
+    (
+        re.compile(
+            r"\bradclient\b[^\n|;&]{0,300}?[ \t](?:auth|acct|status|coa|disconnect)[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"'-][^\s\"']{0,199})(?P=q)"
+        ),
+        ("radclient",),
+    ),
     # SAP HANA's secure store: `hdbuserstore SET KEY HOST:PORT USER PASSWORD`; Windows' product key
     # (`slmgr /ipk KEY`); Unity's licence serial (`-serial SERIAL`)
     (
@@ -1464,7 +1481,8 @@ _OTHER_PASSWORDS = (
     ),
     (
         re.compile(
-            r"\bnet[ \t]+user[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"'*/][^\s\"']{0,199})(?P=q)[ \t]+/(?:add|domain)\b"
+            # (options follow the password, or nothing: `net user NAME PASSWORD` sets it)
+            r"(?m)\bnet[ \t]+user[ \t]+\S{1,100}[ \t]+(?P<q>[\"']?)(?P<value>[^\s\"'*/][^\s\"']{0,199})(?P=q)(?:[ \t]+/\w|[ \t]*$)"
         ),
         ("net user",),
     ),
@@ -1785,10 +1803,11 @@ _CAT_FILE = re.compile(r"\bcat[ \t]+([^\s|;&<>]{1,200})[ \t]*$")
 _SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential|cookie)[^/]*$")
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
-#: `Fernet(b"…")`; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
+#: `Fernet(b"…")`, an SDK's class named as its package; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
 _KEY_CALL = re.compile(
     r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API|Server)(?:\.[Ii]nit|::new|\.new)?|\bcreate_?[cC]lient"
     r"|\bSearchClient\.create|\balgoliasearch|\bFernet"
+    r"|\b(?P<pkg>[a-z]\w{2,30})\.(?=[A-Z])(?i:(?P=pkg))"  # an SDK's own class: `smartsheet.Smartsheet("…")`
     r"|\brequire\([ \t]*[\"'][\w@/.-]{1,80}[\"'][ \t]*\)"  # a package's factory: require('twilio')(SID, TOKEN)
     r"|(?P<auth>\b(?:[A-Za-z_][\w.]{0,60})?(?:Auth(?:entication)?|Credentials?|Signer)(?:::new|\.new)?"
     r"|\bhmac\.new|\bhmac\.HMAC|\bjwt\.(?:encode|decode|sign|verify))"
@@ -1854,6 +1873,9 @@ _ID_BEFORE = re.compile(
     r"|error|signature|fingerprint)\b\W{0,3}$"
 )
 _TAIL_LINE = re.compile(r"(?m)^[^\n:]{0,200}:[^\n]{0,200}?:[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?[ \t]*$")
+#: What makes a key named so a credential when its value is a UUID ("OHIP_APP_KEY"; an
+#: idempotency, partition or public key is not one).
+_UUID_KEY_IDS = frozenset(["app", "access", "auth", "account", "master", "private", "signing", "subscription"])
 _API_KEY_WORDS = re.compile(r"(?i)\bapi[ _-]?key|\btoken")
 #: An answer's value at the end of its sentence, after a colon ("use the shared one: …").
 _TAIL_VALUE = re.compile(r":[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?[.,;!]?[ \t]*$")
@@ -2755,6 +2777,8 @@ def _plain_json(value: str) -> bool:
     if decoded is None or not decoded.startswith("{"):
         return False
     strings = re.findall(r"\"((?:[^\"\\]|\\.)*)\"", decoded)
+    # (what follows the object counts too: Seqera's tokens are base64 of '{"tid": 1}.<hex>')
+    strings.append(decoded[decoded.rfind("}") + 1 :].strip(". \n"))
     if any(_looks_random(v) or _hex_key(v) for v in strings):
         return False
     # (a field named a key or a token holds one, random-looking or not: Neptune's token is base64
@@ -2915,6 +2939,7 @@ def _usable(value: str, literal: bool = False) -> bool:
         or (_HOSTNAME.match(value) and (value.islower() or value.isupper()))
         or _TWILIO_SID.match(value)
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
+        or value.startswith(("CN=", "OU=", "DC=", "UID="))  # a directory's distinguished name
         or ("_" in value and _MODULE_PATH.fullmatch(value) is not None)  # ("model.layers.0.attn.q_proj")
         or _WORD_PATH.fullmatch(value)  # a relative path of words ("Assets/Editor/Build/ShaderStripper.cs")
         or _REGISTRY_PATH.match(value)  # a Windows registry key ("[HKEY_CLASSES_ROOT\CLSID\{…}]")
@@ -3569,6 +3594,13 @@ class SecretScanner:
         found = [f for f in found if not _shown_plain(text, f)]
         if found and _DIGEST_COLUMN.search(text):
             found = [f for f in found if not _in_digest_column(text, f)]
+        if found and "SCRAM-SHA-" in text:
+            # (a PostgreSQL role's stored SCRAM verifier, however a name before it is read)
+            scram = [m.span() for m in _SCRAM.finditer(text)]
+            found = [f for f in found if not _inside(scram, f)]
+        if found and "ENC " in text:
+            # FortiOS writes a stored password as `set passwd ENC <ciphertext>`: encrypted on the device
+            found = [f for f in found if not text.endswith("ENC ", 0, f.start)]
         if found and "-secrets" in text:
             # Cloud Run's `--set-secrets=ENV=NAME:VERSION,…` names secrets in Secret Manager, never a value
             refs = [m.span("list") for m in _SECRETS_FLAG.finditer(text)]
@@ -4132,7 +4164,8 @@ class SecretScanner:
                 or _INDEXED_NAME.match(text, end)  # (a prefix of a longer key: "credentials[0].private-key-location")
                 or _TEMPLATE_OPEN.search(text, max(0, start - 4), start)  # a template's variable ("{{ db_password }}")
                 or (urls and _in_url_authority(text, start))  # ("postgres://user:password@host")
-                or (logs and _LOG_LEVEL.search(text, max(0, start - 12), start))  # a logger ("DEBUG auth: …")
+                # a logger ("DEBUG auth: …"); a setting the log line prints is still one ("DEBUG password=…")
+                or (logs and _LOG_LEVEL.search(text, max(0, start - 12), start) and not text.startswith("=", end))
                 or (env_flags and _ENV_FLAG.search(text, max(0, start - 16), start) and not text.startswith("=", end))
                 # "pass" as a verb: "you should instead pass `targets=…`", "to pass :data:`h11.CLIENT`"
                 or (name == "pass" and _PASS_VERB.search(text, max(0, start - 24), start) is not None)
@@ -4668,11 +4701,15 @@ class SecretScanner:
         if decoded is not None and decoded != value and _credential_like(decoded):
             return True  # a credential in base64 ("the token in the secret is …")
         # a UUID is an id unless it is named an API key or a token (Heroku's keys are UUIDs)
-        return _UUID.match(value) is not None and (
-            any(p.endswith("token") for p in parts)  # ("Postmarkservertoken")
-            or "apikey" in parts
-            or ("api" in parts and "key" in parts)
-            or "secret" in parts  # (ORCID's client secrets are UUIDs; an Entra secret's *id* is named an id)
+        return (
+            _UUID.match(value) is not None
+            and (
+                any(p.endswith("token") for p in parts)  # ("Postmarkservertoken")
+                or "apikey" in parts
+                or ("api" in parts and "key" in parts)
+                or "secret" in parts  # (ORCID's client secrets are UUIDs; an Entra secret's *id* is named an id)
+                or (parts[-1:] == ("key",) and not _UUID_KEY_IDS.isdisjoint(parts[-2:-1]))  # (OPERA's "app key")
+            )
         )
 
     def _tables(self, text: str, named: bool = True) -> Iterator[Finding]:
@@ -4818,6 +4855,8 @@ class SecretScanner:
             ):
                 continue  # (an identifier named as one: "Account SID AC… — auth token lives in SSM")
             words = re.findall(r"[A-Za-z][\w-]*", rest)
+            if words and words[0].lower() in _DENIALS:
+                continue  # ("analysis-vm4 — no password stored here")
             # ("as DB_PASSWORD": a variable's name says it all; "come AES-256 data encryption key": prose)
             code_name = as_name and words and re.search(r"_|[a-z][A-Z]", words[0])
             words = words[: 1 if code_name else 7]
@@ -5039,7 +5078,8 @@ class SecretScanner:
                 chosen = m.group("auth") is not None and (i or m.group("auth").startswith(("hmac", "jwt")))
                 if len(value) < 8 or not _usable(value):
                     continue
-                if _looks_random(value) or (chosen and _credential_like(value)):
+                # (a key has no spaces: "ClickHouse password for marta: " is a prompt)
+                if (_looks_random(value) and " " not in value) or (chosen and _credential_like(value)):
                     yield Finding(
                         "high_entropy", m.start("args") + lm.start("value"), m.start("args") + lm.end("value")
                     )
@@ -5670,9 +5710,14 @@ def _hex_key(value: str) -> bool:
     return len(value) >= 32 and _HEX.match(value) is not None and _entropy(value) >= 3.0
 
 
+#: A base64 or token-shaped run of 16 or more characters with digits and both cases.
+_MIXED_BLOB = re.compile(r"(?<!\S)(?=\S*\d)(?=\S*[a-z])(?=\S*[A-Z])[A-Za-z0-9+/=_-]{16,}(?!\S)")
+
+
 def _line_kind(line: str) -> str | None:
     """The kind of the strongest secret named in *line* ("password", "secret"), else None; a bare
     "key" counts as a secret here: the reply must look random."""
+    line = _MIXED_BLOB.sub(" ", line)  # (no name inside a value: "Content-MD5: …A/Pw==" asks for no "pw")
     words = re.findall(r"[A-Za-z][\w.-]{0,60}", line)[:40]
     if any(_foreign(m.group()) == "password" for m in _NAME_HINT.finditer(line)):
         return "password"

@@ -2303,3 +2303,51 @@ def test_vault_tables_access_pins_signing_passphrases_and_documented_examples() 
     assert scanner.scan('dotnet user-secrets set "Twilio:AuthToken" "<client-secret>" --project src/Permits') == []
     assert scanner.scan("API key name: portal-backend-90 (key id ea094b51aa7fbd84), secret shown once") == []
     assert scanner.scan("key id (sha256 prefix) 06984cee3f69 for amr-07") == []
+
+
+def test_logged_settings_long_hex_groups_app_key_uuids_and_other_languages() -> None:
+    password = "falcon-Copper-" + _r(string.digits, 3)
+    assert _found(f"2026-11-04T03:14:22Z booking-bridge  | DEBUG password={password}\n", password)
+    mews = _r("0123456789ABCDEF", 32) + "-" + _r("0123456789ABCDEF", 31)
+    assert _found(f"MEWS_ACCESS_TOKEN={mews}", mews)
+    app_key = _uuid()
+    assert _found(f"TODO: move OHIP_APP_KEY={app_key} into the vault", app_key)
+    xero = _r(_AN, 48)
+    assert _found(f"Ghi chú: khóa Xero của Green Fork là {xero} — Erik đã cập nhật ngày 2026-01-21.", xero)
+    cloudbeds = "cbat_" + _r(_AN, 32)
+    assert _found(f"บันทึก: รหัส Cloudbeds ของ Hostal Marea คือ {cloudbeds} (อัปเดตโดย Emre)", cloudbeds)
+    greek = "The*" + _r(string.digits, 5) + "FB"
+    assert _found(
+        f"Σημείωση: το password για Booking.com στο Kalima Suites είναι {greek}. Αλλαγή μετά τη σεζόν.", greek
+    )
+    # an article opens a phrase, not a password a person made
+    assert _found(f"UNIFI_PASSWORD={greek}", greek)
+    tower = base64.b64encode(b'{"tid": 49168}.' + _r(_HEXD, 40).encode()).decode().rstrip("=")
+    assert _found(f"stringData:\n  TOWER_ACCESS_TOKEN: {tower}", tower)
+    assert _found(
+        "C:\\> net user Administrator MtI3KaK&d-J3-f_\nThe command completed successfully.", "MtI3KaK&d-J3-f_"
+    )
+    smartsheet = _r(_AN, 37)
+    assert _found(f"smart = smartsheet.Smartsheet('{smartsheet}')", smartsheet)
+    labkey = "apikey|" + _r(_HEXD, 32)
+    assert _found(f'labkey.setDefaults(apiKey = "{labkey}", baseUrl = "https://labkey.lab.internal/")', labkey)
+    radius = "Villa." + _r(string.digits, 5) + "UL"
+    assert _found(f'echo "User-Name = healthcheck" | radclient -x 10.21.247.163:1812 status {radius}', radius)
+
+
+def test_denied_public_ids_prompts_and_device_ciphertext_pass() -> None:
+    scanner = SecretScanner()
+    # an idempotency key, a logger's own name, a prompt, a Thai device code, FortiOS ciphertext
+    assert scanner.scan(f"idempotency_key={_uuid()}") == []
+    assert scanner.scan(f"DEBUG auth: token refreshed for user-{_r(_HEXD, 24)}") == []
+    assert scanner.scan('pw = getpass.getpass("ClickHouse password for marta: ")') == []
+    assert scanner.scan(f"รหัสอุปกรณ์{_r(string.digits, 17)}ไม่ใช่ความลับ แชร์ให้ทีมซัพพอร์ตได้") == []
+    assert scanner.scan(f"set psksecret ENC {base64.b64encode(_RNG.randbytes(60)).decode()}") == []
+    assert scanner.scan(f"DocuSign integration key (client id, not secret): {_uuid()}") == []
+    assert (
+        scanner.scan(
+            f"ETL checkpoint token (pagination cursor, not auth): {base64.b64encode(_RNG.randbytes(32)).decode()}"
+        )
+        == []
+    )
+    assert scanner.scan("Windows Hello PIN reset for avi_iyer on analysis-vm4 — no password stored here") == []
