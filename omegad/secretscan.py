@@ -303,7 +303,7 @@ _TOKENS: dict[str, re.Pattern[str]] = {
         r"[0-9a-f]{32}(?:/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,80})?)?"
         r"|\bhttps://chat\.googleapis\.com/v1/spaces/[\w-]{1,40}/messages\?key=[\w-]{20,60}&token=[\w%=-]{20,100}"
         r"|\bhttps://hooks\.zapier\.com/hooks/catch/\d{3,12}/[a-z0-9]{5,12}/?"
-        r"|\bhttps://hook\.(?:eu|us)\d\.make\.com/[a-z0-9]{32}\b"  # (Make's scenario webhooks)
+        r"|\bhttps://hook\.(?:eu|us)\d\.make\.com/[A-Za-z0-9]{32}\b"  # (Make's scenario webhooks)
     ),
 }
 #: Formats whose prefix is common enough that the body must also look random.
@@ -1024,7 +1024,7 @@ _PREFIXED = re.compile(r"[A-Za-z]{2,12}[_.:-](?P<body>[^\s]{16,})$")
 #: extension manifest's "key"), New Relic's browser key, Datadog's RUM client tokens,
 #: RevenueCat's public SDK keys, Braintree's tokenization keys.
 _PUBLIC_TOKEN = re.compile(
-    r"^(?:pk\.eyJ|pk_(?:live|test)_|phc_|(?:node|disco|m)key:[0-9a-f]{64}"
+    r"^(?:pk\.eyJ|pk\.[\w-]{20,}\.[\w-]{10,}$|pk_(?:live|test)_|phc_|(?:node|disco|m)key:[0-9a-f]{64}"
     r"|NRJS-[a-f0-9]{19}$|pub[0-9a-f]{32}$|(?:appl|goog|amzn|strp)_[A-Za-z0-9]{20,40}$"
     r"|(?:production|sandbox)_[a-z0-9]{8}_[a-z0-9]{16}$|age1[02-9ac-hj-np-z]{58}$"
     r"|MII[BC]IjANBgkqhkiG9w0BAQEFAAOC|MIGfMA0GCSqGSIb3DQEBAQUAA4GN|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw)"
@@ -1842,6 +1842,11 @@ _CHAT_REPLY = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?(?P<speaker>[\w.@-]{1,30}):[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
     r"(?:\w{1,12}!?[ \t]*(?:->|=>)[ \t]*)?[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
 )
+#: A chat line that only acknowledges a question ("[14:58] kenji: yep").
+_ACK_LINE = re.compile(
+    r"(?i)(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:yep|yes|yeah|yup|sure|ok|okay|one sec|sec|got it|hang on"
+    r"|wait|checking|let me (?:check|look)|on it|here)[ \t.!,…:]*"
+)
 #: WordPress's application passwords: 24 letters and digits, shown in six groups of four.
 _WP_APP = r"(?=[^\n]{0,28}[0-9A-Z])[A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5}"
 #: The same reply when it is a passphrase or an app password's groups, the whole rest of its line.
@@ -1960,7 +1965,13 @@ _DASHED_CODE = re.compile(r"[\"'`]?(?P<value>[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,
 #: A PIN or a keypad's code: a run of digits on a line that names one ("SIM PUK 8693…", "door code
 #: changed: 8164…#", "… is the new code for the bike room"). "code" alone is a build's, an exit's
 #: or a zip's, so it needs a word for a lock on its line.
-_PIN_WORD = re.compile(r"\b(?:PIN|PUK2?|(?i:passcode|pin[ \t-]?code|unlock[ \t]+code))\b")
+_PIN_WORD = re.compile(
+    r"\b(?:PIN|PUK2?|(?i:passcode|pin[ \t-]?code|unlock[ \t]+code))\b"
+    # a setting named one, given its value ("turnstile_master_pin=", "TURNSTILE_MASTER_PIN = ")
+    r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?:pin|PIN)[\"']?[ \t]*[:=]"
+)
+#: A chat line's speaker before a reply ("[16:06:09] Sam: ").
+_SPEAKER = re.compile(r"(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+")
 _PHONE_BEFORE = re.compile(r"\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){0,5}[ .-]$")
 _DIGIT_GROUP_BEFORE = re.compile(r"\d[ \t]$")
 _DIGIT_GROUP_AFTER = re.compile(r"[ \t]\d")
@@ -2908,6 +2919,7 @@ def _issued_code(value: str) -> bool:
 _FUNCTION_WORDS = frozenset(
     ["their", "its", "the", "this", "that", "these", "those", "your", "our", "his", "her", "them", "which", "whose"]
 )
+_TYPE_NAME = re.compile(r"(?:System|Microsoft|Windows|Android|Java|Apple|Foundation)(?:\.[A-Z][A-Za-z0-9]*){2,}")
 _BACKSLASH_PATH = re.compile(r"[A-Za-z][\w .-]{0,40}(?:\\[\w .-]{1,40}){2,}")
 
 
@@ -2940,6 +2952,7 @@ def _usable(value: str, literal: bool = False) -> bool:
         or _TWILIO_SID.match(value)
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
         or value.startswith(("CN=", "OU=", "DC=", "UID="))  # a directory's distinguished name
+        or _TYPE_NAME.fullmatch(value) is not None  # a type's full name ("System.Security.SecureString")
         or ("_" in value and _MODULE_PATH.fullmatch(value) is not None)  # ("model.layers.0.attn.q_proj")
         or _WORD_PATH.fullmatch(value)  # a relative path of words ("Assets/Editor/Build/ShaderStripper.cs")
         or _REGISTRY_PATH.match(value)  # a Windows registry key ("[HKEY_CLASSES_ROOT\CLSID\{…}]")
@@ -3424,7 +3437,20 @@ _MANAGER_PATH = re.compile(
     r"(?:[ \t]*[\w .-]{1,40}[ \t]*(?:>|»|→|/))*[ \t]*$"
 )
 #: A sentence that announces the value on the next line ("… the client secret for east paddock is below.").
-_BELOW = re.compile(r"(?i)\bbelow[.:]?$|\bhere[ \t]+(?:it[ \t]+)?is[.:]?$")
+_BELOW = re.compile(
+    r"(?i)\bbelow[.:]?$|\bhere[ \t]+(?:it[ \t]+)?is[.:]?$"
+    r"|(?:は)?以下(?:の通り)?(?:です|になります)?[。:：]?$|如下[。:：]?$|아래(?:와 같습니다|입니다)?[.:]?$"  # (Japanese, Chinese, Korean)
+)
+#: A line that hands over what follows without naming it ("Hi! As asked, here it is:").
+_HANDOVER = re.compile(
+    r"(?i)\b(?:here[ \t]+(?:it[ \t]+)?is|here[ \t]+you[ \t]+go|as[ \t]+(?:asked|requested|promised|discussed)|see[ \t]+below)[.:!]?[ \t]*$"
+)
+#: A shell prompt whose command only evaluates a name, so the next line is its value
+#: ("PS C:\\> $cfg.aps_client_secret", "$ echo $DB_PASSWORD", "> print(settings.SECRET_KEY)").
+_PRINTED_NAME = re.compile(
+    r"^(?:PS[ \t][^>\n]{0,120}>|[\w.@~:/-]{0,80}[$#%>])[ \t]*(?:(?:echo|Write-Output|Write-Host|print|printenv|cat)[ \t(]+)?"
+    r"[\"']?(?:\$(?:env:)?|\$\{)?(?:[A-Za-z_][\w-]*\.|[A-Za-z_]\w*\[[\"'])*(?P<name>[A-Za-z_][\w-]{2,80})[\"'\]})]*[ \t]*$"
+)
 _SAMPLE_BEFORE = re.compile(
     r"(?i)(?<![\w.@/-])(?:sample|example)(?:[ \t]+[a-z]{2,12}){0,2}(?:[ \t]+for[ \t]+[^\s:]{1,30})?[ \t]*[:=]?[ \t]*[\"'`]?$"
 )
@@ -4954,8 +4980,17 @@ class SecretScanner:
                 if prev.lower().rstrip(":") in _VALUE_WORDS and prev.endswith(":") and prev_start > 0:
                     # a bare "value:" label: the line above it names the secret ("… the X client secret.\nvalue:\n…")
                     prev = text[_previous_line(text, prev_start) : prev_start - 1].strip() + " " + prev
-                if prev.endswith(":") or _CREATES.search(prev) or _BELOW.search(prev):
+                printed = _PRINTED_NAME.match(prev)
+                if printed is not None:
+                    # a prompt that evaluated a name: the line after is what it printed
+                    kind = _name_kind(printed.group("name"), "")
+                    named = (kind, _name_parts(printed.group("name"))) if kind not in (None, "session") else None
+                elif prev.endswith(":") or _CREATES.search(prev) or _BELOW.search(prev):
                     kind = _line_kind(prev.rstrip(":"))
+                    if kind is None and _HANDOVER.search(prev):
+                        # "Hi! As asked, here it is:" names nothing: the message's subject or a line
+                        # above it does ("Subject: Glofox API token for the Night 10K")
+                        kind = _line_kind(text[max(0, text.rfind("\n", 0, max(0, prev_start - 300)) + 1) : prev_start])
                     named = (kind, ("token",)) if kind else None
                 elif _WORDY.match(prev.lstrip("_.")):
                     kind = _name_kind(prev.lstrip("_."), "")
@@ -5175,6 +5210,14 @@ class SecretScanner:
             if _DIAL_TAIL.match(text, m.start()) and _DIAL_IN.search(line):
                 continue  # a meeting's dial-in PIN, sent with the invite to everyone on it
             near = text[max(0, m.start() - 60, line_start) : min(m.end() + 60, len(text))]
+            if (
+                line_start
+                and _SPEAKER.fullmatch(text, line_start, m.start())
+                and not text[m.end() : _line_end(text, m.end())].strip()
+            ):
+                # a chat reply that is only the digits, to a question about a PIN on the line before
+                asked = text[_previous_line(text, line_start) : line_start]
+                near = asked if "?" in asked else near
             if _PIN_WORD.search(near) or (
                 (_CODE_WORD.search(near) or _LOWER_PIN.search(near)) and _LOCK_WORD.search(line)
             ):
@@ -5427,6 +5470,10 @@ class SecretScanner:
         for m in _CHAT_REPLY.finditer(text):
             line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
             kind = _line_kind(text[line_start : m.start()])
+            if kind is None and line_start > 0 and _ACK_LINE.fullmatch(text, line_start, m.start()):
+                # the answer after an acknowledgement ("a: anyone have the X secret?" / "b: yep" / "b: …")
+                line_start = text.rfind("\n", max(0, line_start - 201), line_start - 1) + 1
+                kind = _line_kind(text[line_start : m.start()])
             value = m.group("value").rstrip(".,;:!?")
             if kind is None or not _usable(value) or _name_parts(m.group("speaker"))[-1:] in (("id",), ("ids",)):
                 continue  # (an id's field is no speaker: "…token … is invalid.\nRequestId: 373d…")

@@ -2351,3 +2351,45 @@ def test_denied_public_ids_prompts_and_device_ciphertext_pass() -> None:
         == []
     )
     assert scanner.scan("Windows Hello PIN reset for avi_iyer on analysis-vm4 — no password stored here") == []
+
+
+def test_handed_over_printed_and_acknowledged_values_and_pin_settings() -> None:
+    scanner = SecretScanner()
+    token = "live_" + _r(_AN, 40)
+    email = "From: lars@club.example\nSubject: GoCardless live access token for the Spring Marathon\n\n"
+    assert _found(email + f"Hi! As asked, here it is:\n\n    {token}\n\nPlease don't forward. Cheers, Lars", token)
+    secret = _r(_AN, 64)
+    prompt = "PS C:\\Users\\itadmin>"
+    assert _found(
+        f"{prompt} $cfg = Get-Content .\\connector.json | ConvertFrom-Json\n{prompt} $cfg.aps_client_secret\n{secret}\n{prompt} Restart-Service BimSync",
+        secret,
+    )
+    assert _found(
+        f"メモ 2026-06-17: Northgate Depot の iTwin service app client secret は以下です。\n{secret}\n引き渡し後にローテーションすること。",
+        secret,
+    )
+    chat = f"[14:58] tom: anyone have the APS client secret? integration is down\n[14:58] kenji: yep\n[14:58] kenji: {secret}\n"
+    assert _found(chat, secret)
+    make = "https://hook.eu1.make.com/" + _r(_AN, 32)
+    assert _found(f"make_webhook_url = {make}", make)
+    assert _found('door:\n  turnstile_master_pin: "71133677"\n', "71133677")
+    assert _found("[15:34:04] Réka: does anyone have the turnstile master PIN?\n[16:06:09] Sam: 2731493\n", "2731493")
+    # what the same shapes hold when nothing names a secret, and values that are not one
+    assert (
+        scanner.scan(f"Subject: build logs for the Night 10K\n\nHi! As asked, here it is:\n\n    {_r(_HEXD, 16)}\n")
+        == []
+    )
+    assert (
+        scanner.scan(f"[18:25] tom: anyone have the build id?\n[18:25] maria: yep\n[18:25] maria: {_r(_HEXD, 18)}\n")
+        == []
+    )
+    assert scanner.scan("a: any update on the PIN reset?\nb: 4417 tickets left") == []
+    assert scanner.scan("#define LED_PIN 13\nled_pin=13") == []
+    mapbox = "pk." + _r(_AN, 60) + "." + _r(_AN, 22)
+    assert scanner.scan(f"Course map uses the public Mapbox token {mapbox} (URL-restricted)") == []
+    assert scanner.scan("PS> $p.Password\nSystem.Security.SecureString") == []
+    # (dotted words are a passphrase, not a type's name)
+    assert _found(
+        "BORG_PASSPHRASE='Kajak.Kaffee.Tundra.Zorro.Cobalt.Lantern' borg create ::x /etc",
+        "Kajak.Kaffee.Tundra.Zorro.Cobalt.Lantern",
+    )
