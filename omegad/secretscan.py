@@ -441,12 +441,14 @@ _JWT_TAIL = re.compile(r"[A-Za-z0-9_.+/=-]*")
 #: Where a secret-sounding name may be: a word holding one of these (case-insensitive). The
 #: name around it is then read whole ("DB_PASSWORD", "apiSecret", "X-Api-Key").
 _NAME_HINT = re.compile(
-    r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร口암])(?:p(?:ass|wd|(?:w|at|sk)(?:\b|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])))|secret|token|credential|auth|key[ \t]+content\b|key"
+    r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร口암eg])(?:p(?:ass|wd|(?:w|at|sk)(?:\b|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])))|secret|token|credential|auth|key[ \t]+content\b|key"
     r"|cookie|sess|salt|code(?:(?<=recoverycode)|(?<=recovery[ _-]code)|(?<=backupcode)|(?<=backup[ _-]code))"
     r"|veracrypt|truecrypt|(?<![a-z])luks|keepass"
     r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser)(?![a-z])"
     r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]sen(?:ord|fras)|salasana|adgangskode|heslo"
     r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|口令|비밀번호|비번|암호(?!화)|schl[üu]ssel"
+    r"|(?<![a-z])(?:klíč|kľúč|klucz|kulcs|kunci|lykill(?:inn)?|lykilinn|sleutel|anahtar[ıi]?|avain|nyckeln?|nøkkel(?:en)?"
+    r"|nøglen?|chave|chiave|cheiea?|raktas|võti|atslēga|allwedd|eochair|gakoa|clau)(?![a-z])"
     r"|m[ậa]t[ \t_-]*kh[ẩa]u|(?<![a-z])kh(?:óa|oá)(?![a-z])|รหัส(?![\u0e00-\u0e7f])|kata[ \t_-]*sandi|code[ \t]+d'acc[èe]s|(?<![a-z])clave(?![a-z])|(?<![a-z])cl[ée](?![a-z])"
     r"|mnemonic|(?<![a-z])wif(?![a-z])|unseal|community|hmac(?![a-z])|(?<![a-z])pin(?![a-z])"
     # (more languages: Romanian, Hungarian, Greek, Hebrew, Thai, Arabic, Persian, Hindi, Bengali,
@@ -468,6 +470,16 @@ _FOREIGN_NAMES = {
     **dict.fromkeys(["schlüssel", "schlussel", "clé", "cle"], "key"),
     # (Vietnamese "khóa", Thai "รหัส": a key or a code, so a random value)
     **dict.fromkeys(["khóa", "khoá", "รหัส"], "key"),
+    # (Czech, Slovak, Polish, Hungarian, Malay, Icelandic, Dutch and Afrikaans, Turkish, Finnish,
+    # Swedish, Norwegian, Danish, Portuguese, Italian, Romanian, Lithuanian, Estonian, Latvian,
+    # Welsh, Irish, Basque, Catalan)
+    **dict.fromkeys(
+        ["klíč", "kľúč", "klucz", "kulcs", "kunci", "lykill", "lykillinn", "lykilinn", "sleutel", "anahtar"],
+        "key",
+    ),
+    **dict.fromkeys(["anahtarı", "anahtari", "avain", "nyckel", "nyckeln", "nøkkel", "nøkkelen", "nøgle"], "key"),
+    **dict.fromkeys(["nøglen", "chave", "chiave", "cheie", "cheiea", "raktas", "võti", "atslēga"], "key"),
+    **dict.fromkeys(["allwedd", "eochair", "gakoa", "clau"], "key"),
 }
 _FOREIGN_PASSWORD = re.compile(
     r"(?i)parol[aăe](?:s[ıi])?|parool|jelszav\w{0,4}|κωδικ[όο]ς?[ \t]+πρόσβασης|συνθηματικ[όο]|סיסמ[הא]|รหัสผ่าน"
@@ -738,6 +750,7 @@ _NAME_MODIFIES = frozenset(
 _OWNER_WORDS = frozenset(
     [
         *("from", "via", "under", "the", "this", "that", "our", "your", "its", "their", "for", "of"),
+        "at",  # (where: "… at fs-panzura01"; "on" is Finnish and Estonian for "is")
         *("för", "für", "pour", "per", "для", "untuk", "cho", "của", "van", "von", "dla"),
         *("entry", "item", "record", "запись", "запис", "mục", "entri", "posten", "wpis", "kohdasta", "kohta"),
         *("eintrag", "entrada", "voce", "vermelding", "oppføring", "kayıt", "kaydı"),
@@ -766,7 +779,7 @@ _SETTING_PAIR = re.compile(r"(?i)[a-z_][\w.-]{0,40}=(?:true|false|yes|no|on|off|
 _PASSWORD_SLOTS = frozenset(["PASSWORD", "PASS", "PASSWD", "PWD"])
 #: A word before a value that says it names a thing ("for client esp32-3ab1 — check its password").
 _THING_BEFORE = re.compile(r"(?i)\b(?:client|device|host|node|user|account)[ \t]+$")
-_CRYPT_HASH = re.compile(r"(?:^|:)\$(?:[0-9][a-z]?|2[aby]|argon2i?d?|pbkdf2[\w-]{0,10})\$\w{1,20}\$")
+_CRYPT_HASH = re.compile(r"(?:^|[:|])\$(?:[0-9][a-z]?|2[aby]|argon2i?d?|pbkdf2[\w-]{0,10})\$[\w=,]{1,40}\$")
 #: A server's stored verifier of a password, not the password: PostgreSQL's "md5…" and SCRAM
 #: verifiers, MySQL's native "*<40 hex>", Werkzeug's "scrypt:…$salt$hash" and "pbkdf2:…$…".
 _PASSWORD_HASH = re.compile(
@@ -866,7 +879,7 @@ _COPULAS = frozenset(
         "c'est",
         "c’est",
         *("هو", "هي"),  # (Arabic: "… هو VALUE")
-        *("là", "คือ", "είναι"),  # (Vietnamese, Thai, Greek)
+        *("là", "คือ", "είναι", "je"),  # (Vietnamese, Thai, Greek; Czech, Slovak, Croatian)
     ]
 )
 _ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-", "~"])
@@ -906,7 +919,7 @@ _DECLARED_PUBLIC = re.compile(
     # (an HTML widget's data attribute: shipped to every visitor's browser)
     r"|<[a-z][\w-]*[^<>\n]{0,200}\bdata-[\w-]*(?:key|token)=[\"']"
     # (Ghost's Content API key is read-only, documented as safe in a browser)
-    r"|(?<![a-z])content[ \t_-]?api[ \t_-]?key"
+    r"|(?<![a-z])content[ \t_-]?api[ \t_-]?key|GhostContentAPI|(?<![a-z])content[ \t]+key[ \t]+is[ \t]+public"
 )
 #: The name a Firebase client config gives its API key (web, Android's google-services.json,
 #: iOS's GoogleService-Info.plist).
@@ -1975,6 +1988,11 @@ _SPEAKER = re.compile(r"(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+")
 _PHONE_BEFORE = re.compile(r"\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){0,5}[ .-]$")
 _DIGIT_GROUP_BEFORE = re.compile(r"\d[ \t]$")
 _DIGIT_GROUP_AFTER = re.compile(r"[ \t]\d")
+_HASH_CALL = re.compile(r"(?i)(?:sha\d{0,3}|md5|hash|digest)\($")
+_HASH_CALL_WORD = re.compile(r"(?i)(?:sha\d{0,3}|md5|hash|digest|bcrypt|argon2\w{0,2})\(")
+_NUMBERED_BEFORE = re.compile(
+    r"(?i)\b(?:badge|card|ticket|order|invoice|employee|room|seat|flight|gate|case|job|batch|lot|serial|unit|no\.|nr\.?|#)[ \t]*#?$"
+)
 _GROUPED_ID_BEFORE = re.compile(r"\bID[ \t]*[:#]?[ \t]*(?:\d{2,5}[ \t-]){1,4}$")
 _DIAL_TAIL = re.compile(r"[\d \t]{0,30}#")
 _DIAL_IN = re.compile(r"(?i)\b(?:dial|phone|conference|meeting|bridge|call)")
@@ -2919,6 +2937,7 @@ def _issued_code(value: str) -> bool:
 _FUNCTION_WORDS = frozenset(
     ["their", "its", "the", "this", "that", "these", "those", "your", "our", "his", "her", "them", "which", "whose"]
 )
+_HOW_STORED = re.compile(r"(?i)[a-z0-9]{2,12}-(?:encrypted|hashed|protected|encoded|wrapped|sealed)")
 _TYPE_NAME = re.compile(r"(?:System|Microsoft|Windows|Android|Java|Apple|Foundation)(?:\.[A-Z][A-Za-z0-9]*){2,}")
 _BACKSLASH_PATH = re.compile(r"[A-Za-z][\w .-]{0,40}(?:\\[\w .-]{1,40}){2,}")
 
@@ -2952,6 +2971,7 @@ def _usable(value: str, literal: bool = False) -> bool:
         or _TWILIO_SID.match(value)
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
         or value.startswith(("CN=", "OU=", "DC=", "UID="))  # a directory's distinguished name
+        or _HOW_STORED.fullmatch(value) is not None  # how it is kept ("DPAPI-encrypted", "bcrypt-hashed")
         or _TYPE_NAME.fullmatch(value) is not None  # a type's full name ("System.Security.SecureString")
         or ("_" in value and _MODULE_PATH.fullmatch(value) is not None)  # ("model.layers.0.attn.q_proj")
         or _WORD_PATH.fullmatch(value)  # a relative path of words ("Assets/Editor/Build/ShaderStripper.cs")
@@ -4180,6 +4200,9 @@ class SecretScanner:
                 )  # (a resource's type)
                 or (text[start] == "$" and not _ASSIGNED.match(text, end))  # ("$apiKey = '…'" sets it)
                 or (start and text[start - 1] in "/{%$")
+                or (
+                    start and text[start - 1] == "(" and _HASH_CALL.search(text, max(0, start - 8), start)
+                )  # "sha256(key)"
                 or (start and text[start - 1] == ":" and _in_arn(text, start))
                 or text.startswith("[redacted:", start - 10)  # (a kind in our own marker)
                 or _template(text, start, end)
@@ -4498,6 +4521,8 @@ class SecretScanner:
             if previous in _VALUE_WORDS:
                 # "… Current value, set today by priya: X": the value is announced, read on to it
                 budget, window = count + 8, max(window, wm.end() - pos + 80)
+            if _HASH_CALL_WORD.match(word):
+                break  # what follows is a digest of it ("… stores sha256(key) only: <hex>")
             if _CALL_OPEN.match(word):
                 continue  # a call: its argument follows ("urlBase64ToUint8Array('…')")
             keyword = _KEYWORD_ARG.match(word)
@@ -4985,7 +5010,12 @@ class SecretScanner:
                     # a prompt that evaluated a name: the line after is what it printed
                     kind = _name_kind(printed.group("name"), "")
                     named = (kind, _name_parts(printed.group("name"))) if kind not in (None, "session") else None
-                elif prev.endswith(":") or _CREATES.search(prev) or _BELOW.search(prev):
+                elif (
+                    prev.endswith(":")
+                    or _CREATES.search(prev)
+                    or _BELOW.search(prev)
+                    or prev.rsplit(None, 1)[-1].lower() in _COPULAS  # ("… fyrir Zoom á school-nas er\n…")
+                ):
                     kind = _line_kind(prev.rstrip(":"))
                     if kind is None and _HANDOVER.search(prev):
                         # "Hi! As asked, here it is:" names nothing: the message's subject or a line
@@ -5201,6 +5231,8 @@ class SecretScanner:
                 continue  # the last group of a phone number ("+46 771 346 2870")
             if _GROUPED_ID_BEFORE.search(text, max(0, m.start() - 30), m.start()):
                 continue  # a group of an id written in groups ("meeting ID 168 7832 3905")
+            if _NUMBERED_BEFORE.search(text, max(0, m.start() - 16), m.start()):
+                continue  # what the digits number ("Badge 1165 issued to Óli, PIN ending in 62")
             if _DIGIT_GROUP_BEFORE.search(text, max(0, m.start() - 2), m.start()) or _DIGIT_GROUP_AFTER.match(
                 text, m.end()
             ):
@@ -5777,7 +5809,7 @@ def _line_kind(line: str) -> str | None:
             kind = "secret"  # (a site's salt: the reply must look random)
         elif kind == "session":
             continue  # ("context for next session:" is no question about a session)
-        if kind is None and word.lower() in ("key", "keys", "pw", "pwd"):
+        if kind is None and (word.lower() in ("key", "keys", "pw", "pwd") or _foreign(word) == "key"):
             kind = "password" if word.lower() in ("pw", "pwd") else "secret"
         if kind == "password":
             return kind

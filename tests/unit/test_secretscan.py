@@ -2393,3 +2393,34 @@ def test_handed_over_printed_and_acknowledged_values_and_pin_settings() -> None:
         "BORG_PASSPHRASE='Kajak.Kaffee.Tundra.Zorro.Cobalt.Lantern' borg create ::x /etc",
         "Kajak.Kaffee.Tundra.Zorro.Cobalt.Lantern",
     )
+
+
+def test_key_words_in_more_languages_and_stored_forms_that_pass() -> None:
+    scanner = SecretScanner()
+    zoom = _r(_AN, 32)
+    assert _found(f"Poznámka z hangáru (TF-KTS): klíč pro Zoom je {zoom}\nNesdílet mimo údržbu.", zoom)
+    assert _found(f"Minnispunktur (2026-03-07): lykillinn fyrir Zoom á school-nas er\n{zoom}\nEkki deila.", zoom)
+    wireguard = base64.b64encode(_RNG.randbytes(32)).decode()
+    assert _found(f"Not (LTFM üssü): WireGuard için anahtar: {wireguard}\nÖğrencilerle paylaşmayın.", wireguard)
+    assert _found(f"Nota vir die hangar-span: die sleutel vir WireGuard is {wireguard}", wireguard)
+    # Nextcloud's stored hash, a badge's number beside a PIN's last digits, Ghost's public
+    # content key, a digest of a key, how a saved password is kept
+    salt, digest = _r(_AN, 22), _r(_AN, 43)
+    assert (
+        scanner.scan(f"nextcloud: oc_users.password for eoin = 3|$argon2id$v=19$m=65536,t=4,p=1${salt}${digest}") == []
+    )
+    assert scanner.scan("Badge 1165 issued to Óli, PIN ending in 62, access groups: hangar-5, parts-store") == []
+    content = _r(_HEXD, 26)
+    assert (
+        scanner.scan(
+            f"const api = new GhostContentAPI({{ url: 'https://blog.example', key: '{content}', version: 'v5.0' }});"
+        )
+        == []
+    )
+    assert scanner.scan(f"api_keys table stores sha256(key) only: {_r(_HEXD, 64)} (created by the CLI)") == []
+    assert (
+        scanner.scan(f"Saved RDP password (DPAPI-encrypted, machine-bound) for sim-pc01: password 51:b:{_r(_HEXD, 80)}")
+        == []
+    )
+    # (a door's PIN is still one)
+    assert _found("the door PIN for room 214 is 7731", "7731")
