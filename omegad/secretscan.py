@@ -304,6 +304,9 @@ _TOKENS: dict[str, re.Pattern[str]] = {
         r"|\bhttps://chat\.googleapis\.com/v1/spaces/[\w-]{1,40}/messages\?key=[\w-]{20,60}&token=[\w%=-]{20,100}"
         r"|\bhttps://hooks\.zapier\.com/hooks/catch/\d{3,12}/[a-z0-9]{5,12}/?"
         r"|\bhttps://hook\.(?:eu|us)\d\.make\.com/[A-Za-z0-9]{32}\b"  # (Make's scenario webhooks)
+        # Home Assistant's webhook triggers: a generated id (hex, or random letters and digits)
+        r"|\bhttps?://[\w.-]{1,100}(?::\d{2,5})?/api/webhook/"
+        r"(?:[0-9a-f]{32,128}|(?=[\w-]{0,80}\d)(?=[\w-]{0,80}[A-Z])(?=[\w-]{0,80}[a-z])[A-Za-z0-9_-]{24,128})\b"
     ),
 }
 #: Formats whose prefix is common enough that the body must also look random.
@@ -386,7 +389,10 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "porkbun_key": ("sk1_",),
     "nostr_key": ("nsec1",),
     "cloudflare_tunnel_token": ("eyJhIjoi",),
-    "webhook_url": ("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com", ".make.com/"),
+    "webhook_url": (
+        *("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com", ".make.com/"),
+        "/api/webhook/",
+    ),
     "twitter_token": ("AAAAAAAAAAAAAAAAAAAA",),
     "azure_devops_token": ("JQQJ9",),
     "langsmith_key": ("lsv2_",),
@@ -1881,8 +1887,6 @@ _FILLER = re.compile(
     r"(?i)(?:one[ \t]+)?(?:sec|moment|min(?:ute)?|hang[ \t]+on|hold[ \t]+on|wait|checking|let me check|sure|ok)\W{0,3}"
 )
 _DIGEST_PREFIX = re.compile(r"(?i)(?:sha\d{0,3}|md5|blake2b?)[-:=]")
-#: An API object's id: a short type prefix and a body ("pi_3MtwBw…", "cus_Nffr…").
-_OBJECT_ID = re.compile(r"^[a-z]{2,6}_[A-Za-z0-9]{8,40}$")
 _PROSE_WORD = re.compile(r"(?<![\w/.-])[A-Za-z][a-z]{1,15}(?![\w/.-])")
 #: A word of prose between spaces that may be a token.
 _RANDOM_WORD = re.compile(r"(?<![^\s(\"'`])(?P<value>[A-Za-z0-9+/_.=-]{24,200})(?=[\s)\"'`.,;:!?]|$)")
@@ -1988,7 +1992,13 @@ _SPEAKER = re.compile(r"(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+")
 _PHONE_BEFORE = re.compile(r"\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){0,5}[ .-]$")
 _DIGIT_GROUP_BEFORE = re.compile(r"\d[ \t]$")
 _DIGIT_GROUP_AFTER = re.compile(r"[ \t]\d")
+_CIPHERTEXT_WORDS = frozenset(["encrypted", "hashed", "sealed", "ciphered", "obfuscated", "ciphertext"])
+#: A message topic or a key path whose last part is the name, then its value ("mosquitto_sub -v"
+#: prints "coop/config/1837312/owm_api_key 6ea3…"; `etcdctl get -w simple` and Consul print the same)
+_TOPIC_VALUE = re.compile(r"[\w.+-]+(?:/[\w.+-]+)+[ \t]+[^\s]{8,400}[ \t]*")
+_SETTING_AFTER = re.compile(r"[\"']?[ \t]*[:=]")
 _HASH_CALL = re.compile(r"(?i)(?:sha\d{0,3}|md5|hash|digest)\($")
+_DIGEST_WORD = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|digest|checksum")
 _HASH_CALL_WORD = re.compile(r"(?i)(?:sha\d{0,3}|md5|hash|digest|bcrypt|argon2\w{0,2})\(")
 _NUMBERED_BEFORE = re.compile(
     r"(?i)\b(?:badge|card|ticket|order|invoice|employee|room|seat|flight|gate|case|job|batch|lot|serial|unit|no\.|nr\.?|#)[ \t]*#?$"
@@ -1996,10 +2006,12 @@ _NUMBERED_BEFORE = re.compile(
 _GROUPED_ID_BEFORE = re.compile(r"\bID[ \t]*[:#]?[ \t]*(?:\d{2,5}[ \t-]){1,4}$")
 _DIAL_TAIL = re.compile(r"[\d \t]{0,30}#")
 _DIAL_IN = re.compile(r"(?i)\b(?:dial|phone|conference|meeting|bridge|call)")
-_CODE_WORD = re.compile(r"(?i)\b(?:code|combination|combo)\b")
+#: (and in other languages: Spanish and Portuguese, Italian, Polish and Czech, Finnish, Greek,
+#: Russian; Dutch and German write "Alarmcode" as one word)
+_CODE_WORD = re.compile(r"(?i)\b(?:code|combination|combo|c[óo]digo|codice|kod|kód|koodi|κωδικός|код)\b|alarmcode")
 _LOCK_WORD = re.compile(
     r"(?i)\b(?:door|alarm|disarm|gate|safe|tresor|lock(?:box|er)?|keypad|entry|garage|building|room|cabinet|vault"
-    r"|padlock|voicemail|mailbox)\b"
+    r"|padlock|voicemail|mailbox|alarma|allarme|alarme|larm|alarmcode|puerta|porta|tür|deur|porte)\b"
 )
 _LOWER_PIN = re.compile(r"(?i)\bpin\b")
 _PIN_DIGITS = re.compile(r"(?<![\w.,:/*+#$€£-])(?:\d{4,12}|\d{3,6}-\d{3,6})(?:#(?!\w))?(?![\w/%-]|[.,:]\d)")
@@ -2868,6 +2880,8 @@ def _name_kind(name: str, before: str) -> str | None:
         or "csrfmiddlewaretoken" in parts
     ):
         return None  # (a Helm chart's `existingSecret`, `existingPasswordSecret` names a Kubernetes Secret to read)
+    if not _CIPHERTEXT_WORDS.isdisjoint(parts):
+        return None  # what it holds is ciphertext or a digest ("encrypted_password = gAAAAA…")
     modified = [i for i, p in enumerate(parts) if p in _NAME_MODIFIES]
     if modified and not any(
         _PASSWORD_PART.match(p) or _SECRET_PART.match(p) or p in ("key", "keys") for p in parts[modified[-1] :]
@@ -2937,6 +2951,8 @@ def _issued_code(value: str) -> bool:
 _FUNCTION_WORDS = frozenset(
     ["their", "its", "the", "this", "that", "these", "those", "your", "our", "his", "her", "them", "which", "whose"]
 )
+_ID_ASSIGNMENT = re.compile(r"(?i)(?:req|request|trace|span|correlation|rid)(?:[_-]?id)?=")
+_LISTED_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _HOW_STORED = re.compile(r"(?i)[a-z0-9]{2,12}-(?:encrypted|hashed|protected|encoded|wrapped|sealed)")
 _TYPE_NAME = re.compile(r"(?:System|Microsoft|Windows|Android|Java|Apple|Foundation)(?:\.[A-Z][A-Za-z0-9]*){2,}")
 _BACKSLASH_PATH = re.compile(r"[A-Za-z][\w .-]{0,40}(?:\\[\w .-]{1,40}){2,}")
@@ -2972,6 +2988,10 @@ def _usable(value: str, literal: bool = False) -> bool:
         or value.startswith(("arn:", "data:", "\\\\"))  # a resource's name; an inline file; a UNC path
         or value.startswith(("CN=", "OU=", "DC=", "UID="))  # a directory's distinguished name
         or _HOW_STORED.fullmatch(value) is not None  # how it is kept ("DPAPI-encrypted", "bcrypt-hashed")
+        or value.startswith("ext:")  # wpa_supplicant's reference to an external password store
+        or _ID_ASSIGNMENT.match(value) is not None  # a request's id ("req=d58f4a9a960a")
+        # another setting's name, listed ("… env vars: SRFAX_ACCESS_PWD, M365_CLIENT_SECRET")
+        or (_LISTED_NAME.fullmatch(value) is not None and _name_kind(value, "") is not None)
         or _TYPE_NAME.fullmatch(value) is not None  # a type's full name ("System.Security.SecureString")
         or ("_" in value and _MODULE_PATH.fullmatch(value) is not None)  # ("model.layers.0.attn.q_proj")
         or _WORD_PATH.fullmatch(value)  # a relative path of words ("Assets/Editor/Build/ShaderStripper.cs")
@@ -3467,6 +3487,10 @@ _HANDOVER = re.compile(
 )
 #: A shell prompt whose command only evaluates a name, so the next line is its value
 #: ("PS C:\\> $cfg.aps_client_secret", "$ echo $DB_PASSWORD", "> print(settings.SECRET_KEY)").
+#: PowerShell reading a variable of the environment ("[Environment]::GetEnvironmentVariable('X', 'Machine')").
+_PRINTED_ENV = re.compile(
+    r"\[Environment\]::GetEnvironmentVariable\([ \t]*[\"'](?P<name>[A-Za-z_][\w-]{2,80})[\"'][^)\n]{0,40}\)[ \t]*$"
+)
 _PRINTED_NAME = re.compile(
     r"^(?:PS[ \t][^>\n]{0,120}>|[\w.@~:/-]{0,80}[$#%>])[ \t]*(?:(?:echo|Write-Output|Write-Host|print|printenv|cat)[ \t(]+)?"
     r"[\"']?(?:\$(?:env:)?|\$\{)?(?:[A-Za-z_][\w-]*\.|[A-Za-z_]\w*\[[\"'])*(?P<name>[A-Za-z_][\w-]{2,80})[\"'\]})]*[ \t]*$"
@@ -4199,7 +4223,11 @@ class SecretScanner:
                     start > 8 and text[start - 1] == '"' and _HCL_BLOCK.search(text, max(0, start - 14), start)
                 )  # (a resource's type)
                 or (text[start] == "$" and not _ASSIGNED.match(text, end))  # ("$apiKey = '…'" sets it)
-                or (start and text[start - 1] in "/{%$")
+                or (
+                    start
+                    and text[start - 1] in "/{%$"
+                    and not _TOPIC_VALUE.fullmatch(text, text.rfind("\n", 0, start) + 1, _line_end(text, end))
+                )
                 or (
                     start and text[start - 1] == "(" and _HASH_CALL.search(text, max(0, start - 8), start)
                 )  # "sha256(key)"
@@ -4291,8 +4319,10 @@ class SecretScanner:
                 )
             ):
                 kind = "password"  # a network's key is its password ("WLAN key", "wifi …, key …")
-            if kind is None and parts[-1:] == ("community",):
-                kind = "password" if snmp else "account"  # (an SNMP community; elsewhere only a password-shaped one)
+            if kind is None and parts[-1:] == ("community",) and (snmp or _SETTING_AFTER.match(text, end)):
+                # (an SNMP community; elsewhere only a password-shaped one, and only where the word
+                # is a setting's name: "Parkside Community Pharmacy: pi_…" names a pharmacy)
+                kind = "password" if snmp else "account"
             if kind is None and _account_name(parts):
                 # "admin: …", "the wifi is …": a person's password, if one follows; unless the line
                 # names the password itself ("guest wifi is 'TP-Link_4F2A', password is on the …")
@@ -4521,8 +4551,8 @@ class SecretScanner:
             if previous in _VALUE_WORDS:
                 # "… Current value, set today by priya: X": the value is announced, read on to it
                 budget, window = count + 8, max(window, wm.end() - pos + 80)
-            if _HASH_CALL_WORD.match(word):
-                break  # what follows is a digest of it ("… stores sha256(key) only: <hex>")
+            if _HASH_CALL_WORD.match(word) or _DIGEST_WORD.fullmatch(word.strip(_TRIM)):
+                break  # what follows is a digest ("… stores sha256(key) only: <hex>", "only sha256 of …")
             if _CALL_OPEN.match(word):
                 continue  # a call: its argument follows ("urlBase64ToUint8Array('…')")
             keyword = _KEYWORD_ARG.match(word)
@@ -4752,6 +4782,7 @@ class SecretScanner:
         if decoded is not None and decoded != value and _credential_like(decoded):
             return True  # a credential in base64 ("the token in the secret is …")
         # a UUID is an id unless it is named an API key or a token (Heroku's keys are UUIDs)
+        bare = parts[:-1] if parts[-1:] in (("value",), ("val",)) else parts
         return (
             _UUID.match(value) is not None
             and (
@@ -4759,7 +4790,8 @@ class SecretScanner:
                 or "apikey" in parts
                 or ("api" in parts and "key" in parts)
                 or "secret" in parts  # (ORCID's client secrets are UUIDs; an Entra secret's *id* is named an id)
-                or (parts[-1:] == ("key",) and not _UUID_KEY_IDS.isdisjoint(parts[-2:-1]))  # (OPERA's "app key")
+                # (OPERA's "app key", Fronius's "access key value")
+                or (bare[-1:] == ("key",) and not _UUID_KEY_IDS.isdisjoint(bare[-2:-1]))
             )
         )
 
@@ -5005,7 +5037,7 @@ class SecretScanner:
                 if prev.lower().rstrip(":") in _VALUE_WORDS and prev.endswith(":") and prev_start > 0:
                     # a bare "value:" label: the line above it names the secret ("… the X client secret.\nvalue:\n…")
                     prev = text[_previous_line(text, prev_start) : prev_start - 1].strip() + " " + prev
-                printed = _PRINTED_NAME.match(prev)
+                printed = _PRINTED_NAME.match(prev) or _PRINTED_ENV.search(prev)
                 if printed is not None:
                     # a prompt that evaluated a name: the line after is what it printed
                     kind = _name_kind(printed.group("name"), "")

@@ -2424,3 +2424,51 @@ def test_key_words_in_more_languages_and_stored_forms_that_pass() -> None:
     )
     # (a door's PIN is still one)
     assert _found("the door PIN for room 214 is 7731", "7731")
+
+
+def test_webhook_ids_alarm_codes_printed_environment_and_named_ciphertext() -> None:
+    scanner = SecretScanner()
+    hook = "http://homeassistant.local:8123/api/webhook/" + _r(_AN, 36) + "7aZ"
+    assert _found(f'ha_webhook_url = "{hook}"', hook)
+    assert _found("Alarmcode Harbor View Orthodontics: 0605 - niet aan schoonmakers geven.", "0605")
+    assert _found("El código de la alarma del consultorio es 71875 (entrada trasera).", "71875")
+    token = _r(_HEXD, 32)
+    assert _found(
+        f"PS C:\\> [Environment]::GetEnvironmentVariable('TWILIO_AUTH_TOKEN', 'Machine')\n{token}\nPS C:\\>", token
+    )
+    fronius = _uuid()
+    assert _found(f"FRONIUS_ACCESS_KEY_VALUE={fronius}", fronius)
+    # a webhook a person named, ciphertext named so, a list of settings' names, a stored reference,
+    # a request's id, a digest, a pharmacy's name
+    assert scanner.scan("curl -X POST http://ha.local:8123/api/webhook/garage_door_opened_notify") == []
+    fernet = "gAAAAAB" + _r(_AN + "-_", 100)
+    assert scanner.scan(f"encrypted_password = {fernet}") == []
+    assert scanner.scan("Required env vars: SRFAX_ACCESS_PWD, VEEAM_ENC_PASSWORD, M365_CLIENT_SECRET.") == []
+    assert scanner.scan('network={\n    ssid="Kirkevej-3-PV"\n    psk=ext:WIFI_PSK_17\n}') == []
+    assert scanner.scan(f'< www-authenticate: Bearer error="invalid_token" req={_r(_HEXD, 12)}') == []
+    assert scanner.scan(f"never store the Powerwall password; store only sha256 of the serial: {_r(_HEXD, 64)}") == []
+    assert scanner.scan(f"Refund for Parkside Community Pharmacy: pi_{_r(_AN, 24)} / ch_{_r(_AN, 24)}") == []
+    assert scanner.scan(f"partition_key_value={_uuid()}") == []
+
+
+def test_no_module_level_name_is_assigned_twice() -> None:
+    # a second definition silently replaces the first for every rule that reads the name
+    import ast
+    import inspect
+
+    import omegad.secretscan as module
+
+    tree = ast.parse(inspect.getsource(module))
+    names = [
+        t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)
+    ]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
+
+
+def test_a_topic_listing_names_its_values() -> None:
+    scanner = SecretScanner()
+    key = _r(_HEXD, 32)
+    listing = "$ mosquitto_sub -h broker.lan -t 'coop/config/#' -v\ncoop/config/1837312/interval 300\n"
+    assert _found(listing + f"coop/config/1837312/owm_api_key {key}\n", key)
+    # (a path that only holds a secret's word names nothing)
+    assert scanner.scan("see docs/api/token_refresh for details") == []
