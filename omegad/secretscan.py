@@ -3485,12 +3485,12 @@ _BELOW = re.compile(
 _HANDOVER = re.compile(
     r"(?i)\b(?:here[ \t]+(?:it[ \t]+)?is|here[ \t]+you[ \t]+go|as[ \t]+(?:asked|requested|promised|discussed)|see[ \t]+below)[.:!]?[ \t]*$"
 )
-#: A shell prompt whose command only evaluates a name, so the next line is its value
-#: ("PS C:\\> $cfg.aps_client_secret", "$ echo $DB_PASSWORD", "> print(settings.SECRET_KEY)").
 #: PowerShell reading a variable of the environment ("[Environment]::GetEnvironmentVariable('X', 'Machine')").
 _PRINTED_ENV = re.compile(
     r"\[Environment\]::GetEnvironmentVariable\([ \t]*[\"'](?P<name>[A-Za-z_][\w-]{2,80})[\"'][^)\n]{0,40}\)[ \t]*$"
 )
+#: A shell prompt whose command only evaluates a name, so the next line is its value
+#: ("PS C:\\> $cfg.aps_client_secret", "$ echo $DB_PASSWORD", "> print(settings.SECRET_KEY)").
 _PRINTED_NAME = re.compile(
     r"^(?:PS[ \t][^>\n]{0,120}>|[\w.@~:/-]{0,80}[$#%>])[ \t]*(?:(?:echo|Write-Output|Write-Host|print|printenv|cat)[ \t(]+)?"
     r"[\"']?(?:\$(?:env:)?|\$\{)?(?:[A-Za-z_][\w-]*\.|[A-Za-z_]\w*\[[\"'])*(?P<name>[A-Za-z_][\w-]{2,80})[\"'\]})]*[ \t]*$"
