@@ -292,6 +292,11 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     # facebook-access-token; Square's "EAAA" tokens are 60 characters)
     "pinecone_key": re.compile(r"\bpcsk_[A-Za-z0-9]{4,10}_[A-Za-z0-9]{40,100}\b"),
     "netlify_token": re.compile(r"\bnfp_[A-Za-z0-9]{36,44}\b"),
+    # DeepL's free-plan keys (a UUID, then ":fx"), Transifex's API tokens ("1/" and 40 hex),
+    # Dropbox's long-lived and refresh tokens (gitleaks' dropbox-long-lived-api-token: ten "A"s after 11)
+    "deepl_key": re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx\b"),
+    "transifex_token": re.compile(r"(?<![\w/.-])1/[0-9a-f]{40}(?![\w/])"),
+    "dropbox_long_token": re.compile(r"(?<![\w-])[A-Za-z0-9]{11}AAAAAAAAAA(?P<body>[A-Za-z0-9_=-]{43})"),
     "tailscale_key": re.compile(r"\btskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}\b"),
     "meta_token": re.compile(r"\bEAA[A-Za-z0-9]{100,400}\b"),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin);
@@ -403,6 +408,9 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "xendit_key": ("xnd_",),
     "pinecone_key": ("pcsk_",),
     "netlify_token": ("nfp_",),
+    "deepl_key": (":fx",),
+    "transifex_token": ("1/",),
+    "dropbox_long_token": ("AAAAAAAAAA",),
     "tailscale_key": ("tskey-",),
     "meta_token": ("EAA",),
 }
@@ -918,7 +926,7 @@ _ID_ANNOTATION = re.compile(
     r"|[ \t]+belongs[ \t]+to\b"  # (what an id is said to do: "API key 1FL2… belongs to sa-eoqn9e")
 )
 _DECLARED_PUBLIC = re.compile(
-    r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ](?:only|key)|publishable|not[ \t]+(?:a[ \t]+)?secret|not[ \t]+auth"
+    r"(?i)\b(?:public[ \t]+by[ \t]+design|search[- ](?:only|key)|publishable|not[ \t]+(?:a[ \t]+|the[ \t]+)?secret|not[ \t]+auth|identifier[ \t]+only"
     r"|safe[ \t]+(?:to[ \t]+(?:expose|share|publish|commit|ship)|in[ \t]+(?:the[ \t]+)?(?:browser|client|frontend))"
     r"|public[ \t]+in[ \t]+the[ \t]+(?:app|browser|bundle|page|client)|client[- ]side(?![ \t]+secret)"
     r"|safe[ \t]+in[ \t]+(?:the[ \t]+)?(?:theme|storefront)|storefront[- ]access[- ]token)\b"
@@ -937,6 +945,7 @@ _CONFIG_API_KEY = re.compile(
 _FIREBASE_CLIENT = re.compile(
     r"\b1:\d{6,15}:(?:android|ios|web):[0-9a-f]{6,40}\b"
     r"|\bauthDomain[\"']?[ \t]*[:=][ \t]*[\"'][\w-]{1,64}\.firebaseapp\.com\b"
+    r"|\bfirebaseConfig\b|\bFirebase[ \t]+web[ \t]+config\b"  # (a web app's config object, so named)
 )
 _COMMENT_LINE = re.compile(r"[ \t]*(?://|#|--|/?\*|<!--)")
 _NEGATION = re.compile(r"(?i)\b(?:not|never|isn't|is not|n't)[ \t]+$|\bno[ \t]+$")
@@ -983,7 +992,7 @@ _PLACEHOLDER = re.compile(
     r"string|stored|kept|rotated|managed|set|unset|missing|empty|injected|provided|generated|sensitive|known|in|from|via|at|on)\b.*|"
     # (defaults that software documents: Icecast's "hackme", the Redis config's "foobared")
     r"hackme|foobared|"
-    r"\[(?:redacted|filtered)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?(?:me|this)|please[_-]?change|your[_-]|example|EXAMPLE|placeholder|\.\.\.|[_.-](?:fake|dummy|bogus)\b).*)$"
+    r"\[(?:redacted|filtered|hidden|masked|removed|omitted)(?::[a-z_]+)?\]?.*|@[A-Za-z_][\w.]*|@[\w-]+(?:\.[\w-]+)*[:/].*|@[\w-]+(?:\.[\w-]+)+|.*(?:replace[_-]?me|change[_-]?(?:me|this)|please[_-]?change|your[_-]|example|EXAMPLE|placeholder|\.\.\.|[_.-](?:fake|dummy|bogus)\b).*)$"
 )
 #: A code reference rather than a value: "var.db_password", "secrets.NPM_TOKEN", "os.getenv(".
 #: Dictionary words joined by dots and a number of two to four digits: a memorable password
@@ -1468,6 +1477,13 @@ _OTHER_PASSWORDS = (
         ("tpm2_changeauth",),
     ),
     (_cli(r"lftp", r"-u[ \t]+[^\s,\"']{1,100},", glued=True), ("lftp",)),
+    # Oracle's Easy Connect string: `user/password@host:port/service` (sqlplus, a CIS's connect setting)
+    (
+        re.compile(
+            r"(?<![\w/.-])[A-Za-z_][\w$#]{0,29}/(?P<q>)(?P<value>[^\s/@\"']{1,100})@[\w.-]{1,100}:\d{2,5}/[\w.$#-]{1,64}"
+        ),
+        ("@",),
+    ),
     # FreeRADIUS' `radclient [options] server {auth|acct|status|coa|disconnect} SECRET`
     (
         re.compile(
@@ -3229,7 +3245,7 @@ def _json_lead(text: str, pos: int, end: int) -> int:
 def _declared_public(text: str, f: Finding) -> bool:
     """A comment on *f*'s line or the line before says the value is public by design (an Algolia
     search-only key, a browser key). Only values judged by shape or by name pass this way."""
-    if f.kind not in ("high_entropy", "jwt"):
+    if f.kind not in ("high_entropy", "jwt", "google_api_key"):
         return False
     line_start = text.rfind("\n", 0, f.start) + 1
     prev_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1 if line_start else line_start

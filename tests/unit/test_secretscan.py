@@ -2472,3 +2472,22 @@ def test_a_topic_listing_names_its_values() -> None:
     assert _found(listing + f"coop/config/1837312/owm_api_key {key}\n", key)
     # (a path that only holds a secret's word names nothing)
     assert scanner.scan("see docs/api/token_refresh for details") == []
+
+
+def test_deepl_transifex_dropbox_and_oracle_connect_strings() -> None:
+    scanner = SecretScanner()
+    deepl = f"{_uuid()}:fx"
+    assert _found(f"Note: DeepL Pro auth key for Aurora Fintech is {deepl} (set up by khalid).", deepl)
+    transifex = "1/" + _r(_HEXD, 40)
+    assert _found(f"export TX_TOKEN='{transifex}'", transifex)
+    dropbox = _r(_AN, 11) + "A" * 10 + _r(_AN + "_-", 43)
+    assert _found(f"Dropbox refresh token:\n{dropbox}\n- invoices pending", dropbox)
+    assert _found("CCB_DB_CONNECT=ccb_batch/Fall24$@billing-db01:1521/CCBPROD", "Fall24$")
+    # public by their config's name or a note, an object path, padding
+    google = "AIza" + "Sy" + _r(_AN + "_-", 33)
+    assert scanner.scan(f'firebaseConfig = {{ apiKey: "{google}", projectId: "lingvista-app" }}') == []
+    assert (
+        scanner.scan(f"Duo integration key DI{_r(string.ascii_uppercase + string.digits, 18)} (identifier only)") == []
+    )
+    assert scanner.scan(f"git objects live at objects/1/{_r(_HEXD, 40)}") == []
+    assert scanner.scan("padding: " + "A" * 64) == []
