@@ -1877,9 +1877,11 @@ _CHAT_REPLY = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?(?P<speaker>[\w.@-]{1,30}):[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
     r"(?:\w{1,12}!?[ \t]*(?:->|=>)[ \t]*)?[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
 )
+#: A chat line's speaker before a reply ("[16:06:09] Sam: ").
+_SPEAKER = re.compile(r"(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+")
 #: A chat line that only acknowledges a question ("[14:58] kenji: yep").
 _ACK_LINE = re.compile(
-    r"(?i)(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:yep|yes|yeah|yup|sure|ok|okay|one sec|sec|got it|hang on"
+    _SPEAKER.pattern + r"(?i:yep|yes|yeah|yup|sure|ok|okay|one sec|sec|got it|hang on"
     r"|wait|checking|let me (?:check|look)|on it|here)[ \t.!,…:]*"
 )
 #: WordPress's application passwords: 24 letters and digits, shown in six groups of four.
@@ -2003,8 +2005,6 @@ _PIN_WORD = re.compile(
     # a setting named one, given its value ("turnstile_master_pin=", "TURNSTILE_MASTER_PIN = ")
     r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*_(?:pin|PIN)[\"']?[ \t]*[:=]"
 )
-#: A chat line's speaker before a reply ("[16:06:09] Sam: ").
-_SPEAKER = re.compile(r"(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+")
 _PHONE_BEFORE = re.compile(r"\+\d{1,3}(?:[ .-]\(?\d{1,4}\)?){0,5}[ .-]$")
 _DIGIT_GROUP_BEFORE = re.compile(r"\d[ \t]$")
 _DIGIT_GROUP_AFTER = re.compile(r"[ \t]\d")
@@ -2013,9 +2013,12 @@ _CIPHERTEXT_WORDS = frozenset(["encrypted", "hashed", "sealed", "ciphered", "obf
 #: prints "coop/config/1837312/owm_api_key 6ea3…"; `etcdctl get -w simple` and Consul print the same)
 _TOPIC_VALUE = re.compile(r"[\w.+-]+(?:/[\w.+-]+)+[ \t]+[^\s]{8,400}[ \t]*")
 _SETTING_AFTER = re.compile(r"[\"']?[ \t]*[:=]")
-_HASH_CALL = re.compile(r"(?i)(?:sha\d{0,3}|md5|hash|digest)\($")
+#: A hash function called on a name ("sha256(key)"), and a word that calls one on what follows
+#: (password hashers too: "bcrypt(password)").
+_HASH_FUNCTIONS = r"sha\d{0,3}|md5|hash|digest"
+_HASH_CALL = re.compile(rf"(?i)(?:{_HASH_FUNCTIONS})\($")
+_HASH_CALL_WORD = re.compile(rf"(?i)(?:{_HASH_FUNCTIONS}|bcrypt|argon2\w{{0,2}})\(")
 _DIGEST_WORD = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|digest|checksum")
-_HASH_CALL_WORD = re.compile(r"(?i)(?:sha\d{0,3}|md5|hash|digest|bcrypt|argon2\w{0,2})\(")
 _NUMBERED_BEFORE = re.compile(
     r"(?i)\b(?:badge|card|ticket|order|invoice|employee|room|seat|flight|gate|case|job|batch|lot|serial|unit|no\.|nr\.?|#)[ \t]*#?$"
 )
@@ -2968,7 +2971,6 @@ _FUNCTION_WORDS = frozenset(
     ["their", "its", "the", "this", "that", "these", "those", "your", "our", "his", "her", "them", "which", "whose"]
 )
 _ID_ASSIGNMENT = re.compile(r"(?i)(?:req|request|trace|span|correlation|rid)(?:[_-]?id)?=")
-_LISTED_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _HOW_STORED = re.compile(r"(?i)[a-z0-9]{2,12}-(?:encrypted|hashed|protected|encoded|wrapped|sealed)")
 _TYPE_NAME = re.compile(r"(?:System|Microsoft|Windows|Android|Java|Apple|Foundation)(?:\.[A-Z][A-Za-z0-9]*){2,}")
 _BACKSLASH_PATH = re.compile(r"[A-Za-z][\w .-]{0,40}(?:\\[\w .-]{1,40}){2,}")
@@ -3007,7 +3009,7 @@ def _usable(value: str, literal: bool = False) -> bool:
         or value.startswith("ext:")  # wpa_supplicant's reference to an external password store
         or _ID_ASSIGNMENT.match(value) is not None  # a request's id ("req=d58f4a9a960a")
         # another setting's name, listed ("… env vars: SRFAX_ACCESS_PWD, M365_CLIENT_SECRET")
-        or (_LISTED_NAME.fullmatch(value) is not None and _name_kind(value, "") is not None)
+        or (_ENV_NAME_IN.fullmatch(value) is not None and _name_kind(value, "") is not None)
         or _TYPE_NAME.fullmatch(value) is not None  # a type's full name ("System.Security.SecureString")
         or ("_" in value and _MODULE_PATH.fullmatch(value) is not None)  # ("model.layers.0.attn.q_proj")
         or _WORD_PATH.fullmatch(value)  # a relative path of words ("Assets/Editor/Build/ShaderStripper.cs")
@@ -5068,7 +5070,7 @@ class SecretScanner:
                     if kind is None and _HANDOVER.search(prev):
                         # "Hi! As asked, here it is:" names nothing: the message's subject or a line
                         # above it does ("Subject: Glofox API token for the Night 10K")
-                        kind = _line_kind(text[max(0, text.rfind("\n", 0, max(0, prev_start - 300)) + 1) : prev_start])
+                        kind = _line_kind(text[text.rfind("\n", 0, max(0, prev_start - 300)) + 1 : prev_start])
                     named = (kind, ("token",)) if kind else None
                 elif _WORDY.match(prev.lstrip("_.")):
                     kind = _name_kind(prev.lstrip("_."), "")
