@@ -5,9 +5,13 @@ load's throughput counted until committed.
    the size of the independent set the issue measured on) by ``store_batch``, 30 queries, a
    ``flush``; then it is left alone until the maintenance process has ended
    (``maintenance.process_idle_s``) and the contradiction classifier, unused, was unloaded
-   (``contradiction.classifier_idle_s``), and the RSS of the daemon and every descendant is read.
-   The daemon's own ``stats.memory`` (malloc in use / freed and held, Lance caches) and which
-   models are loaded are reported beside it.
+   (``contradiction.classifier_idle_s``), and the RSS of the daemon and every descendant is read
+   ("warm": the embedding model and the reranker still in memory). The daemon's own
+   ``stats.memory`` (malloc in use / freed and held, Lance caches) and which models are loaded
+   are reported beside it. Then, for a daemon that releases unused models
+   (``embedding.idle_s``, ``reranker.idle_s``; ``--models-idle-s`` sets both, 120 s here against
+   300 s by default, to keep the run short; longer than the classifier's 60 s, so that "warm" has
+   them), the same once both have left memory ("quiet").
 2. **bulk load**: a fresh daemon gets ``--bulk`` memories (5,000) in ``store_batch`` calls of
    500 from one client; the process tree's RSS is sampled every 20 ms throughout. Reported:
    seconds until the last batch was answered (acknowledged), until ``stats`` answers with
@@ -101,9 +105,16 @@ def classifier_idle_s() -> float:
     return float(getattr(Config(), "contradiction_classifier_idle_s", 0.0))
 
 
-def idle(n: int, quiet_s: float) -> dict[str, Any]:
+def resident(stats: dict[str, Any]) -> dict[str, bool | None]:
+    """Which models are in memory (None: a daemon that does not say)."""
+    models = stats.get("models") or {}
+    return {k: (models.get(k) or {}).get("resident") for k in ("embedding", "reranker")}
+
+
+def idle(n: int, quiet_s: float, models_idle_s: float) -> dict[str, Any]:
     log(f"idle: {n} memories, 30 queries, then quiet")
-    with BenchDaemon(None) as d, d.client(timeout=600) as c:
+    config = f"[embedding]\nidle_s = {models_idle_s}\n[reranker]\nidle_s = {models_idle_s}\n" if models_idle_s else None
+    with BenchDaemon(config) as d, d.client(timeout=600) as c:
         texts = memory_texts(n, 3)
         for start in range(0, n, BATCH):
             c.store_batch(fill_items(texts[start : start + BATCH], start))
@@ -123,15 +134,41 @@ def idle(n: int, quiet_s: float) -> dict[str, Any]:
         time.sleep(2)
         r = tree_rss(d.pid())
         stats = c.stats()
-        return {
+        out = {
             "memories": n,
             "rss_mib": r,
             "total_mib": round(r["daemon"] + r["children"], 1),
             "memory": stats.get("memory"),
             "models": {k: v.get("state") for k, v in (stats.get("models") or {}).items()},
+            "resident": resident(stats),
             "reranker": hello.get("reranker", {}).get("state"),
             "classifier": (stats.get("contradictions") or {}).get("classifier", {}).get("state"),
         }
+        if models_idle_s and None not in out["resident"].values():
+            began = time.monotonic()
+            while any(resident(c.stats()).values()) and time.monotonic() - began < models_idle_s + quiet_s:
+                time.sleep(1)
+            time.sleep(2)
+            r = tree_rss(d.pid())
+            stats = c.stats()
+            # what the first question after the quiet spell pays (both models load again),
+            # against the next one, on fresh texts (no cached rerank scores)
+            questions = query_texts(32, 11)[30:]
+            timed = []
+            for i, q in enumerate(questions):
+                t0 = time.perf_counter()
+                c.query(q, namespace=NAMESPACES[i % 3])
+                timed.append(round((time.perf_counter() - t0) * 1000, 1))
+            out["quiet"] = {
+                "after_s": round(time.monotonic() - began, 1),
+                "rss_mib": r,
+                "total_mib": round(r["daemon"] + r["children"], 1),
+                "memory": stats.get("memory"),
+                "resident": resident(stats),
+                "first_query_ms": timed[0],
+                "next_query_ms": timed[1],
+            }
+        return out
 
 
 def bulk(n: int) -> dict[str, Any]:
@@ -173,11 +210,23 @@ def main() -> int:
     ap.add_argument("--idle-memories", type=int, default=607)
     ap.add_argument("--bulk", type=int, default=5000)
     ap.add_argument("--quiet-s", type=float, default=90.0, help="most seconds to wait for quiet")
+    ap.add_argument(
+        "--models-idle-s",
+        type=float,
+        default=120.0,
+        help="embedding.idle_s and reranker.idle_s for the idle daemon (0: its defaults, for a daemon without them)",
+    )
     ap.add_argument("--save", type=Path)
     args = ap.parse_args()
-    out = {"idle": idle(args.idle_memories, args.quiet_s), "bulk": bulk(args.bulk)}
+    out = {"idle": idle(args.idle_memories, args.quiet_s, args.models_idle_s), "bulk": bulk(args.bulk)}
     i, b = out["idle"], out["bulk"]
     print(f"idle at {i['memories']} memories: {i['total_mib']} MiB ({i['rss_mib']}), reranker {i['reranker']}")
+    if "quiet" in i:
+        q = i["quiet"]
+        print(
+            f"  quiet, models out of memory ({q['resident']}, {q['after_s']} s later): {q['total_mib']} MiB; "
+            f"the next query {q['first_query_ms']} ms (models loaded again), the one after {q['next_query_ms']} ms"
+        )
     print(
         f"bulk load of {b['memories']}: acknowledged {b['acked_s']} s, committed {b['committed_s']} s "
         f"({b['committed_per_s']}/s), checked {b['flushed_s']} s ({b['flushed_per_s']}/s); "

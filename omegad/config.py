@@ -77,6 +77,7 @@ class Config:
     embedding_spinning: bool = False
     embedding_fused: bool = True
     embedding_weights8: bool = False
+    embedding_idle_s: float = 300.0  # the model leaves memory after this long unused (0: kept)
     embed_batch_size: int = 16
     db_read_threads: int = 4
     write_batch_rows: int = 2_000
@@ -126,6 +127,7 @@ class Config:
     reranker_max_failures: int = 3
     reranker_cooldown_s: float = 300.0
     reranker_auto_download: bool = False
+    reranker_idle_s: float = 300.0  # the model leaves memory after this long unused (0: kept)
     # contradiction detection
     contradiction_enabled: bool = True
     contradiction_threshold: float = 0.4
@@ -358,6 +360,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("embedding.spinning", None, "embedding_spinning", _bool),
     ("embedding.fused", None, "embedding_fused", _bool),
     ("embedding.weights8", None, "embedding_weights8", _bool),
+    ("embedding.idle_s", None, "embedding_idle_s", _float),
     ("models.cache_dir", "OMEGAD_MODEL_CACHE", "model_cache_dir", _path),
     ("models.hub_endpoint", "OMEGAD_HUB_ENDPOINT", "hub_endpoint", _url),
     ("store.read_threads", None, "db_read_threads", _int),
@@ -420,6 +423,7 @@ KEYS: tuple[tuple[str, str | None, str, Any], ...] = (
     ("reranker.max_failures", None, "reranker_max_failures", _int),
     ("reranker.cooldown_s", None, "reranker_cooldown_s", _float),
     ("reranker.auto_download", "OMEGAD_RERANKER_AUTO_DOWNLOAD", "reranker_auto_download", _bool),
+    ("reranker.idle_s", None, "reranker_idle_s", _float),
     ("contradiction.enabled", "OMEGAD_CONTRADICTIONS", "contradiction_enabled", _bool),
     ("contradiction.threshold", None, "contradiction_threshold", _float),
     ("contradiction.gate_model", None, "contradiction_gate_model", _choice("auto", "cosine", "cross_encoder")),

@@ -30,6 +30,7 @@ def load_embedder(config: Config) -> Embedder:
         spinning=config.embedding_spinning,
         fused_dir=config.model_cache_dir / FUSED_DIR if config.embedding_fused else None,
         weights8=config.embedding_weights8,
+        idle_s=config.embedding_idle_s,
     )
 
 

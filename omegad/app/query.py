@@ -79,6 +79,9 @@ async def query(svc: Service, p: QueryParams) -> dict[str, Any]:
 
     # The full-text search needs no embedding: it runs while the question is embedded, on
     # another core (docs/storage.md, "At scale").
+    if p.rerank and svc.reranker.ready and not svc.reranker.resident:
+        # out of memory after reranker.idle_s: loaded beside the question's embedding, not after it
+        svc.tasks.start_soon(svc.reranker.preload)
     async with task_group() as tg:
         tg.start_soon(text_recall)
         waited: dict[str, float] = {}

@@ -34,13 +34,14 @@ from omegad.app.pending import Pending, row_bytes
 from omegad.app.recovery import replay, row_record
 from omegad.app.team import Team
 from omegad.app.textkeys import Stopped, TextKeys
-from omegad.app.watch import trim_heap_when_quiet, watch_data_dir, watch_embedder
+from omegad.app.watch import release_idle_models, trim_heap_when_quiet, watch_data_dir, watch_embedder
 from omegad.app.writer import Writer
 from omegad.config import Config
 from omegad.contradictions.checker import Checker
 from omegad.contradictions.duplicates import normalise, text_key
 from omegad.contradictions.edges import KIND, Edge, EdgeIndex, EdgeOp, EdgeStore
 from omegad.errors import ServiceError, StartupError, Unavailable, error_text
+from omegad.models.files import ModelMissing
 from omegad.recall.embed import Embedder, UnloadedEmbedder, memory_text
 from omegad.recall.neighbours import NeighbourCache
 from omegad.recall.rerank import Reranker
@@ -245,6 +246,7 @@ class Service:
             tg.start_soon(watch_data_dir, self)
             tg.start_soon(self.scheduler.end_idle_process)
             tg.start_soon(trim_heap_when_quiet, self)
+            tg.start_soon(release_idle_models, self)
             if self.load_embedder is not None:
                 tg.start_soon(watch_embedder, self)
             if self.store.indexes.vector_outdated:  # (``index.vector_index`` changed)
@@ -343,7 +345,8 @@ class Service:
         next call, in a call of its own kind (`Batcher`), ahead of background embeddings;
         *wanted*: these become urgent once it returns True (a client came to wait for them);
         *timing*: where the last chunk's time went (`Batcher.submit`)."""
-        if not self.embedder.loaded:
+        embedder = self.embedder
+        if not embedder.loaded:
             raise self.faults.error("embedder")
         chunk = self.config.embed_batch_size
         order = list(range(len(texts)))
@@ -363,7 +366,21 @@ class Service:
                     out[i] = vector
         except RuntimeError as exc:
             raise Unavailable(f"embedder unavailable: {exc}") from None
+        except ModelMissing as exc:  # loading it again after `Embedder.release` failed
+            self._embedder_lost(embedder, exc)
+            raise self.faults.error("embedder", error_text(exc)) from None
         return out
+
+    def _embedder_lost(self, lost: Embedder | UnloadedEmbedder, exc: Exception) -> None:
+        """A released model could not be loaded again: its file went, or changed (a session
+        never switches weights under the store's vectors, and a changed file may be a damaged
+        one). Serve degraded, as a start without the model does, until `watch_embedder` sees
+        the files change again (``omegad models fetch`` repairs them) or the daemon restarts."""
+        if self.embedder is lost and lost.loaded:
+            error = error_text(exc)
+            self.embedder = UnloadedEmbedder(lost.model_id, lost.dim, error, lost.threads, lost.batch_size)
+            self.faults.report("embedder", error)
+            log.error("embedder_lost", model=lost.model_id, error=error)
 
     # -- stores acknowledged at the log ----------------------------------------------------------
 

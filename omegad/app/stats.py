@@ -122,6 +122,11 @@ async def stats(svc: Service, _: Any) -> dict[str, Any]:
                 "graph": svc.embedder.graph,
                 "dim": svc.embedder.dim,
                 "threads": svc.embedder.threads,
+                # False: released after embedding.idle_s unused; the next embedding loads it again
+                "resident": svc.embedder.resident,
+                "loads": svc.embedder.loads,
+                "releases": svc.embedder.releases,
+                "load_ms": round(svc.embedder.load_ms, 1),
             },
             "reranker": {**svc.reranker.describe(), **svc.reranker.counters()},
         },

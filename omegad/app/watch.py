@@ -1,9 +1,11 @@
 """Watchers the service runs for as long as it serves: the data directory (deleted or
-replaced), the embedding model's files (reloaded once fixed, reported once damaged), and the
-heap, handed back to the system when the daemon is quiet."""
+replaced), the embedding model's files (reloaded once fixed, reported once damaged), the
+models' residence (dropped from memory once unused for their ``idle_s``), and the heap, handed
+back to the system when the daemon is quiet."""
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,10 +21,12 @@ if TYPE_CHECKING:
     from omegad.app.service import Service
 
 __all__ = [
+    "RELEASE_CHECK_S",
     "RELOAD_S",
     "TRIM_BUSY_S",
     "TRIM_QUIET_S",
     "WATCH_S",
+    "release_idle_models",
     "trim_heap_when_quiet",
     "watch_data_dir",
     "watch_embedder",
@@ -34,6 +38,8 @@ log = structlog.get_logger("omegad")
 WATCH_S = 5.0
 #: How often, without an embedding model, its files are checked for a change (then reloaded).
 RELOAD_S = 2.0
+#: How often, at most, models that may have become idle are looked at (`release_idle_models`).
+RELEASE_CHECK_S = 5.0
 #: Freed heap goes back to the system after this long without a request (`trim_heap_when_quiet`)…
 TRIM_QUIET_S = 1.0
 #: …or this often under a steady load (less often left the daemon bigger at the same latency:
@@ -126,3 +132,26 @@ async def trim_heap_when_quiet(svc: Service) -> None:
             await anyio.to_thread.run_sync(heap.trim)
             trimmed_at, last = calls, time.monotonic()
             svc.heap_trims += 1
+
+
+async def release_idle_models(svc: Service) -> None:
+    """Drop the embedding model and the reranker from memory once each has been unused for
+    its ``idle_s`` (`Embedder.release`, `Reranker.release`), and hand the freed heap back: a
+    daemon left alone between sessions holds the libraries and the store, not the weights.
+    The next call that needs a model loads it again in its worker thread (~0.1–0.2 s)."""
+
+    def embedder_due() -> float:
+        # a model whose files no longer load keeps serving from memory: never released
+        return math.inf if svc.faults.active("model_damaged") else svc.embedder.release_due_in()
+
+    while True:
+        await anyio.sleep(min(embedder_due(), svc.reranker.release_due_in(), RELEASE_CHECK_S))
+        released = []
+        if embedder_due() == 0 and await anyio.to_thread.run_sync(svc.embedder.release):
+            released.append("embedding")
+        if await svc.reranker.release():
+            released.append("reranker")
+        if released:
+            await anyio.to_thread.run_sync(heap.trim)
+            rss = heap.rss_bytes()
+            log.info("models_released", models=released, rss_mib=round(rss / 2**20, 1) if rss else None)

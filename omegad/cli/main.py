@@ -229,7 +229,12 @@ def _reranker_line(r: dict[str, Any]) -> str:
     """The reranker state in the style of a doctor line: ok / off / warning / error + fix."""
     state = r.get("state")
     if state == "ready":
-        return f"ok · {r['model']} (quantization {r['quantization']}, {r['threads']} threads, top {r['top_k']}, w={r['weight']})"
+        # (out of memory after reranker.idle_s unused: the next query loads it again)
+        resting = ", out of memory until the next query" if r.get("resident") is False else ""
+        return (
+            f"ok · {r['model']} (quantization {r['quantization']}, {r['threads']} threads, top {r['top_k']}, "
+            f"w={r['weight']}{resting})"
+        )
     if state == "disabled":
         return f"off · {r.get('detail', '')}"
     if state == "missing":

@@ -2,12 +2,16 @@
 
 Mean pooling of the last hidden state over the attention mask, then L2 normalisation. Texts are
 sorted by token length and padded only to the longest text of each batch. The session is
-created once; `Embedder.embed` is blocking and must run in a worker thread.
+created at start; with ``idle_s`` it is dropped after that long unused and made again by the
+next call (`Embedder.release`). `Embedder.embed` is blocking and must run in a worker thread.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,12 +21,13 @@ import numpy.typing as npt
 
 from omegad.errors import error_text
 from omegad.models.compiled import fused_session
-from omegad.models.files import ModelFiles, ModelMissing
+from omegad.models.files import ModelFiles, ModelMissing, sha256_file
 from omegad.models.onnxedit import WireError, gather_first
 
 __all__ = [
     "MAX_TOKENS",
     "Embedder",
+    "ModelChanged",
     "UnloadedEmbedder",
     "cpu_session",
     "inference_runs",
@@ -123,15 +128,19 @@ class Embedder:
         spinning: bool = False,
         fused_dir: Path | None = None,
         weights8: bool = False,
+        idle_s: float = 0.0,
     ) -> None:
         """*fused_dir*: where the fused form of the model is cached (`omegad.models.compiled`);
         None runs the model as shipped. *weights8*: prefer the fused form with 8-bit matrices
-        when it agrees with the original within `WEIGHTS8_AGREEMENT`."""
+        when it agrees with the original within `WEIGHTS8_AGREEMENT`. *idle_s*: the session
+        may be released after this long unused (0: kept)."""
         self.files = files
         self.model_id = files.model_id
         self.batch_size = batch_size
         self.threads = threads
-        self._session, self.graph = fused_session(
+        self.idle_s = idle_s
+        self._make = functools.partial(
+            fused_session,
             files.onnx,
             session_loader(files.onnx, threads, spinning),
             pooled_agreement,
@@ -139,7 +148,19 @@ class Embedder:
             fused_dir,
             WEIGHTS8_AGREEMENT if weights8 else None,
         )
+        started = time.perf_counter()
+        # the file the store's vectors come from: a session made again must be of this one
+        self._digest = sha256_file(files.onnx)
+        self._session: Any = None
+        self._session, self.graph = self._make()
+        self.load_ms = (time.perf_counter() - started) * 1000
+        self.loads = 1
+        self.releases = 0
         self._inputs = {i.name for i in self._session.get_inputs()}
+        # guards making and dropping the session, and the count of runs using it
+        self._session_lock = threading.Lock()
+        self._running = 0
+        self._used_at = time.monotonic()
         # (the shipped tokenizer.json pads every text to 128 and truncates at 128)
         self._tokenizer = load_tokenizer(files.tokenizer, MAX_TOKENS)
         # the same vocabulary without the model's length cut, for token budgets (`text_tokens`)
@@ -147,6 +168,63 @@ class Embedder:
         self._counter.no_truncation()
         self._count_lock = threading.Lock()
         self.dim = int(self.embed(["probe"]).shape[1])
+
+    @property
+    def resident(self) -> bool:
+        """Whether the model is in memory now (else the next call loads it again)."""
+        return self._session is not None
+
+    def release_due_in(self) -> float:
+        """Seconds until the session has been unused for ``idle_s`` (infinite when it is not
+        in memory or is kept for good)."""
+        if self._session is None or self.idle_s <= 0:
+            return math.inf
+        if self._running:
+            return self.idle_s
+        return max(0.0, self._used_at + self.idle_s - time.monotonic())
+
+    def release(self) -> bool:
+        """Drop the session once unused for ``idle_s``: a quiet daemon then holds no model
+        weights (~65 MiB; docs/storage.md), and the next call makes it again from the cached
+        fused file in ~0.1–0.2 s. Never while a run uses it. Returns whether it was dropped."""
+        with self._session_lock:
+            if self.release_due_in() > 0:
+                return False
+            self._session = None
+            self.releases += 1
+            return True
+
+    def _acquire(self) -> Any:
+        """The session for one run, made again if it was released; `_done` after the run."""
+        with self._session_lock:
+            if self._session is None:
+                self._reload()
+            self._running += 1
+            return self._session
+
+    def _done(self) -> None:
+        with self._session_lock:
+            self._running -= 1
+            self._used_at = time.monotonic()
+
+    def _reload(self) -> None:
+        """Make the session again (under the lock: concurrent callers wait for one load).
+        The file may have changed since start: any other content is refused, since the
+        store's vectors came from this one (even a few changed weights move some of them)."""
+        started = time.perf_counter()
+        try:
+            digest = sha256_file(self.files.onnx)
+        except OSError as exc:
+            raise ModelMissing(f"cannot read {self.files.onnx}: {error_text(exc)}") from None
+        if digest != self._digest:
+            raise ModelChanged(
+                f"{self.files.onnx} changed while the model was out of memory (embedding.idle_s), and the "
+                "store's vectors come from the file as it was: restore it (`omegad models fetch` for the "
+                "default model) or restart the daemon to use the new file"
+            )
+        self._session, self.graph = self._make()
+        self.loads += 1
+        self.load_ms = (time.perf_counter() - started) * 1000
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         return [len(e.ids) for e in self._tokenizer.encode_batch(texts)]
@@ -164,18 +242,27 @@ class Embedder:
         encodings = self._tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         out: list[Any] = [None] * len(texts)
-        for chunk in inference_runs(order, [len(e.ids) for e in encodings], self.batch_size):
-            width = max(len(encodings[i].ids) for i in chunk)
-            ids = np.zeros((len(chunk), width), dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.int64)
-            for row, i in enumerate(chunk):
-                e = encodings[i].ids
-                ids[row, : len(e)] = e
-                mask[row, : len(e)] = 1
-            pooled = sentence_vectors(self._session, self._inputs, ids, mask)
-            for row, i in enumerate(chunk):
-                out[i] = pooled[row]
+        session = self._acquire()
+        try:
+            for chunk in inference_runs(order, [len(e.ids) for e in encodings], self.batch_size):
+                width = max(len(encodings[i].ids) for i in chunk)
+                ids = np.zeros((len(chunk), width), dtype=np.int64)
+                mask = np.zeros((len(chunk), width), dtype=np.int64)
+                for row, i in enumerate(chunk):
+                    e = encodings[i].ids
+                    ids[row, : len(e)] = e
+                    mask[row, : len(e)] = 1
+                pooled = sentence_vectors(session, self._inputs, ids, mask)
+                for row, i in enumerate(chunk):
+                    out[i] = pooled[row]
+        finally:
+            del session
+            self._done()
         return np.asarray(np.stack(out), dtype=np.float32)
+
+
+class ModelChanged(ModelMissing):
+    """The model's files no longer hold the model the daemon loaded at start."""
 
 
 #: The least cosine, over `pooled_agreement`'s probes, between the fused model's sentence
@@ -254,6 +341,10 @@ class UnloadedEmbedder:
     *model_id* and *dim* are the store's."""
 
     loaded = False
+    resident = False
+    idle_s = 0.0
+    loads = releases = 0
+    load_ms = 0.0
 
     def __init__(self, model_id: str, dim: int, error: str, threads: int = 2, batch_size: int = 16) -> None:
         self.model_id = model_id
@@ -269,3 +360,9 @@ class UnloadedEmbedder:
 
     def text_tokens(self, texts: list[str]) -> list[int]:
         raise ModelMissing(self.error)
+
+    def release_due_in(self) -> float:
+        return math.inf
+
+    def release(self) -> bool:
+        return False

@@ -21,7 +21,9 @@ Speed:
 * an LRU cache keyed by (query text, memory id, memory version) makes a repeated query cost
   no model time.
 
-Availability: the model is loaded in the background (never inside a query). Until it is
+Availability: the model is loaded in the background (never inside a query). After
+``reranker.idle_s`` unused it leaves memory, and the next batch loads it again from the same
+files in its worker thread (`Reranker.release`): a quiet daemon holds no reranker weights. Until it is
 ready, or when it is off, missing, failed or too slow, queries keep the heuristic order and
 say why in ``explain``; ``hello`` and ``stats`` report the state. After
 ``reranker.max_failures`` failed loads a circuit breaker blocks new attempts for
@@ -31,6 +33,7 @@ per distinct cause and counted.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -214,7 +217,16 @@ class Reranker:
         self._fetch = fetch
         self.breaker = Breaker(config.reranker_max_failures, config.reranker_cooldown_s, clock)
         self.encoder: CrossEncoder | None = None
+        self._files: CrossEncoderFiles | None = None  # the last load's, to load again after `release`
+        self._about: dict[str, Any] = {}  # what `describe` says of the loaded model
         self.generation = 0  # bumped on every load: scores of an older model are not cached
+        self._cache_generation = 0  # the generation whose scores the cache holds
+        self.releases = 0
+        self.reloads = 0
+        self._used_at = clock()
+        self._reload_error: str | None = None  # set by a failed load again, in the worker thread
+        self._released_runs = 0  # ONNX runs of encoders released since
+        self._preloading = False
         self.state = "disabled" if not config.reranker_enabled else "loading"
         self.detail = (
             "starting" if config.reranker_enabled else "turned off (OMEGAD_CROSS_ENCODER=0 or reranker.enabled = false)"
@@ -252,7 +264,36 @@ class Reranker:
 
     @property
     def ready(self) -> bool:
-        return self.state == "ready" and self.encoder is not None
+        """Usable: in memory, or released after ``idle_s`` and loaded again by the next batch."""
+        return self.state == "ready" and (self.encoder is not None or self._files is not None)
+
+    @property
+    def resident(self) -> bool:
+        return self.encoder is not None
+
+    def release_due_in(self) -> float:
+        """Seconds until the loaded model has been unused for ``reranker.idle_s`` (infinite
+        when it is not in memory or is kept for good)."""
+        if self.encoder is None or self.config.reranker_idle_s <= 0:
+            return math.inf
+        return max(0.0, self._used_at + self.config.reranker_idle_s - self.clock())
+
+    async def release(self) -> bool:
+        """Drop the model from memory once unused for ``reranker.idle_s`` (in a worker thread
+        under the batcher's limiter, so never during a run); `_score_sync` loads it again.
+        Returns whether it was dropped."""
+        if self.release_due_in() > 0:
+            return False
+
+        def drop() -> bool:
+            if self.release_due_in() > 0 or self.encoder is None:
+                return False
+            self._released_runs += self.encoder.runs
+            self.encoder = None
+            self.releases += 1
+            return True
+
+        return await anyio.to_thread.run_sync(drop, limiter=self.limiter)
 
     async def run(self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
         """Run the batcher and the background loader until `close` (the loader is cancelled
@@ -318,9 +359,8 @@ class Reranker:
             except Exception as exc:
                 self._set_failed(f"load failed: {error_text(exc)}")
                 return
-            self.encoder = encoder
-            self.generation += 1
-            self.cache.clear()
+            self._loaded(encoder)
+            self._sync_cache()
             self.failed_batches = 0
             self.load_ms = round((time.perf_counter() - started) * 1000, 1)
             self.loaded_at = self.wall()
@@ -335,6 +375,46 @@ class Reranker:
             )
         finally:
             self.attempting = False
+
+    async def preload(self) -> None:
+        """Load a released model now (a query is on its way to it), so that the load runs
+        beside the question's embedding rather than after it. A failure is left to the
+        query's own batch, which tries once more and reports it."""
+        if self._preloading or not self.ready or self.encoder is not None:
+            return
+        self._preloading = True
+        try:
+            await anyio.to_thread.run_sync(self._reload_released, limiter=self.limiter)
+        finally:
+            self._preloading = False
+
+    def _reload_released(self) -> None:
+        if self.encoder is None and self.ready:
+            try:
+                self._reload()
+            except Exception:
+                pass  # (the batch that follows tries again and fails the stage with the cause)
+
+    def _loaded(self, encoder: CrossEncoder) -> None:
+        """Take *encoder* as the model (any thread: one assignment each, read on the loop)."""
+        self._files = encoder.files
+        self._about = {
+            "model": encoder.files.model_id,
+            "file": str(encoder.files.onnx),
+            "quantization": encoder.files.quantization,
+            "graph": encoder.graph,
+            "threads": encoder.threads,
+            "max_tokens": encoder.max_tokens,
+        }
+        self._used_at = self.clock()
+        self.encoder = encoder
+        self.generation += 1
+
+    def _sync_cache(self) -> None:
+        """Drop cached scores of an earlier load (on the loop: the cache is the loop's)."""
+        if self._cache_generation != self.generation:
+            self.cache.clear()
+            self._cache_generation = self.generation
 
     def _load(self, files: CrossEncoderFiles) -> CrossEncoder:
         """Load the preferred ONNX file; if an int8 file is unusable, fall back to fp32."""
@@ -386,6 +466,7 @@ class Reranker:
     def _set_failed(self, error: str) -> None:
         self.breaker.failure(error)
         self.encoder = None
+        self._files = None
         self.state = "failed"
         self.detail = error
         log.error("reranker_failed", error=error, failures=self.breaker.failures, retry_after=self._until())
@@ -401,17 +482,12 @@ class Reranker:
         """The state as ``hello`` and ``stats`` report it."""
         out: dict[str, Any] = {"state": self.state}
         if self.ready:
-            assert self.encoder is not None
-            files = self.encoder.files
             out.update(
-                model=files.model_id,
-                file=str(files.onnx),
-                quantization=files.quantization,
-                graph=self.encoder.graph,
-                threads=self.encoder.threads,
-                max_tokens=self.encoder.max_tokens,
+                self._about,
                 weight=self.config.reranker_weight,
                 top_k=self.config.reranker_top_k,
+                # False: released after reranker.idle_s unused; the next query loads it again
+                resident=self.resident,
             )
             return out
         out["detail"] = self.detail
@@ -432,13 +508,15 @@ class Reranker:
             "tokens": self.tokens,
             "model_ms": round(self.model_ms, 1),
             "batches": self.batcher.batches,
-            "onnx_runs": self.encoder.runs if self.encoder is not None else 0,
+            "onnx_runs": self._released_runs + (self.encoder.runs if self.encoder is not None else 0),
             "cache": {"entries": len(self.cache), "hits": self.cache.hits, "misses": self.cache.misses},
             "errors": self.errors,
             "timeouts": self.timeouts,
             "last_inference_error": self.last_inference_error,
             "load_attempts": self.attempts,
             "load_ms": self.load_ms,
+            "releases": self.releases,
+            "reloads": self.reloads,
         }
 
     # -- scoring --------------------------------------------------------------------------------
@@ -447,9 +525,14 @@ class Reranker:
         """Score a batch (worker thread). When the batch fails, each pair is retried alone,
         so one bad pair fails only the queries that hold it."""
         encoder = self.encoder
+        if encoder is None and self.ready:
+            try:  # released after reranker.idle_s: load the same files again
+                encoder = self._reload()
+            except Exception as exc:
+                self._reload_error = error_text(exc)
         generation = self.generation
         if encoder is None:
-            return [(None, 0, generation, "the reranker model was unloaded")] * len(items)
+            return [(None, 0, generation, self._reload_error or "the reranker model was unloaded")] * len(items)
         started = time.perf_counter()
         pairs = [(q, p) for _, q, p in items]
         try:
@@ -464,12 +547,28 @@ class Reranker:
                 except Exception as exc:
                     out.append((None, 0, generation, error_text(exc)))
         self.model_ms += (time.perf_counter() - started) * 1000
+        self._used_at = self.clock()
         return out
+
+    def _reload(self) -> CrossEncoder:
+        """Load the released model again (worker thread, under the batcher's limiter)."""
+        assert self._files is not None
+        started = time.perf_counter()
+        encoder = self._load(self._files)
+        self._loaded(encoder)
+        self.reloads += 1
+        self.load_ms = round((time.perf_counter() - started) * 1000, 1)
+        return encoder
 
     async def _cache_results(self, items: list[Item], results: list[Scored]) -> None:
         """After every batch, on the event loop: cache what the current model scored, also
         for queries that stopped waiting (a retry then costs nothing); track whole-batch
         failures (a model that cannot score anything is dropped)."""
+        if self._reload_error is not None:  # the files went or changed while it was released
+            error, self._reload_error = self._reload_error, None
+            self._set_failed(f"loading the released model again failed: {error}")
+            return
+        self._sync_cache()
         good = 0
         for (key, _, _), (logit, n, generation, _) in zip(items, results, strict=True):
             if logit is not None:
@@ -493,6 +592,7 @@ class Reranker:
         self.queries += 1
         weight = self.config.reranker_weight
         keys = [(query, c.row.id, c.row.version, hash(c.row.text)) for c in candidates]
+        self._sync_cache()
         scored: list[Scored | None] = [self.cache.get(k) for k in keys]
         todo = [i for i, s in enumerate(scored) if s is None]
         started = time.perf_counter()

@@ -351,3 +351,42 @@ def test_a_model_damaged_under_the_daemon_is_reported(daemon_factory, tmp_path: 
         assert _wait_status(c, "ok")["status"] == "ok"
         assert c.stats()["models"]["embedding"]["state"] == "ready"
     assert d.stop() == 0, d.log()
+
+
+def test_a_released_model_whose_file_changed_is_not_loaded_again(daemon_factory, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Out of memory after ``embedding.idle_s``, the model is loaded again only from the file
+    the store's vectors came from: a changed file (here one that still loads, with other
+    weights) is refused with the typed error, the daemon serves what needs no model, and it
+    recovers by itself once the file is put back."""
+    model = _copy_model(tmp_path / "model")
+    good = (model / "model.onnx").read_bytes()
+    changed = bytearray(good)
+    middle = len(changed) // 2
+    changed[middle : middle + 4096] = bytes(255 - b for b in changed[middle : middle + 4096])
+    d: Daemon = daemon_factory(env={"OMEGAD_EMBEDDING_MODEL_DIR": str(model)}, config="[embedding]\nidle_s = 0.5\n")
+    d.start()
+    with d.client() as c:
+        kept = c.store("the deploy pipeline pushes images to the internal registry", namespace="n")
+        c.flush()
+        deadline = time.monotonic() + 60
+        while c.stats()["models"]["embedding"]["resident"]:
+            assert time.monotonic() < deadline, c.stats()["models"]["embedding"]
+            time.sleep(0.1)
+        (model / "model.onnx").write_bytes(bytes(changed))
+        with pytest.raises(Unavailable) as refused:
+            c.query("where do images go", namespace="n")
+        assert refused.value.data["reason"] == "embedder"
+        assert "changed while the model was out of memory" in str(refused.value), refused.value
+        embedding = c.stats()["models"]["embedding"]
+        assert embedding["state"] == "unavailable" and "model.onnx" in embedding["error"], embedding
+        with pytest.raises(Unavailable):
+            c.store("refused while no model loads", namespace="n")
+        assert set(_stored(c, "n")) == {kept}
+        assert c.get(kept)["text"].startswith("the deploy pipeline")
+        tmp = model / "model.onnx.new"
+        tmp.write_bytes(good)
+        tmp.replace(model / "model.onnx")
+        assert _wait_status(c, "ok")["status"] == "ok", c.hello()
+        assert [r["id"] for r in c.query("where do images go", namespace="n")] == [kept]
+    assert d.stop() == 0, d.log()
+    assert '"event": "embedder_lost"' in d.log()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,7 +13,7 @@ import pytest
 
 from omegad.config import load_config
 from omegad.models.files import ModelMissing, read_model_dir, resolve_embedding
-from omegad.recall.embed import Embedder
+from omegad.recall.embed import Embedder, ModelChanged
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +74,47 @@ def test_inference_runs_bound_batch_and_attention_size() -> None:
         assert len(r) <= 64 and (len(r) * width * width <= RUN_BUDGET or len(r) == 1)
     assert max(len(r) for r in runs if max(lengths[i] for i in r) == 256) == 16
     assert inference_runs([], [], 64) == []
+
+
+def test_a_released_session_is_made_again_with_the_same_vectors(tmp_path: Path) -> None:
+    cfg = load_config()
+    source = resolve_embedding(cfg.embedding_model_dir, cfg.model_cache_dir).directory
+    shutil.copytree(source, tmp_path / "m")
+    e = Embedder(read_model_dir(tmp_path / "m"), threads=1, fused_dir=tmp_path / "fused", idle_s=0.05)
+    texts = ["the billing service runs on port 8443", "rotate the signing key"]
+    before = e.embed(texts)
+    assert not e.release() and e.resident  # used just now
+    time.sleep(0.06)
+    assert e.release() and not e.resident and e.releases == 1
+    assert not e.release()  # (nothing left to drop)
+    assert e.release_due_in() == math.inf
+    assert np.array_equal(e.embed(texts), before)
+    assert e.resident and e.loads == 2
+
+    # never while a run holds the session
+    session = e._acquire()
+    time.sleep(0.06)
+    assert not e.release() and e.resident
+    del session
+    e._done()
+    time.sleep(0.06)
+    assert e.release()
+
+    # another file under the same name is refused, and so is a missing one
+    onnx = tmp_path / "m" / "model.onnx"
+    good = onnx.read_bytes()
+    onnx.write_bytes(good[:-1] + bytes([good[-1] ^ 1]))
+    with pytest.raises(ModelChanged, match="changed while the model was out of memory"):
+        e.embed(texts)
+    assert not e.resident
+    onnx.unlink()
+    with pytest.raises(ModelMissing, match="cannot read"):
+        e.embed(texts)
+    onnx.write_bytes(good)
+    assert np.array_equal(e.embed(texts), before)
+
+
+def test_idle_zero_keeps_the_session(embedder: Embedder) -> None:
+    embedder.embed(["x"])
+    assert embedder.idle_s == 0 and embedder.release_due_in() == math.inf
+    assert not embedder.release() and embedder.resident

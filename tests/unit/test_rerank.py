@@ -4,6 +4,7 @@ off switches, the model-directory rules and the state machine of the background 
 from __future__ import annotations
 
 import math
+import shutil
 from pathlib import Path
 
 import anyio
@@ -209,5 +210,43 @@ def test_unreadable_model_directory_is_missing_not_a_crash(tmp_path: Path) -> No
         await r.attempt()
         assert r.state == "missing" and str(model_dir) in r.describe()["directory"]
         assert "reranker.model_dir" in r.describe()["fix"]  # the fetch command would not fill it
+
+    anyio.run(main)
+
+
+def test_an_unused_model_is_released_and_loaded_again_by_the_next_batch(tmp_path: Path) -> None:
+    """After ``reranker.idle_s`` unused the model leaves memory but the stage stays ready: the
+    next batch loads the same files again and scores as before; files that went meanwhile
+    fail the stage (the heuristic order is kept) instead of being retried forever."""
+    tiny = Path(__file__).resolve().parents[1] / "data" / "tiny_reranker"
+    model_dir = tmp_path / "rr"
+    shutil.copytree(tiny, model_dir)
+    f = tmp_path / "c.toml"
+    f.write_text(f'[reranker]\nmodel_dir = "{model_dir}"\nidle_s = 60\n')
+    clock = Clock()
+    pairs = [("when do tokens expire", "access tokens expire after 15 minutes"), ("port", "billing runs on 8443")]
+
+    async def main() -> None:
+        r = Reranker(load_config(f, env={"HOME": str(tmp_path)}), clock=clock)
+        async with anyio.create_task_group() as tg:
+            await tg.start(r.run)
+            with anyio.fail_after(60):
+                while r.state != "ready":
+                    await anyio.sleep(0.01)
+            before = await r.scores(pairs)
+            assert before is not None and r.resident
+            assert not await r.release() and r.release_due_in() == 60
+            clock.t += 60
+            assert await r.release()
+            assert r.ready and not r.resident and r.release_due_in() == math.inf
+            assert r.describe()["resident"] is False and r.describe()["model"] == "omegad/tiny-test-cross-encoder"
+            assert await r.scores(pairs) == before
+            assert r.resident and r.reloads == 1 and r.counters()["releases"] == 1
+            clock.t += 60
+            assert await r.release()
+            shutil.rmtree(model_dir)
+            assert await r.scores(pairs) is None
+            assert r.state == "failed" and "loading the released model again failed" in r.describe()["last_error"]
+            tg.cancel_scope.cancel()
 
     anyio.run(main)
