@@ -298,6 +298,9 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "transifex_token": re.compile(r"(?<![\w/.-])1/[0-9a-f]{40}(?![\w/])"),
     "dropbox_long_token": re.compile(r"(?<![\w-])[A-Za-z0-9]{11}AAAAAAAAAA(?P<body>[A-Za-z0-9_=-]{43})"),
     "tailscale_key": re.compile(r"\btskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}\b"),
+    # UptimeRobot's API keys: "u" (the account's main key), "ur" (read-only) or "m" (one monitor's),
+    # the account's or monitor's number, "-", then hex
+    "uptimerobot_key": re.compile(r"(?<![\w./-])(?:ur?|m)\d{5,10}-[0-9a-f]{24,40}(?![\w-])"),
     "meta_token": re.compile(r"\bEAA[A-Za-z0-9]{100,400}\b"),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin);
     # also shoutrrr's "discord://token@webhook-id" form of Discord's webhook URL
@@ -412,6 +415,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "transifex_token": ("1/",),
     "dropbox_long_token": ("AAAAAAAAAA",),
     "tailscale_key": ("tskey-",),
+    "uptimerobot_key": ("-",),
     "meta_token": ("EAA",),
 }
 KINDS = (
@@ -778,6 +782,8 @@ _KEPT_WORDS = frozenset(
     [
         *("in", "on", "under", "inside", "see", "stored", "kept", "saved", "written", "printed", "taped", "sent"),
         *("scritta", "scritto", "écrit", "écrite", "escrita", "escrito", "notiert", "gespeichert", "hinterlegt"),
+        # "in (the)" in other languages ("está no cofre", "è nel vault", "liegt im Tresor", "est dans le coffre")
+        *("no", "na", "em", "nel", "nella", "im", "dans", "en", "w"),
     ]
 )
 _SEE_WORDS = frozenset(["see", "siehe", "voir", "vedi", "ver", "cf", "cf."])
@@ -814,6 +820,13 @@ _MANAGER_NAMES = _PASSWORD_MANAGERS | {
     "keeper",
     "enpass",
 }
+#: "In the vault (", "im Tresor (", "no cofre (": the name in parentheses is the entry's.
+_IN_A_VAULT = re.compile(
+    r"(?i)\b(?:in|im|no|na|dans|en|nel|nella|w|i)[ \t]+(?:(?:the|our|le|la|o|a|het|de|den)[ \t]+)?"
+    r"(?:key[ \t]+)?(?:vault|safe|tresor|cofre|coffre(?:-fort)?|caja[ \t]+fuerte|b[óo]veda|kluis|sejfie|cassaforte"
+    r"|kassaskåpet|valvet)\b[^\n().;]{0,16}\($"
+)
+_SEP_EXPLICIT = re.compile(r"[ \t]*[:=]")
 _KEPT_IN = re.compile(r"(?i)\b(?:in|from|into|via|under)[ \t]+(?:the[ \t]+|our[ \t]+)?$")
 #: A code benchmark's pass@k metric: a name's word, not a name.
 _NOT_A_NAME = re.compile(r"(?i)pass@\d+|pass\^\d+")
@@ -894,6 +907,7 @@ _COPULAS = frozenset(
         "c’est",
         *("هو", "هي"),  # (Arabic: "… هو VALUE")
         *("là", "คือ", "είναι", "je"),  # (Vietnamese, Thai, Greek; Czech, Slovak, Croatian)
+        *("está", "liegt"),  # (where it is: "está no cofre", "liegt im Tresor"; `_KEPT_WORDS` follow)
     ]
 )
 _ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-", "~"])
@@ -2033,6 +2047,8 @@ _LOCK_WORD = re.compile(
     r"|padlock|voicemail|mailbox|alarma|allarme|alarme|larm|alarmcode|puerta|porta|tür|deur|porte)\b"
 )
 _LOWER_PIN = re.compile(r"(?i)\bpin\b")
+#: The head of a password hash in the PHC string format, up to a parameter's digits.
+_HASH_PARAMS_BEFORE = re.compile(r"(?<!\S)\$[a-z][a-z0-9-]{1,15}\$[^\s$]*(?:\$[^\s$]*)?=$")
 _PIN_DIGITS = re.compile(r"(?<![\w.,:/*+#$€£-])(?:\d{4,12}|\d{3,6}-\d{3,6})(?:#(?!\w))?(?![\w/%-]|[.,:]\d)")
 _CHAT_PAIR = re.compile(
     r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:yes|yeah|yep|sure|ok|here|try)[,:!.]?[ \t]+){0,2}"
@@ -2084,7 +2100,8 @@ _WP_APP_VALUE = re.compile(_WP_APP)
 _APP_SHAPE = re.compile(
     rf"(?<![\w-])(?P<value>{_WP_APP}|[a-z]{{4}} [a-z]{{4}} [a-z]{{4}} [a-z]{{4}}|[a-z]{{16}})(?![\w-])"
 )
-_APP_CUE = re.compile(r"(?i)\bapp(?:lication)?[ \t-]+(?:specific[ \t-]+)?password")
+#: "App password", "application-specific password", and the same in a setting's name (GMAIL_APP_PASSWORD).
+_APP_CUE = re.compile(r"(?i)(?<![a-z])app(?:lication)?[ \t_-]+(?:specific[ \t_-]+)?password")
 #: The symbols password rules ask for (`_chosen_password`).
 _PASSWORD_SYMBOLS = frozenset("!#$%&*+=?@^~")
 #: Apple's app-specific passwords: four groups of four lower-case letters joined by hyphens.
@@ -2679,13 +2696,15 @@ def _mixed_token(value: str) -> bool:
 
 def _token_like(value: str) -> bool:
     """*value* is letters and digits mixed through twenty or more characters (a Mattermost token:
-    26 lower-case letters and digits), varied enough not to be a word and a number."""
+    26 lower-case letters and digits; an Eventbrite private token: 20 capitals and digits),
+    varied enough not to be a word and a number: a switch between letters and digits every five
+    characters, as a random draw from one case and digits has them."""
     return (
         len(value) >= 20
         and value.isalnum()
         and sum(c.isdigit() for c in value) >= 4
         and sum(c.isalpha() for c in value) >= 4
-        and len(_SWITCHES.findall(value)) >= 6
+        and len(_SWITCHES.findall(value)) >= min(6, len(value) // 5)
         and _entropy(value) >= 3.2
     )
 
@@ -4240,6 +4259,13 @@ class SecretScanner:
                 or (
                     start > 8 and text[start - 1] == '"' and _HCL_BLOCK.search(text, max(0, start - 14), start)
                 )  # (a resource's type)
+                # the entry a vault holds it under: "is in the vault (secret sftp-ham-01)", "no cofre (segredo …)"
+                or (
+                    start
+                    and text[start - 1] == "("
+                    and _IN_A_VAULT.search(text, max(0, start - 50), start)
+                    and not _SEP_EXPLICIT.match(text, end)
+                )
                 or (text[start] == "$" and not _ASSIGNED.match(text, end))  # ("$apiKey = '…'" sets it)
                 or (
                     start
@@ -4638,7 +4664,7 @@ class SecretScanner:
             if shown is not None:
                 return Finding(label, *shown)  # a value half masked: the rest is shown
             if kind == "password":
-                spoken = self._phrase_at(text, wm.start(), after_label, found is None and weak is None)
+                spoken = self._phrase_at(text, wm.start(), after_label, found is None and weak is None, parts)
                 if spoken is not None:
                     return Finding(label, *spoken)
                 code = _SPACED_CODE.match(text, wm.start()) if code_name else None
@@ -4689,9 +4715,12 @@ class SecretScanner:
                 found, found_at = candidate, count
         return found or weak
 
-    def _phrase_at(self, text: str, pos: int, labelled: bool, bracketed: bool = True) -> tuple[int, int] | None:
+    def _phrase_at(
+        self, text: str, pos: int, labelled: bool, bracketed: bool = True, parts: tuple[str, ...] = ()
+    ) -> tuple[int, int] | None:
         """A passphrase of words with spaces starting at *pos*: whole in quotes, unquoted when a
-        label or a copula introduces it and it ends its clause, or an app password's four groups."""
+        label or a copula introduces it and it ends its clause, or an app password's four groups
+        (*parts*: the words of the name before it, if any)."""
         quoted = pos > 0 and text[pos - 1] in "\"'`" and (pos < 2 or not text[pos - 2].isalnum())
         if quoted:
             phrase = _QUOTED_PHRASE.match(text, pos)
@@ -4715,11 +4744,16 @@ class SecretScanner:
             if phrase is not None and _spaced_phrase(phrase.group("value")):
                 return phrase.span("value")
             app = _APP_PASSWORD.match(text, pos)
-            if (
-                app is not None
+            entropy = _entropy(app.group("value").replace(" ", "")) if app is not None else 0.0
+            if app is not None and (
                 # (not "Password: will also need some changes"; WordPress's groups are never words)
-                and (_CLAUSE_END.match(text, app.end("value")) or _WP_APP_VALUE.fullmatch(app.group("value")))
-                and _entropy(app.group("value").replace(" ", "")) >= _APP_ENTROPY - 0.4
+                (
+                    (_CLAUSE_END.match(text, app.end("value")) or _WP_APP_VALUE.fullmatch(app.group("value")))
+                    and entropy >= _APP_ENTROPY - 0.4
+                )
+                # an app password's name ("GMAIL_APP_PASSWORD to abcd efgh ijkl mnop in …") says what
+                # the groups are wherever the sentence goes on, when they are as random as issued ones
+                or (("app" in parts or "application" in parts) and entropy >= _APP_ENTROPY)
             ):
                 return app.span("value")
         return None
@@ -5283,6 +5317,8 @@ class SecretScanner:
                 continue  # a group of an id written in groups ("meeting ID 168 7832 3905")
             if _NUMBERED_BEFORE.search(text, max(0, m.start() - 16), m.start()):
                 continue  # what the digits number ("Badge 1165 issued to Óli, PIN ending in 62")
+            if _HASH_PARAMS_BEFORE.search(text, max(0, m.start() - 60), m.start()):
+                continue  # a parameter of a password hash ("$argon2id$v=19$m=65536,t=3,p=4$…")
             if _DIGIT_GROUP_BEFORE.search(text, max(0, m.start() - 2), m.start()) or _DIGIT_GROUP_AFTER.match(
                 text, m.end()
             ):

@@ -2491,3 +2491,30 @@ def test_deepl_transifex_dropbox_and_oracle_connect_strings() -> None:
     )
     assert scanner.scan(f"git objects live at objects/1/{_r(_HEXD, 40)}") == []
     assert scanner.scan("padding: " + "A" * 64) == []
+
+
+def test_uptimerobot_keys_named_app_passwords_and_where_a_vault_keeps_one() -> None:
+    scanner = SecretScanner()
+    main = "u" + _r(string.digits, 7) + "-" + _r(_HEXD, 32)
+    assert _found(f'uptimerobot:\n  api_key: "{main}"\n  timeout_seconds: 30', main)
+    monitor = "m" + _r(string.digits, 9) + "-" + _r(_HEXD, 24)
+    assert _found(f"status page widget uses {monitor}", monitor)
+    # four groups after an app password's name, wherever its sentence goes on
+    app = " ".join(_r(string.ascii_lowercase, 4) for _ in range(4))
+    assert _found(f"Workaround: set GMAIL_APP_PASSWORD to {app} in the Zapier step", app)
+    assert scanner.scan("Password: will also need some changes after the move") == []
+    # a password hash's parameters are no PIN; the entry a vault keeps a secret under is no value
+    salt, digest = _r(_AN, 22), _r(_AN, 43)
+    assert scanner.scan(f"argon2 hash stored for the PIN reset: $argon2id$v=19$m=65536,t=3,p=4${salt}${digest}") == []
+    assert _found("door PIN=48213", "48213")
+    assert scanner.scan("A senha do SFTP está no cofre (segredo sftp-lej-11), peça ao Jana.") == []
+    assert scanner.scan("The SFTP password is in the vault (secret sftp-lej-11), ask Jana.") == []
+    assert _found("stored in the vault (password: Tulip-Rover-88)", "Tulip-Rover-88")
+    assert _found("A senha está no cofre: Tulip-Rover-88", "Tulip-Rover-88")
+    # twenty capitals and digits named a token (Eventbrite's private tokens), an app password's
+    # groups on a line that names one in a setting's name
+    eventbrite = "FNQC2TVFVN5YC" + "TK7TN92"
+    assert _found(f"export EVENTBRITE_PRIVATE_TOKEN={eventbrite}", eventbrite)
+    app = " ".join(_r(string.ascii_lowercase, 4) for _ in range(4))
+    line = f"The Gmail sync failed: GMAIL_APP_PASSWORD was stale. New value {app} works; rotate it after the gala."
+    assert _found(line, app)
