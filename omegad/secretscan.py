@@ -908,6 +908,7 @@ _COPULAS = frozenset(
         *("هو", "هي"),  # (Arabic: "… هو VALUE")
         *("là", "คือ", "είναι", "je"),  # (Vietnamese, Thai, Greek; Czech, Slovak, Croatian)
         *("está", "liegt"),  # (where it is: "está no cofre", "liegt im Tresor"; `_KEPT_WORDS` follow)
+        "se",  # (Haitian Creole: "nouvo modpas la se …")
     ]
 )
 _ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-", "~"])
@@ -1886,13 +1887,18 @@ _KEY_LITERAL = re.compile(
     r"\([ \t]*[bB]?[\"'](?P<value>[A-Za-z0-9+/=_-]{32,400})[\"']",
     re.I,
 )
+#: A chat line's speaker before what they say: "[16:06:09] Sam: ", "sam: ", or IRC's
+#: "15:26 <sam> " (a nick's channel-mode sign too): the name is in `speaker` or `nick`.
+_SPEAKER_HEAD = (
+    r"(?:(?:\[[^\]\n]{1,20}\][ \t]*)?(?P<speaker>[\w.@-]{1,30}):"
+    r"|(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?[ \t]+)?<[@+%&~]?(?P<nick>[\w.@-]{1,30})>)[ \t]+"
+)
 #: A chat reply that is a value, after a line that names a secret ("what's the VPN pw?").
 _CHAT_REPLY = re.compile(
-    r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?(?P<speaker>[\w.@-]{1,30}):[ \t]+(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){0,2}"
+    rf"\n{_SPEAKER_HEAD}(?:(?:here|it's|it is|use|try|sure|ok)[:,]?[ \t]+){{0,2}}"
     r"(?:\w{1,12}!?[ \t]*(?:->|=>)[ \t]*)?[\"'`]?(?P<value>[^\s\"'`]{6,400})[\"'`]?(?=[ \t]|\n|$)"
 )
-#: A chat line's speaker before a reply ("[16:06:09] Sam: ").
-_SPEAKER = re.compile(r"(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+")
+_SPEAKER = re.compile(_SPEAKER_HEAD)
 #: A chat line that only acknowledges a question ("[14:58] kenji: yep").
 _ACK_LINE = re.compile(
     _SPEAKER.pattern + r"(?i:yep|yes|yeah|yup|sure|ok|okay|one sec|sec|got it|hang on"
@@ -1902,7 +1908,7 @@ _ACK_LINE = re.compile(
 _WP_APP = r"(?=[^\n]{0,28}[0-9A-Z])[A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5}"
 #: The same reply when it is a passphrase or an app password's groups, the whole rest of its line.
 _CHAT_PHRASE = re.compile(
-    r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?(?P<speaker>[\w.@-]{1,30}):[ \t]+[\"'`]?"
+    rf"\n{_SPEAKER_HEAD}[\"'`]?"
     rf"(?P<value>{_WP_APP}|[a-z]{{4}} [a-z]{{4}} [a-z]{{4}} [a-z]{{4}}|[a-z]{{3,10}}(?:[ \t][a-z]{{3,10}}){{3,11}})"
     r"[\"'`]?[ \t]*(?=\n|$)"
 )
@@ -2047,11 +2053,17 @@ _LOCK_WORD = re.compile(
     r"|padlock|voicemail|mailbox|alarma|allarme|alarme|larm|alarmcode|puerta|porta|tür|deur|porte)\b"
 )
 _LOWER_PIN = re.compile(r"(?i)\bpin\b")
+#: An INI section named for a secret, then (within six lines, before another section) the key that
+#: holds its value (`SecretScanner._sections`).
+_SECTION_VALUE = re.compile(
+    r"(?m)^\[(?P<name>[A-Za-z][\w.-]{2,60})\][ \t]*\n(?:(?!\[)[^\n]*\n){0,6}?"
+    r"(?:Default|Value|DefaultValue|CurrentValue)[ \t]*=[ \t]*(?P<value>\S{6,200})[ \t]*$"
+)
 #: The head of a password hash in the PHC string format, up to a parameter's digits.
 _HASH_PARAMS_BEFORE = re.compile(r"(?<!\S)\$[a-z][a-z0-9-]{1,15}\$[^\s$]*(?:\$[^\s$]*)?=$")
 _PIN_DIGITS = re.compile(r"(?<![\w.,:/*+#$€£-])(?:\d{4,12}|\d{3,6}-\d{3,6})(?:#(?!\w))?(?![\w/%-]|[.,:]\d)")
 _CHAT_PAIR = re.compile(
-    r"\n(?:\[[^\]\n]{1,20}\][ \t]*)?[\w.@-]{1,30}:[ \t]+(?:(?:yes|yeah|yep|sure|ok|here|try)[,:!.]?[ \t]+){0,2}"
+    rf"\n{_SPEAKER_HEAD}(?:(?:yes|yeah|yep|sure|ok|here|try)[,:!.]?[ \t]+){{0,2}}"
     r"[\"'`]?[\w.@+-]{1,64}[\"'`]?(?:[ \t]+(?:and|&)[ \t]+|[ \t]*/[ \t]*|,[ \t]*)[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?"
     r"[ \t]*(?=\n|$)"
 )
@@ -2676,6 +2688,23 @@ def _short_random(value: str) -> bool:
     )
 
 
+def _one_case_random(value: str) -> bool:
+    """*value* is twelve or more letters of one case and digits drawn at random (Dropbox's app
+    secrets are fifteen): digits among the letters, too few vowels for words, not hex."""
+    letters = [c for c in value if c.isalpha()]
+    return (
+        12 <= len(value) <= 64
+        and value.isascii()
+        and value.isalnum()
+        and (value.islower() or value.isupper())
+        and sum(c.isdigit() for c in value) >= 2
+        and len(letters) >= 6
+        and sum(c in "aeiouAEIOU" for c in letters) * 3 <= len(letters)
+        and _entropy(value) >= 3.2
+        and not _HEX.match(value)
+    )
+
+
 def _three_classes(value: str) -> bool:
     """*value* has lower-case and upper-case letters and digits."""
     return any(c.islower() for c in value) and any(c.isupper() for c in value) and any(c.isdigit() for c in value)
@@ -2883,6 +2912,10 @@ def _basic_pair(value: str) -> bool:
     return len(user) <= 128 and not _placeholder(password) and "${" not in password and not password.startswith("$")
 
 
+#: The last word of a capitalised name run together, after three letters or more.
+_JOINED_SUFFIX = re.compile(r"(?<=[a-z0-9]{3})(?:password|passwd|secret|token|apikey|pwd|pw|psk)$")
+
+
 @functools.lru_cache(maxsize=1024)
 def _name_parts(name: str) -> tuple[str, ...]:
     parts: list[str] = []
@@ -2896,6 +2929,9 @@ def _name_kind(name: str, before: str) -> str | None:
     """ "password", "secret" or "session" for a secret-sounding name, else None. *before* is the
     word before it ("admin" of "admin key")."""
     parts = _name_parts(name)
+    if len(parts) == 1 and name.lstrip("$").isupper() and (joined := _JOINED_SUFFIX.search(parts[0])) is not None:
+        # a capitalised name run together ("$SCHOOLMESSENGERPW", "$POWERSCHOOLCLIENTSECRET"): its last word
+        return _name_kind(f"{parts[0][: joined.start()]}_{joined.group()}", before)
     if parts[-1:] == ("pin",) and len(parts) > 1 and all(p.isalpha() and len(p) >= 3 for p in parts):
         return "service_key"  # ("ELAVON_SSL_PIN=<64 random>": only a long random value, never "LED_PIN=13")
     if "".join(parts) in _LORAWAN_KEYS:
@@ -3521,6 +3557,8 @@ _BELOW = re.compile(
 #: A line that hands over what follows without naming it ("Hi! As asked, here it is:").
 _HANDOVER = re.compile(
     r"(?i)\b(?:here[ \t]+(?:it[ \t]+)?is|here[ \t]+you[ \t]+go|as[ \t]+(?:asked|requested|promised|discussed)|see[ \t]+below)[.:!]?[ \t]*$"
+    # ("Resolution: generated a new one and stored it in the pipeline config:", under "X password expired")
+    r"|\b(?:a|the)[ \t]+new[ \t]+one\b[^\n]{0,80}:[ \t]*$"
 )
 #: PowerShell reading a variable of the environment ("[Environment]::GetEnvironmentVariable('X', 'Machine')").
 _PRINTED_ENV = re.compile(
@@ -3734,6 +3772,7 @@ class SecretScanner:
         hints = list(_NAME_HINT.finditer(text))  # (the words that may name a secret, found once)
         yield from self._named(text, hints)
         yield from self._tables(text, bool(hints))
+        yield from self._sections(text)
         yield from self._sql_rows(text)
         yield from self._value_first(text)
         yield from self._lone_values(text)
@@ -4827,6 +4866,8 @@ class SecretScanner:
                 or _random_case_letters(value)
                 or _mixed_token(value)
                 or _short_random(value)
+                # (a value named a secret or token: a vendor's "app key" of this shape is its public id)
+                or (_one_case_random(value) and parts[-1:] in (("secret",), ("token",), ("password",)))
             )
         ):
             return True  # a shared secret a person chose, a token of letters and digits, where a separator says so
@@ -5341,6 +5382,20 @@ class SecretScanner:
             ):
                 yield Finding("password", m.start(), m.start() + len(digits))
 
+    def _sections(self, text: str) -> Iterator[Finding]:
+        """An INI section named for a secret, whose value a key inside it holds ("[SG_SCRIPT_KEY]"
+        / "Type=string" / "Label=…" / "Default=…", as Deadline's plugin settings are written)."""
+        if "[" not in text or "=" not in text:
+            return
+        for m in _SECTION_VALUE.finditer(text):
+            kind = _name_kind(m.group("name"), "")
+            value = m.group("value").strip("\"'")
+            if kind in (None, "account", "session") or not _usable(value):
+                continue
+            if self._accepts(value, kind, _name_parts(m.group("name")), True):
+                start = m.start("value") + m.group("value").index(value)
+                yield Finding("password" if kind == "password" else "high_entropy", start, start + len(value))
+
     def _vault_tables(self, text: str) -> Iterator[Finding]:
         """`vault kv get PATH` without `-field`: its "Data" table's rows are the secret's fields,
         a row named "value" being the one the path names ("secret/city/notify_api_key")."""
@@ -5583,7 +5638,7 @@ class SecretScanner:
     def _replies(self, text: str) -> Iterator[Finding]:
         """A chat line asking for a secret, then a reply that is only a value: "[12:01] a: what's
         the VPN pw?" / "[12:02] b: …"."""
-        if "\n" not in text or ": " not in text:
+        if "\n" not in text or (": " not in text and "> " not in text):
             return
         for m in _CHAT_REPLY.finditer(text):
             line_start = text.rfind("\n", max(0, m.start() - 200), m.start()) + 1
@@ -5593,7 +5648,8 @@ class SecretScanner:
                 line_start = text.rfind("\n", max(0, line_start - 201), line_start - 1) + 1
                 kind = _line_kind(text[line_start : m.start()])
             value = m.group("value").rstrip(".,;:!?")
-            if kind is None or not _usable(value) or _name_parts(m.group("speaker"))[-1:] in (("id",), ("ids",)):
+            speaker = m.group("speaker") or m.group("nick")
+            if kind is None or not _usable(value) or _name_parts(speaker)[-1:] in (("id",), ("ids",)):
                 continue  # (an id's field is no speaker: "…token … is invalid.\nRequestId: 373d…")
             setting = _SETTING_LINE.match(text, line_start, m.start())
             if (

@@ -2518,3 +2518,25 @@ def test_uptimerobot_keys_named_app_passwords_and_where_a_vault_keeps_one() -> N
     app = " ".join(_r(string.ascii_lowercase, 4) for _ in range(4))
     line = f"The Gmail sync failed: GMAIL_APP_PASSWORD was stale. New value {app} works; rotate it after the gala."
     assert _found(line, app)
+
+
+def test_irc_replies_ini_sections_new_ones_and_names_run_together() -> None:
+    scanner = SecretScanner()
+    # an IRC log's answer, as the bracketed chat formats' are read
+    chat = "15:26 <sflores> anyone have the LucidLink filespace password? bay 3 lost it\n15:26 <emartin> {}\n15:26 <sflores> ty"
+    assert _found(chat.format("X8XItt5Ma_d.HJQCFV1u"), "X8XItt5Ma_d.HJQCFV1u")
+    # fifteen letters of one case and digits named a secret (Dropbox's app secrets); its app *key* is public
+    secret = "0bxj5vmd7lkd" + "1gd"
+    assert _found(f'{{"dropbox_app_secret": "{secret}"}}', secret)
+    assert scanner.scan(f"DROPBOX_APP_KEY={secret}") == []
+    # an INI section named for the secret holds it in its Default= key (Deadline's plugin settings)
+    param = "[State]\nType=Enum\nDefault=Global Enabled\n\n[SYNOLOGY_ADMIN_PASSWORD]\nType=string\nLabel=DSM admin\nDefault={}"
+    assert _found(param.format("Seoul2027!"), "Seoul2027!")
+    assert scanner.scan("[Timeout]\nType=integer\nDefault=600") == []
+    # "a new one" on a line that ends in ":" is what the subject names
+    key = _r(_AN, 40)
+    ticket = f"OPS-4824 - MASV API key expired\nResolution: generated a new one and stored it in the config:\n{key}\nStatus: Resolved"
+    assert _found(ticket, key)
+    # a capitalised name run together ends in the word that names it
+    assert _found("$SCHOOLMESSENGERPW = 'h@M+*n3FfKzx9R4dYF'", "h@M+*n3FfKzx9R4dYF")
+    assert _found("Nòt pou ekip IT a: nouvo modpas pou wifi la se Rosa_Tulip49. Pa bay pèsonn li.", "Rosa_Tulip49")
