@@ -300,6 +300,8 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "tailscale_key": re.compile(r"\btskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}\b"),
     # UptimeRobot's API keys: "u" (the account's main key), "ur" (read-only) or "m" (one monitor's),
     # the account's or monitor's number, "-", then hex
+    # Mailchimp Transactional's (Mandrill's) API keys: "md-" and 22 URL-safe characters
+    "mandrill_key": re.compile(r"(?<![\w-])md-[A-Za-z0-9_-]{22}(?![\w-])"),
     "uptimerobot_key": re.compile(r"(?<![\w./-])(?:ur?|m)\d{5,10}-[0-9a-f]{24,40}(?![\w-])"),
     "meta_token": re.compile(r"\bEAA[A-Za-z0-9]{100,400}\b"),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin);
@@ -416,6 +418,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "dropbox_long_token": ("AAAAAAAAAA",),
     "tailscale_key": ("tskey-",),
     "uptimerobot_key": ("-",),
+    "mandrill_key": ("md-",),
     "meta_token": ("EAA",),
 }
 KINDS = (
@@ -554,6 +557,7 @@ _JOINED_PASSWORD = re.compile(r"motdepasse|katasandi|matkhau|katalaluan|codedacc
 #: Name parts that make a random value a secret.
 _SECRET_PART = re.compile(
     r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|\w*authkeys?|apikey|appkey|privatekey|\w*privkey|skey|pat|cookies?"
+    r"|credencial(?:es)?|credenciais|credenziali|zugangsdaten"  # (Spanish, Catalan, Portuguese, Italian, German)
     r"|\w*secretkeybase"
     r"|mnemonic|wif|keypair|unseal"
     r"|sessionid|sessid|phpsessid|jsessionid)$"
@@ -904,6 +908,7 @@ _COPULAS = frozenset(
         "says",
         "lautet",
         "c'est",
+        "és",  # (Catalan)
         "c’est",
         *("هو", "هي"),  # (Arabic: "… هو VALUE")
         *("là", "คือ", "είναι", "je"),  # (Vietnamese, Thai, Greek; Czech, Slovak, Croatian)
@@ -922,7 +927,8 @@ _DIGEST_COLUMN = re.compile(r"\b(?:DIGEST|CHECKSUM|SHA256|SHA1|MD5|HASH|FINGERPR
 #: themselves are not in the source): Stripe's documented test keys, RFC 7515's HMAC key (A.1),
 #: the Azure Storage emulator's (Azurite's) well-known account key for `devstoreaccount1`,
 #: Mailgun's example API key, and FIPS-197's AES-128 test key (the key of LoRaWAN's and many
-#: specs' test vectors), in both cases, the NT hash of the empty password, and xkcd 936's passphrase.
+#: specs' test vectors), in both cases, the NT hash of the empty password, xkcd 936's passphrase,
+#: and SNMP's default read community ("public", which every device ships with).
 _DOCUMENTED_VALUES = frozenset(
     [
         "c4bbcb1fbec99d65bf59d85c8cb62ee2db963f0fe106f483d9afa73bd4e39a8a",
@@ -934,6 +940,7 @@ _DOCUMENTED_VALUES = frozenset(
         "2cafc0970149a84f3b9e62eaf169f36f59907a3b3e31f7b82e68c69cd27f7326",
         "f2d6ca16515033e5dce14eba840b979d27b5cbae24bb3e5bf484339667f86397",
         "8b1b17a9740c068accab5c3d0d652c8e3cc13206e70bb73b42ea41d4c2de3c12",
+        "efa1f375d76194fa51a3556a97e641e61685f914d446979da50a551a4333ffd7",
     ]
 )
 _ID_ANNOTATION = re.compile(
@@ -2038,7 +2045,8 @@ _SETTING_AFTER = re.compile(r"[\"']?[ \t]*[:=]")
 _HASH_FUNCTIONS = r"sha\d{0,3}|md5|hash|digest"
 _HASH_CALL = re.compile(rf"(?i)(?:{_HASH_FUNCTIONS})\($")
 _HASH_CALL_WORD = re.compile(rf"(?i)(?:{_HASH_FUNCTIONS}|bcrypt|argon2\w{{0,2}})\(")
-_DIGEST_WORD = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|digest|checksum")
+#: (a header or field named a signature, "x-xero-signature:", holds an HMAC of a payload, no key)
+_DIGEST_WORD = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|digest|checksum|(?:[a-z0-9]+-)+signature:?")
 _NUMBERED_BEFORE = re.compile(
     r"(?i)\b(?:badge|card|ticket|order|invoice|employee|room|seat|flight|gate|case|job|batch|lot|serial|unit|no\.|nr\.?|#)[ \t]*#?$"
 )
@@ -4855,6 +4863,14 @@ class SecretScanner:
         if _chosen_password(value):
             return True  # a secret a person chose ("SECRET_KEY = 'cobalt7ORANGE#'")
         if (
+            _one_case_random(value)
+            and parts[-1:] in (("secret",), ("token",), ("password",))
+            and (explicit or (len(value) >= 15 and value.islower()))
+        ):
+            # named a secret, token or password (a vendor's "app key" of this shape is its public id);
+            # after a copula only as long as an issued one ("the new Dropbox app secret is …": fifteen)
+            return True
+        if (
             explicit
             and not _ASSIGNMENT.match(value)
             and not _REPEAT.search(value)
@@ -4866,8 +4882,6 @@ class SecretScanner:
                 or _random_case_letters(value)
                 or _mixed_token(value)
                 or _short_random(value)
-                # (a value named a secret or token: a vendor's "app key" of this shape is its public id)
-                or (_one_case_random(value) and parts[-1:] in (("secret",), ("token",), ("password",)))
             )
         ):
             return True  # a shared secret a person chose, a token of letters and digits, where a separator says so

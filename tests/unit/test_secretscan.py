@@ -2540,3 +2540,17 @@ def test_irc_replies_ini_sections_new_ones_and_names_run_together() -> None:
     # a capitalised name run together ends in the word that names it
     assert _found("$SCHOOLMESSENGERPW = 'h@M+*n3FfKzx9R4dYF'", "h@M+*n3FfKzx9R4dYF")
     assert _found("Nòt pou ekip IT a: nouvo modpas pou wifi la se Rosa_Tulip49. Pa bay pèsonn li.", "Rosa_Tulip49")
+
+
+def test_mandrill_keys_copula_secrets_and_public_defaults_and_signatures() -> None:
+    scanner = SecretScanner()
+    mandrill = "md-" + _r(_AN + "_-", 22)
+    assert _found(f"updated Mailchimp Transactional (Mandrill) key to {mandrill} and restarted", mandrill)
+    # fifteen lower-case letters and digits after a copula, named a secret (Dropbox's app secrets)
+    secret = "412rqjmm9b66" + "xtl"
+    assert _found(f"Hi jordi,\nthe new Dropbox app secret is {secret}\nplease don't forward this.", secret)
+    assert scanner.scan("otpauth example from RFC docs uses secret JBSWY3DPEHPK3PXP (billing test)") == []
+    # SNMP's default community, and a payload's signature header, are no secrets
+    assert scanner.scan("printer notes: admin password = <set on first boot>, SNMP community 'public', fw 8.90") == []
+    signature = _r(_AN + "+/", 43) + "="
+    assert scanner.scan(f"webhook signing key is in the vault; example header x-xero-signature: {signature}") == []
