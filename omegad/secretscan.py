@@ -300,9 +300,9 @@ _TOKENS: dict[str, re.Pattern[str]] = {
     "tailscale_key": re.compile(r"\btskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}\b"),
     # UptimeRobot's API keys: "u" (the account's main key), "ur" (read-only) or "m" (one monitor's),
     # the account's or monitor's number, "-", then hex
+    "uptimerobot_key": re.compile(r"(?<![\w./-])(?:ur?|m)\d{5,10}-[0-9a-f]{24,40}(?![\w-])"),
     # Mailchimp Transactional's (Mandrill's) API keys: "md-" and 22 URL-safe characters
     "mandrill_key": re.compile(r"(?<![\w-])md-[A-Za-z0-9_-]{22}(?![\w-])"),
-    "uptimerobot_key": re.compile(r"(?<![\w./-])(?:ur?|m)\d{5,10}-[0-9a-f]{24,40}(?![\w-])"),
     "meta_token": re.compile(r"\bEAA[A-Za-z0-9]{100,400}\b"),
     # incoming-webhook URLs whose path is the credential (Slack's are a detect-secrets plugin);
     # also shoutrrr's "discord://token@webhook-id" form of Discord's webhook URL
@@ -830,7 +830,6 @@ _IN_A_VAULT = re.compile(
     r"(?:key[ \t]+)?(?:vault|safe|tresor|cofre|coffre(?:-fort)?|caja[ \t]+fuerte|b[óo]veda|kluis|sejfie|cassaforte"
     r"|kassaskåpet|valvet)\b[^\n().;]{0,16}\($"
 )
-_SEP_EXPLICIT = re.compile(r"[ \t]*[:=]")
 _KEPT_IN = re.compile(r"(?i)\b(?:in|from|into|via|under)[ \t]+(?:the[ \t]+|our[ \t]+)?$")
 #: A code benchmark's pass@k metric: a name's word, not a name.
 _NOT_A_NAME = re.compile(r"(?i)pass@\d+|pass\^\d+")
@@ -908,8 +907,8 @@ _COPULAS = frozenset(
         "says",
         "lautet",
         "c'est",
-        "és",  # (Catalan)
         "c’est",
+        "és",  # (Catalan)
         *("هو", "هي"),  # (Arabic: "… هو VALUE")
         *("là", "คือ", "είναι", "je"),  # (Vietnamese, Thai, Greek; Czech, Slovak, Croatian)
         *("está", "liegt"),  # (where it is: "está no cofre", "liegt im Tresor"; `_KEPT_WORDS` follow)
@@ -4311,7 +4310,7 @@ class SecretScanner:
                     start
                     and text[start - 1] == "("
                     and _IN_A_VAULT.search(text, max(0, start - 50), start)
-                    and not _SEP_EXPLICIT.match(text, end)
+                    and not _SETTING_AFTER.match(text, end)
                 )
                 or (text[start] == "$" and not _ASSIGNED.match(text, end))  # ("$apiKey = '…'" sets it)
                 or (

@@ -52,11 +52,12 @@ def _folded(source: bytes, workdir: Path) -> bytes:
         out.unlink(missing_ok=True)
 
 
-def _key(path: Path) -> str:
-    """The cache name of *path*'s fused forms, less the variant suffix."""
+def _key(path: Path, digest: str | None = None) -> str:
+    """The cache name of *path*'s fused forms, less the variant suffix (*digest*: the file's
+    SHA-256, when the caller has it already)."""
     import onnxruntime as ort
 
-    return f"{path.stem}-{sha256_file(path)[:16]}-ort{ort.__version__}-v{FUSE_VERSION}"
+    return f"{path.stem}-{(digest or sha256_file(path))[:16]}-ort{ort.__version__}-v{FUSE_VERSION}"
 
 
 def fused_session(
@@ -66,18 +67,20 @@ def fused_session(
     floor: float,
     cache_dir: Path | None,
     weights8_floor: float | None = None,
+    digest: str | None = None,
 ) -> tuple[Any, str]:
     """A session of *path*'s fused form if it agrees with the original (*agreement*(original,
     fused) ≥ *floor*), else of *path*; and a line saying which and why. With *weights8_floor*
     the form with 8-bit matrices is tried first and kept if it agrees that well. *load* makes
-    a session from a file (raising on failure); *cache_dir* None turns fusing off."""
+    a session from a file (raising on failure); *cache_dir* None turns fusing off; *digest*:
+    *path*'s SHA-256 if the caller has taken it (else it is taken here)."""
     if cache_dir is None:
         return load(path), "as shipped (fusing is off)"
     tries = [(True, weights8_floor)] if weights8_floor is not None else []
     tries.append((False, floor))
     original: Any = None
     reasons = []
-    stem = _key(path)  # (hashes the source once, for every form tried)
+    stem = _key(path, digest)  # (hashes the source once, for every form tried)
     for weights8, least in tries:
         key = f"{stem}-{'w8' if weights8 else 'f32'}"
         cached, refused = cache_dir / f"{key}.onnx", cache_dir / f"{key}.refused"

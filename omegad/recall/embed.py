@@ -151,8 +151,8 @@ class Embedder:
         started = time.perf_counter()
         # the file the store's vectors come from: a session made again must be of this one
         self._digest = sha256_file(files.onnx)
-        self._session: Any = None
-        self._session, self.graph = self._make()
+        self._session: Any
+        self._session, self.graph = self._make(digest=self._digest)
         self.load_ms = (time.perf_counter() - started) * 1000
         self.loads = 1
         self.releases = 0
@@ -222,7 +222,7 @@ class Embedder:
                 "store's vectors come from the file as it was: restore it (`omegad models fetch` for the "
                 "default model) or restart the daemon to use the new file"
             )
-        self._session, self.graph = self._make()
+        self._session, self.graph = self._make(digest=digest)
         self.loads += 1
         self.load_ms = (time.perf_counter() - started) * 1000
 

@@ -384,16 +384,21 @@ class Reranker:
             return
         self._preloading = True
         try:
-            await anyio.to_thread.run_sync(self._reload_released, limiter=self.limiter)
+            await anyio.to_thread.run_sync(self._resident_encoder, limiter=self.limiter)
         finally:
             self._preloading = False
 
-    def _reload_released(self) -> None:
+    def _resident_encoder(self) -> CrossEncoder | None:
+        """The model, loaded again from the same files if it was released after
+        ``reranker.idle_s`` (worker thread, under the batcher's limiter). A failure is kept in
+        `_reload_error`, which `_cache_results` turns into a failed stage after the batch."""
         if self.encoder is None and self.ready:
             try:
                 self._reload()
-            except Exception:
-                pass  # (the batch that follows tries again and fails the stage with the cause)
+                self._reload_error = None
+            except Exception as exc:
+                self._reload_error = error_text(exc)
+        return self.encoder
 
     def _loaded(self, encoder: CrossEncoder) -> None:
         """Take *encoder* as the model (any thread: one assignment each, read on the loop)."""
@@ -524,12 +529,7 @@ class Reranker:
     def _score_sync(self, items: list[Item]) -> list[Scored]:
         """Score a batch (worker thread). When the batch fails, each pair is retried alone,
         so one bad pair fails only the queries that hold it."""
-        encoder = self.encoder
-        if encoder is None and self.ready:
-            try:  # released after reranker.idle_s: load the same files again
-                encoder = self._reload()
-            except Exception as exc:
-                self._reload_error = error_text(exc)
+        encoder = self._resident_encoder()
         generation = self.generation
         if encoder is None:
             return [(None, 0, generation, self._reload_error or "the reranker model was unloaded")] * len(items)
@@ -550,15 +550,13 @@ class Reranker:
         self._used_at = self.clock()
         return out
 
-    def _reload(self) -> CrossEncoder:
+    def _reload(self) -> None:
         """Load the released model again (worker thread, under the batcher's limiter)."""
         assert self._files is not None
         started = time.perf_counter()
-        encoder = self._load(self._files)
-        self._loaded(encoder)
+        self._loaded(self._load(self._files))
         self.reloads += 1
         self.load_ms = round((time.perf_counter() - started) * 1000, 1)
-        return encoder
 
     async def _cache_results(self, items: list[Item], results: list[Scored]) -> None:
         """After every batch, on the event loop: cache what the current model scored, also
