@@ -5,7 +5,10 @@
   start: at 1M memories the daemon's RSS was ~60 MB lower, at the same query latency. The
   same as ``MALLOC_ARENA_MAX=2``, which takes precedence when set.
 - `trim`: after a maintenance pass (compaction and index merges allocate and free hundreds of
-  megabytes at 1M memories) hand the freed heap back to the system instead of keeping it.
+  megabytes at 1M memories) hand the freed heap back to the system instead of keeping it,
+  glibc's and Arrow's: pyarrow allocates its buffers from a mimalloc pool of its own, which
+  keeps freed pages until it is next busy (up to ~18 MiB of a quiet daemon's 607 memories;
+  `release_unused` took under 0.05 ms).
 - `usage`: what malloc holds (in use, and free but kept), for `stats.memory`.
 """
 
@@ -59,6 +62,9 @@ def limit_arenas(arenas: int = 2) -> bool:
 
 
 def trim() -> bool:
+    pa = sys.modules.get("pyarrow")  # not imported here: a process without Arrow has no pool
+    if pa is not None:
+        pa.default_memory_pool().release_unused()
     libc = _libc()
     try:
         return bool(libc is not None and libc.malloc_trim(0))

@@ -6,3 +6,8 @@ maintenance passes (run in a child process by `lanceops`), the vector-index buil
 Imports only the shared modules (`omegad.config`, `omegad.errors`, `omegad.timeutil`,
 `omegad.logs`): nothing of recall, contradictions, the service or the RPC layer.
 """
+
+from omegad.storage.deferred import defer_namespace_client
+
+# before anything here imports lancedb (omegad/storage/deferred.py)
+defer_namespace_client()
