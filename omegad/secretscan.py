@@ -624,6 +624,7 @@ _KEY_QUALIFIER = frozenset(
         # a payment gateway's merchant key (Paytm), Magento's crypt key, PrestaShop's webservice key
         *("merchant", "crypt", "webservice", "transaction"),
         "stream",  # (a streaming service's ingest key: Restream, Twitch, YouTube)
+        "http",  # (a game server's key for its HTTP API: Nakama's `runtime.http_key`)
         # a product's licence ("activation key", "product key")
         *("activation", "product", "deploy"),
     ]
@@ -779,6 +780,11 @@ _OWNER_WORDS = frozenset(
         *("policy", "role", "group", "cluster", "namespace", "bucket", "project"),
     ]
 )
+#: Names after which "on" is "is" (Finnish and Estonian: "salasana on …", "parool on …"), as it
+#: is in a text with their letters ("Muistiinpano: … API key on …. Vaihda tämä …"); elsewhere "on"
+#: says where ("the password on vetgrp-app02 was rotated") and the word is a place.
+_ON_IS_NAME = re.compile(r"(?i)(?:salasana|salasanan|avain|tunnussana|pääsykoodi|parool|salasõna|võti)\W{0,3}$")
+_FINNIC = re.compile(r"[äöõÄÖÕ]")
 #: Words that say where a secret is kept when they follow its name's copula or label ("the
 #: password is on the label", "… è scritta sul foglietto", "Login is in Bitwarden"), and words
 #: that point to it ("password: see the vault item …").
@@ -927,7 +933,8 @@ _DIGEST_COLUMN = re.compile(r"\b(?:DIGEST|CHECKSUM|SHA256|SHA1|MD5|HASH|FINGERPR
 #: the Azure Storage emulator's (Azurite's) well-known account key for `devstoreaccount1`,
 #: Mailgun's example API key, and FIPS-197's AES-128 test key (the key of LoRaWAN's and many
 #: specs' test vectors), in both cases, the NT hash of the empty password, xkcd 936's passphrase,
-#: and SNMP's default read community ("public", which every device ships with).
+#: SNMP's default read community ("public", which every device ships with), and RFC 7617's
+#: Basic credentials ("Aladdin" / "open sesame" in base64).
 _DOCUMENTED_VALUES = frozenset(
     [
         "c4bbcb1fbec99d65bf59d85c8cb62ee2db963f0fe106f483d9afa73bd4e39a8a",
@@ -940,6 +947,7 @@ _DOCUMENTED_VALUES = frozenset(
         "f2d6ca16515033e5dce14eba840b979d27b5cbae24bb3e5bf484339667f86397",
         "8b1b17a9740c068accab5c3d0d652c8e3cc13206e70bb73b42ea41d4c2de3c12",
         "efa1f375d76194fa51a3556a97e641e61685f914d446979da50a551a4333ffd7",
+        "cf4d418ed3de92d71f767db5391d5a2dacd40e1ce49e75d1137e2ecf4982d844",
     ]
 )
 _ID_ANNOTATION = re.compile(
@@ -955,6 +963,9 @@ _DECLARED_PUBLIC = re.compile(
     r"|<[a-z][\w-]*[^<>\n]{0,200}\bdata-[\w-]*(?:key|token)=[\"']"
     # (Ghost's Content API key is read-only, documented as safe in a browser)
     r"|(?<![a-z])content[ \t_-]?api[ \t_-]?key|GhostContentAPI|(?<![a-z])content[ \t]+key[ \t]+is[ \t]+public"
+    # (Algolia's `searchOnlyApiKey`; a comment that the key is public, that it ships in the game)
+    r"|(?<![a-z])search[-_ ]?only(?:[-_ ]?api)?[-_ ]?key|\b(?:key|it|this|value|token)[ \t]+is[ \t]+public\b"
+    r"|\(public,|\bships[ \t]+in[ \t]+(?:the|every)[ \t]+(?:game|app|client|build|binary)\b"
 )
 #: The name a Firebase client config gives its API key (web, Android's google-services.json,
 #: iOS's GoogleService-Info.plist).
@@ -1104,7 +1115,10 @@ _VALUE_FIRST = re.compile(
     # "… come Cloudflare API token", "… como Mistral API key": the value given the role a name in
     # prose says (the words after are read for a secret's name, as after "is the")
     r"|[ \t]+(?:as|als|como|comme|come|jako|som)[ \t]+(?:(?:the|our|a|an|la|le|el|il|lo|o|die|der|das|den|de)[ \t]+)?"
-    r"(?=[A-Za-z]))(?P<rest>[^\n]{0,60})"
+    r"(?=[A-Za-z])"
+    # "… and lives in CF_API_TOKEN on pacs01": where the value is set, a variable named in capitals
+    r"|[ \t]+(?:and[ \t]+)?(?:lives|is[ \t]+stored|is[ \t]+kept|is[ \t]+set|sits)[ \t]+in[ \t]+(?=[A-Z][A-Z0-9]*_[A-Z0-9_]+\b))"
+    r"(?P<rest>[^\n]{0,60})"
 )
 
 #: Words that deny what follows ("… — no password stored here").
@@ -1125,6 +1139,7 @@ _REPLY_NEEDS = ("that", "That", "this", "This", "it", "It")
 _LINE_LAST_VALUE = re.compile(r"(?<![^\s\"'`(\[])[\"'`]?(?P<value>[^\s\"'`()\[\]<>]{6,400})[\"'`]?[?.!]?[ \t]*$")
 _VALUE_FIRST_NEEDS = (
     *("<-", "←", "⇐", "—", "–", "\n^", " is ", " was ", " as ", "that", "it's"),
+    *(" lives in ", " stored in ", " kept in ", " set in ", " sits in "),
     *(" ist ", " es ", " est ", " é ", " è "),
     *(" als ", " como ", " comme ", " come ", " jako ", " som ", " как "),
 )
@@ -1259,6 +1274,28 @@ _ACCOUNT_PAIR = re.compile(
     r"|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+[ \t]+/[ \t]+"  # a mailbox and its password
     r"|(?<![\w/.:-])(?:admin|administrator|root)/)(?P<q>)(?P<value>[^\s/]{6,200}?)[.,;)]?(?=\s|$)"
 )
+#: An account and its password joined by " + " or " / " after words that name a sign-in, where no
+#: word right before the account says so (`_ACCOUNT_PAIR`): "Synology DSM admin: contractor +
+#: Fall2023!", "… login for all clinics. It is sa + …", "… is vgadmin / …", "CN=svc-ldap,DC=corp
+#: + …". The account is a login's token (a name, a mailbox, DOMAIN\\user, a directory's DN).
+_JOINED_PAIR = re.compile(
+    r"(?<![^\s:\"'`])(?P<user>(?:[A-Za-z][\w.-]{0,30}\\|\.\\)?[\w.@=,-]{2,120})[ \t]+[+/][ \t]+"
+    r"(?P<value>[^\s]{6,200}?)[.,;)]?(?=\s|$)"
+)
+#: Words for a sign-in within the 100 characters before such a pair ("sa" is SQL Server's
+#: administrator; the words for a password in other languages are `_NAME_HINT`'s).
+_SIGN_IN_WORDS = re.compile(
+    r"(?i)\b(?:admin\w*|administrator|superadmin|root|sa|log-?in|sign-?in|accounts?|users?|username|passwords?"
+    r"|passphrase|passwd|credentials?|creds|bind|ssid|s?ftps?|ssh|smtp|imap|rdp|vpn|portal|console|controller)\b"
+)
+#: A Perforce (Helix Core) ticket, 32 upper-case hex digits as `p4 login -p` prints them: set as
+#: P4TICKET, a `.p4tickets` line ("ssl:host:1666=user:TICKET"), given to `p4 -P`, or named in
+#: prose ("the Perforce ticket (…)", "Perforce ticket ของ X คือ …").
+_P4_TICKET = re.compile(
+    r"(?:(?i:\bp4_?ticket\b)[^\n]{0,80}?|(?m:^[ \t]*(?:ssl:)?[\w.-]{1,200}:\d{2,5}=[\w.@-]{1,100}:)"
+    r"|\bp4[ \t](?:[^\n]{0,200}?[ \t])?-P[ \t]+[\"']?|(?i:\b(?:perforce|helix|p4)[ \t]+ticket\b)[^\n]{0,80}?)"
+    r"(?<![\w])(?P<value>[0-9A-F]{32})(?![\w])"
+)
 #: The URL's password ("postgres://app:…@db"), percent-encoded or not.
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}:/{1,2}[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
 #: Keys that providers document as a URL's path: a self-hosted chat's incoming webhook
@@ -1299,6 +1336,9 @@ _PROMPTED = re.compile(
 _WP_SALT = re.compile(
     r"\b(?:WORDPRESS_)?(?:SECURE_AUTH|LOGGED_IN|AUTH|NONCE)_(?:KEY|SALT)[\"']?[ \t]*(?:,|=>?|:)[ \t]*"
     r"(?P<q>[\"'])(?P<value>[^\"'\n]{32,128})(?P=q)"
+    # (unquoted in an .env file, up to the end of its line)
+    r"|(?m:^[ \t]*(?:export[ \t]+)?(?:WORDPRESS_)?(?:SECURE_AUTH|LOGGED_IN|AUTH|NONCE)_(?:KEY|SALT)="
+    r"(?P<bare>[^\s\"'][^\n]{31,127}?)[ \t]*$)"
 )
 _KEY_FILE_LINE = re.compile(
     r"(?mi)^[ \t]*(?P<file>[\w.~/-]{0,200}\.(?:key|secret|token))[ \t]*:[ \t]*[`\"']?(?P<value>[^\s`\"']{16,400}?)[`\"']?[ \t]*$"
@@ -1780,13 +1820,14 @@ _COOKIE_PAIR = re.compile(r"[ \t]*(?P<name>[^=;\s]{1,200})=(?P<value>[^;\s]{1,40
 _COOKIE_DICT = re.compile(r"(?i)\bcookies[\"']?[ \t]*[:=][ \t]*\{(?P<body>[^{}]{1,2000})\}")
 _DICT_PAIR = re.compile(r"[\"'](?P<name>[^\"'\n]{1,200})[\"'][ \t]*:[ \t]*[\"'](?P<value>[^\"'\n]{1,4000})[\"']")
 #: A URL's signature parameter (Azure SAS `sig=`, S3 and GCS presigned URLs): it grants access.
+#: (In XML and HTML the "&" between parameters is written `&amp;`.)
 _URL_SIGNATURE = re.compile(
-    r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&\s\"'#<>]{16,600})"
+    r"(?i)(?:[?&]|&amp;)(?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&\s\"'#<>]{16,600})"
 )
 #: A query parameter that carries an API key or a token (`?key=…`, `&access_token=…`, and
 #: OpenWeather's `appid`): the URL is the credential's transport.
 _URL_KEY = re.compile(
-    r"(?i)[?&](?:key|api[_-]?key|access[_-]?token|token|auth[_-]?token|secret|client[_-]?secret|appid)"
+    r"(?i)(?:[?&]|&amp;)(?:key|api[_-]?key|access[_-]?token|token|auth[_-]?token|secret|client[_-]?secret|appid)"
     r"=(?P<value>[^&\s\"'#<>]{16,600})"
     # an Azure Functions key (`?code=`): base64url, as long as a key and padded
     r"|[?&]code=(?P<code>[A-Za-z0-9_-]{40,100}==)(?![\w=])"
@@ -1856,7 +1897,7 @@ _ECHO_INTO_FILE = re.compile(
     r"|firebase[ \t]+functions:secrets:set|supabase[ \t]+secrets[ \t]+set)\b)"
 )
 _CAT_FILE = re.compile(r"\bcat[ \t]+([^\s|;&<>]{1,200})[ \t]*$")
-_SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential|cookie)[^/]*$")
+_SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential|creds|cookie)[^/]*$")
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
 #: `Fernet(b"…")`, an SDK's class named as its package; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
@@ -3471,7 +3512,14 @@ _MANAGER_ITEM = re.compile(
 #: digest of a public key), and a systemd unit's `LoadCredential=ID:PATH` (a file's path).
 _NOT_A_VALUE_BEFORE = re.compile(
     r"(?:\bENC[(\[](?:PKCS7,)?|\bSHA256:|\b(?:LoadCredential(?:Encrypted)?|ImportCredential)=)$"
+    # (the id of a credential a CI keeps, a secret's version: "credentialsId: 'dockerhub-token'")
+    r"|\bcredentials?_?[Ii]d[\"']?[ \t]*[:=][ \t]*[\"']?$|[\"'](?:version|etag|kid|x5t)[\"'][ \t]*:[ \t]*[\"']$"
 )
+#: References to a secret kept elsewhere, in the syntax of the tool that reads it: altool's
+#: `@keychain:NAME` and `@env:NAME`, TeamCity's `credentialsJSON:UUID`.
+_REFERENCE_PREFIX = re.compile(r"@(?:keychain|env):[\w.-]+$|credentialsJSON:[0-9a-f-]{36}$")
+#: A name of capitalised words ("Studio", "Office IT"): a vault's or an item's, no password.
+_VAULT_NAME = re.compile(r"[A-Z][a-z]+(?:[ \t][A-Z][A-Za-z]+){0,3}")
 #: A commit named as where something was deployed or stands ("Deployed auth at <sha> to qa",
 #: "HEAD is now at <sha>").
 _COMMIT_AT = re.compile(
@@ -3580,6 +3628,9 @@ _PRINTED_NAME = re.compile(
 _SAMPLE_BEFORE = re.compile(
     r"(?i)(?<![\w.@/-])(?:sample|example)(?:[ \t]+[a-z]{2,12}){0,2}(?:[ \t]+for[ \t]+[^\s:]{1,30})?[ \t]*[:=]?[ \t]*[\"'`]?$"
 )
+_BANNED_AFTER = re.compile(
+    r"[\"']?[^\n.;]{0,80}?\b(?:are|is|get|gets)[ \t]+(?:rejected|refused|banned|blocked|blacklisted|forbidden|not[ \t]+allowed)\b"
+)
 _BANNED_BEFORE = re.compile(
     r"(?i)\b(?:banned|blocked|forbidden|disallowed|prohibited|blacklist(?:ed)?|denylist(?:ed)?|deny[ \t]+list"
     r"|block[ \t]+list|(?:most[ \t]+)?common(?:ly[ \t]+used)?|breached|weak)\b[^\n.;]{0,80}$"
@@ -3590,8 +3641,12 @@ def _not_a_value(text: str, f: Finding) -> bool:
     """*f* is ciphertext, a fingerprint, a credential file's path, or the next name in a list of
     field names, by what stands before it."""
     span = text[f.start : f.end]
-    if span.startswith(("ENC(", "ENC[")):
+    if span.startswith(("ENC(", "ENC[", "ENC:")) or _REFERENCE_PREFIX.match(span):
         return True
+    if re.match(r"[ \t]+[/+][ \t]+\[redacted:", text[f.end : f.end + 16]):
+        return True  # the account of a pair whose password is redacted ("locum1 + [redacted:password]")
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:Id|ID|_id|-id)=[\w.-]{1,64}", span):
+        return True  # an id's setting ("TitleId=DB777" after "PlayFab login ok:")
     if span.startswith("SHA256:"):
         return re.fullmatch(r"SHA256:[A-Za-z0-9+/]{43}=?", span) is not None
     line_start = text.rfind("\n", 0, f.start) + 1
@@ -3606,17 +3661,30 @@ def _not_a_value(text: str, f: Finding) -> bool:
         return True  # a setting of digits ("grafana_session_expiry=8552747551": a time)
     if _MANAGER_PATH.search(text, max(line_start, f.start - 80), f.start):
         return True  # a folder of a password manager's tree ("in KeePass > Facilities > CCTV")
+    opened = text.rfind("op://", line_start, f.start)
+    if opened >= 0 and not re.search(r"[\"'`]|\s[\w.-]{1,60}[=:]", text[opened : f.start]):
+        return True  # the rest of a 1Password reference whose item has a space ("op://Office/Wi-Fi 5G/password")
+    if text.endswith(("WIFI:", "WIFI:S:"), max(0, f.start - 7), f.start) or span.startswith(("WIFI:S:", "S:")):
+        return True  # a Wi-Fi QR code's network name (its password is the `P:` field)
     if _SAMPLE_BEFORE.search(text, max(line_start, f.start - 40), f.start):
         return True  # a value given as a sample ("Sample header value … from a test event")
-    if f.kind == "password" and _BANNED_BEFORE.search(text, max(line_start, f.start - 120), f.start):
-        return True  # a policy's list of passwords it refuses ("banned list includes 'Password1', …")
+    if f.kind == "password" and (
+        _BANNED_BEFORE.search(text, max(line_start, f.start - 120), f.start) or _BANNED_AFTER.match(text, f.end)
+    ):
+        # a policy's list of passwords it refuses ("banned list includes 'Password1', …",
+        # "'changeme', 'password1' … are rejected by the checker")
+        return True
     opened = text.rfind("{{", line_start, f.start)
     if opened >= 0 and "}}" not in text[opened : f.start] and "}}" in text[f.end : _line_end(text, f.end, 300)]:
         return True  # (inside a template's expression: `{{ lookup('hashi_vault', 'secret=kv/…') }}`)
     if re.fullmatch(r"[0-9a-f]{7,12}|[0-9a-f]{40}", span) and _COMMIT_AT.search(text, max(0, f.start - 60), f.start):
         return True
-    if _MANAGER_ITEM.search(text, max(0, f.start - 40), f.start) and _JOINED_NAME.fullmatch(span):
-        return True  # an item's name in a password manager: "… now in Bitwarden (game_backend_postgres)"
+    if _MANAGER_ITEM.search(text, max(0, f.start - 40), f.start) and (
+        _JOINED_NAME.fullmatch(span) or _VAULT_NAME.fullmatch(span)
+    ):
+        # an item's or a vault's name in a password manager: "… now in Bitwarden
+        # (game_backend_postgres)", "1Password 'Studio' 금고에 있음"
+        return True
     m = _NOT_A_VALUE_BEFORE.search(text, max(0, f.start - 40), f.start)
     if m is not None:
         if m.group().startswith("SHA256"):
@@ -3889,10 +3957,14 @@ class SecretScanner:
                 value = _unquoted(m.group(name))
                 if _AUTH_PATH.search(path) and not _UUID.match(value) and (_looks_random(value) or _hex_key(value)):
                     yield Finding("high_entropy", m.start(name), m.end(name))
-        for m in _WP_SALT.finditer(text) if "_KEY" in text or "_SALT" in text else ():
-            value = m.group("value")
-            if _entropy(value) >= 4.5 and not _placeholder(value):
+        for m in _P4_TICKET.finditer(text) if "p4" in low or "perforce" in low or "helix" in low else ():
+            if not _sequential(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _WP_SALT.finditer(text) if "_KEY" in text or "_SALT" in text else ():
+            group = "value" if m.group("value") else "bare"
+            value = m.group(group)
+            if _entropy(value) >= 4.5 and not _placeholder(value):
+                yield Finding("high_entropy", m.start(group), m.end(group))
         for m in _KEY_FILE_LINE.finditer(text) if ".key" in low or ".secret" in low or ".token" in low else ():
             # a key file's path as the label of its content ("config/credentials/prod.key: …")
             if not _PUBLIC_FILE.search(m.group("file")) and _looks_random(m.group("value")):
@@ -4052,6 +4124,28 @@ class SecretScanner:
                     continue  # (a field left empty in a colon-separated line: "…:::"; our own marker)
                 if _usable(value, True) and "$" not in value[:2]:
                     yield Finding("password", m.start("value"), m.end("value"))
+        for m in _JOINED_PAIR.finditer(text) if " + " in text or " / " in text else ():
+            user, value = m.group("user"), m.group("value")
+            before = text[max(0, m.start() - 100) : m.start()]
+            if (
+                not user.isdigit()
+                and "://" not in value
+                # (code: "(x + 1)**Rational(1, 3)", "sourceIndex + RegExp.$1.length", "phone_number / phone_number_verified")
+                and not any(c in value for c in "()[]{}")
+                and ("@" in user or not re.search(r"[a-z][A-Z]", user))
+                and not re.fullmatch(r"[a-z]+(?:_[a-z]+)+|[\w$]*(?:\.\$?\w+)*\.\$\w*(?:\.\w+)*", value)
+                and not _OBJECT_ID.match(user)  # (two of a payment API's objects: "pi_… / ch_…")
+                and (
+                    _SIGN_IN_WORDS.search(f"{before} {user}")
+                    or any(_foreign(h.group()) == "password" for h in _NAME_HINT.finditer(before))
+                    or "@" in user
+                    or "\\" in user
+                    or ",DC=" in user.upper()  # (a directory's DN binds as an account)
+                )
+                and _usable(value)
+                and (_human_password(value) or _passphrase(value) or _random_letters(value))
+            ):
+                yield Finding("password", m.start("value"), m.end("value"))
         for m in _ACCOUNT_PAIR.finditer(text) if " / " in text or "admin/" in low or "root/" in low else ():
             value = m.group("value")
             if _OBJECT_ID.match(value) and _OBJECT_ID.search(text, max(0, m.start("value") - 40), m.start("value")):
@@ -4634,7 +4728,16 @@ class SecretScanner:
             # (and where it is kept: "password is in Bitwarden under 'infra / sandbox'")
             # (and whose it is: "password for the 3d-printer image", "запись crates-io-82" in a manager)
             named_id = previous in _ID_WORDS or (
-                previous in _OWNER_WORDS and not word.endswith(":") and not previous_raw.endswith(":")
+                (
+                    previous in _OWNER_WORDS
+                    or (
+                        previous == "on"
+                        and not _ON_IS_NAME.search(text, max(0, pos - 24), pos)
+                        and not _FINNIC.search(text)
+                    )
+                )
+                and not word.endswith(":")
+                and not previous_raw.endswith(":")
             )
             after_label, labelled = labelled, False
             prior, previous, previous_raw = previous, word.strip(_TRIM).lower(), word

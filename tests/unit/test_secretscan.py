@@ -2554,3 +2554,68 @@ def test_mandrill_keys_copula_secrets_and_public_defaults_and_signatures() -> No
     assert scanner.scan("printer notes: admin password = <set on first boot>, SNMP community 'public', fw 8.90") == []
     signature = _r(_AN + "+/", 43) + "="
     assert scanner.scan(f"webhook signing key is in the vault; example header x-xero-signature: {signature}") == []
+
+
+def test_perforce_tickets_joined_pairs_and_where_a_value_lives() -> None:
+    scanner = SecretScanner()
+    ticket = _r("0123456789ABCDEF", 32)
+    for text in (
+        f"  environment:\n    - P4TICKET={ticket}\n",
+        f"$ cat ~/.p4tickets\nssl:p4.studio.lan:1666=perforce-admin:{ticket}\n",
+        f"$ p4 -P {ticket} -u somchai changes -m 3 //depot/...",
+        f"Lesson: someone pasted the Perforce ticket ({ticket}) into a public channel. Rotate it.",
+        f'{{"service": "Perforce Helix", "p4ticket": "{ticket}"}}',
+    ):
+        assert _found(text, ticket), text
+    # a digest in a Perforce listing is no ticket
+    assert scanner.scan(f"p4 fstat -Ol //depot/x.bin  digest {ticket}") == []
+    # an account and its password joined by " + " or " / " after a sign-in's words
+    for text, password in (
+        ("- Synology DSM admin: contractor + Fall2023! \n- open: UPS", "Fall2023!"),
+        ("Let op: local Administrator voor Harbourside is vgadmin / August-Charlie44* - zet in de kluis", None),
+        ("Value for now: CN=svc-ldap,OU=Service,DC=corp,DC=local + rocket.garnet.badger.timber5 - then", None),
+        ("Catatan: kata sandi register untuk Pinecrest adalah locum1 + Fall2026* - jangan", "Fall2026*"),
+    ):
+        secret = password or text.split(" / " if " / " in text else " + ")[1].split()[0]
+        assert _found(text, secret), text
+    assert scanner.scan("We use React + TypeScript4 and Node / Express2024 for the admin panel") == []
+    assert scanner.scan("Refund: pi_" + _r(_AN, 24) + " / ch_" + _r(_AN, 24) + ", customer") == []
+    # a value and then the variable it is set in; a server's HTTP key by its name
+    key = _r(_AN, 40)
+    assert _found(f"We keep one Cloudflare API token for all clinics. It is {key} and lives in CF_API_TOKEN.", key)
+    assert _found(f"NAKAMA_RUNTIME_HTTP_KEY={key[:32]}\n", key[:32])
+    # a SAS URL in an XML config (its "&" written "&amp;"); a WordPress salt unquoted in an .env
+    sig = _r(_AN, 43) + "%3D"
+    url = f"https://acct.blob.core.windows.net/x/y.bak?sv=2022-11-02&amp;sp=r&amp;sig={sig}"
+    assert _found(f'<add key="BACKUP_SAS_URL" value="{url}" />', sig)
+    salt = _r(_AN + "!#%^*()-_[]{}<>~+=,.;:|", 64)
+    assert _found(f"TZ=UTC\nLOGGED_IN_SALT={salt}\nLOG_LEVEL=info\n", salt)
+    # "on" says where in English, "is" in Finnish and Estonian
+    assert scanner.scan("the password on vetgrp-app02 was rotated yesterday") == []
+    password = "Kx9!" + _r(_AN, 8)
+    assert _found(f"Muistiinpano: Zen Planner admin password on {password}. Vaihda tämä!", password)
+
+
+def test_references_ids_public_keys_and_refused_examples_pass() -> None:
+    scanner = SecretScanner()
+    uuid = "49b3516c-5ac8-4000-b66b-b75bd047d621"
+    for text in (
+        "$ xcrun notarytool submit build.zip --keychain-profile AC_PASSWORD\n# altool: -p @keychain:AC_PASSWORD",
+        f'<param name="env.STEAM_BUILD_PASSWORD" value="credentialsJSON:{uuid}" spec="password" />',
+        "withCredentials([string(credentialsId: 'dockerhub-token-1', variable: 'DOCKERHUB_TOKEN')]) {",
+        "NAS_ADMIN_PASSWORD=op://Studio/NAS-31/password\nWIFI_PSK=op://Office/Wi-Fi 5G/password",
+        'Get the Meraki API key with: op read "op://Clinic IT/UniFi/credential"',
+        "메모: Stripe secret key는 1Password 'Studio' 금고에 있음. 환경 변수 STRIPE_SECRET_KEY 로 주입됨.",
+        "PlayFab login ok: TitleId=DB777 PlayFabId=B2187561F91E1001 SessionTicketExpires=2026-12-28",
+        "Guest Wi-Fi QR for the playtest: WIFI:S:Kettlebound-Guest;T:nopass;; (open network)",
+        '<add key="DbPassword" value="ENC:' + _r(_AN + "+/", 64) + '" />  <!-- machine key -->',
+        '{"secretName": "wifi-psk", "version": "' + _r(_HEXD, 32) + '", "enabled": true}',
+        f"docs search: algolia appId=LGWW7B82QT searchOnlyApiKey={_r(_HEXD, 32)} index=wiki",
+        f'GameAnalytics.Initialize(gameKey: "{_r(_HEXD, 32)}", secretKey: Get()); // game key is public',
+        "RFC 7617 example: Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ== -- our server uses its own",
+        "Policy: passwords must be 14+ characters; 'changeme', 'password1' and the studio name are rejected.",
+    ):
+        assert scanner.scan(text) == [], text
+    # a Wi-Fi QR code's password is still one
+    password = "Xk92!" + _r(_AN, 8)
+    assert _found(f"Staff Wi-Fi QR: WIFI:S:Clinic-Staff;T:WPA;P:{password};;", password)
