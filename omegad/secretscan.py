@@ -625,6 +625,7 @@ _KEY_QUALIFIER = frozenset(
         *("merchant", "crypt", "webservice", "transaction"),
         "stream",  # (a streaming service's ingest key: Restream, Twitch, YouTube)
         "http",  # (a game server's key for its HTTP API: Nakama's `runtime.http_key`)
+        "munge",  # (an HPC cluster's MUNGE key: every node shares it to sign credentials)
         # a product's licence ("activation key", "product key")
         *("activation", "product", "deploy"),
     ]
@@ -774,7 +775,7 @@ _OWNER_WORDS = frozenset(
     [
         *("from", "via", "under", "the", "this", "that", "our", "your", "its", "their", "for", "of"),
         "at",  # (where: "… at fs-panzura01"; "on" is Finnish and Estonian for "is")
-        *("för", "für", "pour", "per", "для", "untuk", "cho", "của", "van", "von", "dla"),
+        *("för", "für", "pour", "per", "для", "untuk", "cho", "của", "van", "von", "dla", "של"),
         *("entry", "item", "record", "запись", "запис", "mục", "entri", "posten", "wpis", "kohdasta", "kohta"),
         *("eintrag", "entrada", "voce", "vermelding", "oppføring", "kayıt", "kaydı"),
         *("policy", "role", "group", "cluster", "namespace", "bucket", "project"),
@@ -919,6 +920,7 @@ _COPULAS = frozenset(
         *("là", "คือ", "είναι", "je"),  # (Vietnamese, Thai, Greek; Czech, Slovak, Croatian)
         *("está", "liegt"),  # (where it is: "está no cofre", "liegt im Tresor"; `_KEPT_WORDS` follow)
         "se",  # (Haitian Creole: "nouvo modpas la se …")
+        *("הוא", "היא", "है"),  # (Hebrew; Hindi: "… IPMI password है …")
     ]
 )
 _ARROWS = frozenset(["=", "->", "→", "=>", "—", "–", "-", "--", "←", "<-", "~"])
@@ -996,6 +998,8 @@ _ID_WORDS = frozenset(
         # (a name follows: "… named 'crosspost-542'"; a key's fingerprint, a secret's version id)
         *("named", "called", "titled", "labelled", "labeled", "identifier"),
         *("fingerprint", "thumbprint", "version", "גרסה", "גרסא", "prefix", "name"),
+        # (a device's model, serial number and firmware: "pass): model DS-2CD2228, serial …")
+        *("model", "serial", "firmware", "fw"),
     ]
 )
 #: A command's option; the options whose argument is a value (`gh secret set … --body VALUE`).
@@ -1295,6 +1299,12 @@ _P4_TICKET = re.compile(
     r"(?:(?i:\bp4_?ticket\b)[^\n]{0,80}?|(?m:^[ \t]*(?:ssl:)?[\w.-]{1,200}:\d{2,5}=[\w.@-]{1,100}:)"
     r"|\bp4[ \t](?:[^\n]{0,200}?[ \t])?-P[ \t]+[\"']?|(?i:\b(?:perforce|helix|p4)[ \t]+ticket\b)[^\n]{0,80}?)"
     r"(?<![\w])(?P<value>[0-9A-F]{32})(?![\w])"
+)
+#: A MathWorks file installation key (groups of five digits) where its name stands before it:
+#: `fileInstallationKey:`, MATLAB_FIK, "the installation key is …" (digits alone are no secret).
+_INSTALLATION_KEY = re.compile(
+    r"(?i)(?:\bfile[ _-]?installation[ _-]?key|\bmatlab[_-]?fik\b|\binstallation[ _-]key)[^\n\d]{0,40}?"
+    r"(?<![\d-])(?P<value>\d{5}(?:-\d{5}){3,})(?![\d-])"
 )
 #: The URL's password ("postgres://app:…@db"), percent-encoded or not.
 _URL_PASSWORD = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}:/{1,2}[^\s/:@<>]{0,64}:(?P<value>[^\s@/<>]{1,200})@")
@@ -1900,7 +1910,8 @@ _CAT_FILE = re.compile(r"\bcat[ \t]+([^\s|;&<>]{1,200})[ \t]*$")
 _SECRET_FILE = re.compile(r"(?i)(?:key|secret|token|pass(?!wd$)|credential|creds|cookie)[^/]*$")
 _PUBLIC_FILE = re.compile(r"(?i)\.(?:pub|crt|cer|pem|csr)$|public")
 #: The key argument of a client or a MAC: `Client("…")`, `hmac.new(b"…")`, `jwt.encode(c, "…")`,
-#: `Fernet(b"…")`, an SDK's class named as its package; and a variable named a key set from a literal (`key = bytes.fromhex("…")`).
+#: `Fernet(b"…")`, an SDK's class named as its package; and a variable named a key or a secret set
+#: from a literal (`key = bytes.fromhex("…")`, JupyterHub's `c.JupyterHub.cookie_secret = bytes.fromhex(…)`).
 _KEY_CALL = re.compile(
     r"(?:\b(?:[A-Za-z_][\w.]{0,60})?(?:Client(?:V\d)?|Api|API|Server)(?:\.[Ii]nit|::new|\.new)?|\bcreate_?[cC]lient"
     r"|\bSearchClient\.create|\balgoliasearch|\bFernet"
@@ -1927,7 +1938,7 @@ _BASIC_AUTH_CALL = re.compile(
 )
 _LITERAL = re.compile(r"(?:[bB](?=[\"'`]))?(?P<q>[\"'`])(?P<value>[^\"'`\n]{1,400})(?P=q)")
 _KEY_LITERAL = re.compile(
-    r"\b\w{0,40}key\w{0,20}[ \t]*=[ \t]*(?:bytes\.fromhex|(?:binascii\.)?unhexlify|(?:base64\.)?(?:urlsafe_)?b64decode"
+    r"\b\w{0,40}(?:key|secret)\w{0,20}[ \t]*=[ \t]*(?:bytes\.fromhex|(?:binascii\.)?unhexlify|(?:base64\.)?(?:urlsafe_)?b64decode"
     # (the same in Node, .NET and Go: a key's bytes made from a literal)
     r"|Buffer\.from|(?:System\.Text\.)?Encoding\.\w{2,8}\.GetBytes|Convert\.FromBase64String|hex\.DecodeString"
     r"|base64\.\w{0,12}Encoding\.DecodeString|\[\]byte)"
@@ -1982,7 +1993,10 @@ _ID_BEFORE = re.compile(
 _TAIL_LINE = re.compile(r"(?m)^[^\n:]{0,200}:[^\n]{0,200}?:[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?[ \t]*$")
 #: What makes a key named so a credential when its value is a UUID ("OHIP_APP_KEY"; an
 #: idempotency, partition or public key is not one).
-_UUID_KEY_IDS = frozenset(["app", "access", "auth", "account", "master", "private", "signing", "subscription"])
+_UUID_KEY_IDS = frozenset(
+    # (and a server's cookie key: RStudio Server's `secure-cookie-key` is a UUID)
+    ["app", "access", "auth", "account", "master", "private", "signing", "subscription", "cookie"]
+)
 _API_KEY_WORDS = re.compile(r"(?i)\bapi[ _-]?key|\btoken")
 #: An answer's value at the end of its sentence, after a colon ("use the shared one: …").
 _TAIL_VALUE = re.compile(r":[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,200})[\"'`]?[.,;!]?[ \t]*$")
@@ -2086,7 +2100,9 @@ _HASH_FUNCTIONS = r"sha\d{0,3}|md5|hash|digest"
 _HASH_CALL = re.compile(rf"(?i)(?:{_HASH_FUNCTIONS})\($")
 _HASH_CALL_WORD = re.compile(rf"(?i)(?:{_HASH_FUNCTIONS}|bcrypt|argon2\w{{0,2}})\(")
 #: (a header or field named a signature, "x-xero-signature:", holds an HMAC of a payload, no key)
-_DIGEST_WORD = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|digest|checksum|(?:[a-z0-9]+-)+signature:?")
+_DIGEST_WORD = re.compile(
+    r"(?i)sha-?(?:1|224|256|384|512)|md5|digests?|checksums?|hash(?:es)?|(?:[a-z0-9]+-)+signature:?"
+)
 _NUMBERED_BEFORE = re.compile(
     r"(?i)\b(?:badge|card|ticket|order|invoice|employee|room|seat|flight|gate|case|job|batch|lot|serial|unit|no\.|nr\.?|#)[ \t]*#?$"
 )
@@ -2252,7 +2268,8 @@ _NOT_A_VALUE = re.compile(
 #: A host's name: labels and a top-level domain, public or of a private network ("db-04.qa.corp").
 _HOSTNAME = re.compile(
     r"^(?:[A-Za-z0-9-]{1,63}\.)+(?i:com|net|org|io|dev|app|cloud|co|ai|me|info|biz|eu|de|fr|uk|nl|jp|us|ca|au|ch|se|no"
-    r"|es|it|pl|br|in|local|localdomain|lan|corp|internal|intra|intranet|home|arpa|test|example|invalid|svc|cluster)$"
+    r"|es|it|pl|br|in|local|localdomain|lan|corp|internal|intra|intranet|home|arpa|test|example|invalid|svc|cluster"
+    r"|edu|gov|mil|il|cn|kr|tw|hk|sg|nz|za|ie|fi|dk|at|be|pt|cz|gr|tr|mx|ar|id|vn|th|ph)$"
 )
 #: A Windows registry key ("HKEY_LOCAL_MACHINE\SOFTWARE\…", "[HKCU\…]"): a path, not a value.
 _REGISTRY_PATH = re.compile(r"^\[?-?(?:HKEY_[A-Z_]+|HK(?:LM|CU|CR|U|CC))(?:\\|\]|$)")
@@ -2711,14 +2728,19 @@ def _person_password(value: str) -> bool:
 
 
 _ENV_NAME_IN = re.compile(r"(?<![A-Za-z0-9])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9])")
+_FIELD_IN = re.compile(r"(?:-field[= ]|\.data\.)([A-Za-z][\w-]{0,60})")
 
 
 def _names_token(command: str) -> bool:
     """*command* reads a secret whose name calls it a token, a secret or an API key (a
-    Kubernetes Secret's `{.data.POSTMARK_SERVER_TOKEN}`, a vault field)."""
+    Kubernetes Secret's `{.data.POSTMARK_SERVER_TOKEN}` or `{.data.client_secret}`, a vault
+    field: `vault kv get -field=api_key …`)."""
     return any(
-        _name_parts(m.group())[-1:] in (("token",), ("secret",), ("key",), ("apikey",))
-        for m in _ENV_NAME_IN.finditer(command)
+        _name_parts(name)[-1:] in (("token",), ("secret",), ("key",), ("apikey",))
+        for name in (
+            *(m.group() for m in _ENV_NAME_IN.finditer(command)),
+            *(m.group(1) for m in _FIELD_IN.finditer(command)),
+        )
     )
 
 
@@ -3641,8 +3663,10 @@ def _not_a_value(text: str, f: Finding) -> bool:
     """*f* is ciphertext, a fingerprint, a credential file's path, or the next name in a list of
     field names, by what stands before it."""
     span = text[f.start : f.end]
-    if span.startswith(("ENC(", "ENC[", "ENC:")) or _REFERENCE_PREFIX.match(span):
-        return True
+    if span.startswith(("ENC(", "ENC[", "ENC:", "hmac-sha256:")) or _REFERENCE_PREFIX.match(span):
+        return True  # (ciphertext; a reference; Vault's audit log writes each secret as its HMAC)
+    if re.fullmatch(r"#[a-z0-9][a-z0-9_-]{1,79}", span):
+        return True  # a chat channel ("(channel #airport-t2-ops)")
     if re.match(r"[ \t]+[/+][ \t]+\[redacted:", text[f.end : f.end + 16]):
         return True  # the account of a pair whose password is redacted ("locum1 + [redacted:password]")
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:Id|ID|_id|-id)=[\w.-]{1,64}", span):
@@ -3957,6 +3981,9 @@ class SecretScanner:
                 value = _unquoted(m.group(name))
                 if _AUTH_PATH.search(path) and not _UUID.match(value) and (_looks_random(value) or _hex_key(value)):
                     yield Finding("high_entropy", m.start(name), m.end(name))
+        for m in _INSTALLATION_KEY.finditer(text) if "installation" in low or "fik" in low else ():
+            if not _sequential(m.group("value").replace("-", "")):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _P4_TICKET.finditer(text) if "p4" in low or "perforce" in low or "helix" in low else ():
             if not _sequential(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
@@ -4746,6 +4773,8 @@ class SecretScanner:
                 budget, window = count + 8, max(window, wm.end() - pos + 80)
             if _HASH_CALL_WORD.match(word) or _DIGEST_WORD.fullmatch(word.strip(_TRIM)):
                 break  # what follows is a digest ("… stores sha256(key) only: <hex>", "only sha256 of …")
+            if word.lower() in ("something", "anything", "whatever"):
+                break  # no value given: "set admin_password to something other than 'changeme' before …"
             if _CALL_OPEN.match(word):
                 continue  # a call: its argument follows ("urlBase64ToUint8Array('…')")
             keyword = _KEYWORD_ARG.match(word)
@@ -5395,8 +5424,8 @@ class SecretScanner:
             value = m.group("value")
             if _usable(value, True) and "$" not in value[:2] and self._accepts(value, "password", (), True):
                 yield Finding("password", m.start("value"), m.end("value"))
-        for m in _KEY_LITERAL.finditer(text) if "key" in text.lower() else ():
-            if _looks_random(m.group("value")):
+        for m in _KEY_LITERAL.finditer(text) if "key" in (low := text.lower()) or "secret" in low else ():
+            if _looks_random(m.group("value")) or _hex_key(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
         # a setting given by name (`os.Setenv("DB_PASSWORD", "…")`, `conf.set("fs.s3a.secret.key",
         # "…")`, `System.setProperty(…)`), a value passed to a call named a secret (`ssh.Password("…")`,

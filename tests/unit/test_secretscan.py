@@ -2619,3 +2619,31 @@ def test_references_ids_public_keys_and_refused_examples_pass() -> None:
     # a Wi-Fi QR code's password is still one
     password = "Xk92!" + _r(_AN, 8)
     assert _found(f"Staff Wi-Fi QR: WIFI:S:Clinic-Staff;T:WPA;P:{password};;", password)
+
+
+def test_hpc_keys_uuid_cookie_keys_fields_read_from_a_store_and_more_copulas() -> None:
+    scanner = SecretScanner()
+    uuid = "-".join(_r(_HEXD, n) for n in (8, 4, 4, 4, 12))
+    for text in (
+        f"[rserver]\nsecure_cookie_key = {uuid}\n",  # RStudio Server's cookie key is a UUID
+        f"$ vault kv get -field=client_secret secret/rc/orcid\n{uuid}",
+        f"$ kubectl get secret alertmanager -o jsonpath='{{.data.api_key}}' | base64 -d\n{uuid}",
+        f"הערה: ה-RStudio secure-cookie-key של globus-dtn1.rc.example.ac.uk הוא {uuid} - להחליף",
+    ):
+        assert _found(text, uuid), text
+    fik = "-".join(_r(string.digits, 5) for _ in range(4))
+    assert _found(f"# host_vars/ipa01.yml\nfileInstallationKey: '{fik}'\n", fik)
+    assert _found(f"using MATLAB_FIK={fik}\n$ ./deploy.sh", fik)
+    munge = _r(_AN + "+/", 120) + "="
+    assert _found(f"[Service]\nEnvironment=MUNGE_KEY_B64={munge}\n", munge)
+    secret = _r(_HEXD, 64)
+    assert _found(f"c.JupyterHub.cookie_secret = bytes.fromhex('{secret}')\n", secret)
+    password = "Wil" + _r(_AN, 6) + "=61"
+    assert _found(f"नोट: zbx के लिए IPMI password है {password} — इसे किसी के साथ साझा न करें।", password)
+    for text in (
+        "Camera 8 (Docklands pass): model DS-2CD2001, serial S82BKG0LX, fw V5.7.1",
+        "webhook URL is stored as SLACK_WEBHOOK_URL in Actions secrets (channel #airport-t2-ops).",
+        '{"type":"response","auth":{"client_token":"hmac-sha256:' + _r(_HEXD, 64) + '"}}',
+        "Docs: set admin_password to something other than 'changeme' before exposing login02.rcc.example.edu",
+    ):
+        assert scanner.scan(text) == [], text
