@@ -2,9 +2,9 @@
 (`bench/secret_samples.py`): recall per kind on texts holding one secret, false positives on
 look-alikes, and the scan's time per text.
 
-    python bench/eval_secrets.py [--set a|b|...|z|aa|...|az|ba|bb|bc] [--seed 0] [--per-kind 60] [--json]
+    python bench/eval_secrets.py [--set a|b|...|z|aa|...|az|ba|...|be] [--seed 0] [--per-kind 60] [--json]
 
-``--set b`` … ``--set z``, ``--set aa`` … ``--set az``, ``--set ba`` … ``--set bc`` use `secret_samples_b.py` … `secret_samples_bc.py` (`OTHER_SETS`),
+``--set b`` … ``--set z``, ``--set aa`` … ``--set az``, ``--set ba`` … ``--set be`` use `secret_samples_b.py` … `secret_samples_be.py` (`OTHER_SETS`),
 generators by other writers (docs/secrets.md has who wrote each and its one blind score); a
 secret counts as found when the redacted text no longer holds it.
 """
@@ -26,7 +26,7 @@ from secret_samples import generate
 from omegad.secretscan import SecretScanner, redact
 
 #: The sets of other writers: `bench/secret_samples_<x>.py`.
-OTHER_SETS = (*"bcdefghijklmnopqrstuvwxyz", *(f"a{c}" for c in "abcdefghijklmnopqrstuvwxyz"), "ba", "bb", "bc")
+OTHER_SETS = (*"bcdefghijklmnopqrstuvwxyz", *(f"a{c}" for c in "abcdefghijklmnopqrstuvwxyz"), "ba", "bb", "bc", "bd", "be")
 
 
 def _samples(which: str, seed: int, per_kind: int) -> tuple[list[tuple[str, str, str | None]], list[str]]:
