@@ -26,7 +26,15 @@ from secret_samples import generate
 from omegad.secretscan import SecretScanner, redact
 
 #: The sets of other writers: `bench/secret_samples_<x>.py`.
-OTHER_SETS = (*"bcdefghijklmnopqrstuvwxyz", *(f"a{c}" for c in "abcdefghijklmnopqrstuvwxyz"), "ba", "bb", "bc", "bd", "be")
+OTHER_SETS = (
+    *"bcdefghijklmnopqrstuvwxyz",
+    *(f"a{c}" for c in "abcdefghijklmnopqrstuvwxyz"),
+    "ba",
+    "bb",
+    "bc",
+    "bd",
+    "be",
+)
 
 
 def _samples(which: str, seed: int, per_kind: int) -> tuple[list[tuple[str, str, str | None]], list[str]]:
