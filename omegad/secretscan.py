@@ -314,6 +314,7 @@ _TOKENS: dict[str, re.Pattern[str]] = {
         r"|\bhttps://chat\.googleapis\.com/v1/spaces/[\w-]{1,40}/messages\?key=[\w-]{20,60}&token=[\w%=-]{20,100}"
         r"|\bhttps://hooks\.zapier\.com/hooks/catch/\d{3,12}/[a-z0-9]{5,12}/?"
         r"|\bhttps://hook\.(?:eu|us)\d\.make\.com/[A-Za-z0-9]{32}\b"  # (Make's scenario webhooks)
+        r"|\bhttps://[\w-]{1,63}\.tines\.com/webhook/[0-9a-f]{32}/[0-9a-f]{32}\b"  # (Tines: a path, then its secret)
         # Home Assistant's webhook triggers: a generated id (hex, or random letters and digits)
         r"|\bhttps?://[\w.-]{1,100}(?::\d{2,5})?/api/webhook/"
         r"(?:[0-9a-f]{32,128}|(?=[\w-]{0,80}\d)(?=[\w-]{0,80}[A-Z])(?=[\w-]{0,80}[a-z])[A-Za-z0-9_-]{24,128})\b"
@@ -400,7 +401,7 @@ _TOKEN_LITERALS: dict[str, tuple[str, ...]] = {
     "nostr_key": ("nsec1",),
     "cloudflare_tunnel_token": ("eyJhIjoi",),
     "webhook_url": (
-        *("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com", ".make.com/"),
+        *("discord", ".webhook.office.com/", "chat.googleapis.com", "hooks.zapier.com", ".make.com/", ".tines.com/"),
         "/api/webhook/",
     ),
     "twitter_token": ("AAAAAAAAAAAAAAAAAAAA",),
@@ -465,7 +466,7 @@ _NAME_HINT = re.compile(
     r"(?i)(?=[pstcakswmhljşпパ密비uwvrnκσסרكرپपপлகร口암eg])(?:p(?:ass|wd|(?:w|at|sk)(?:\b|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])))|secret|token|credential|auth|key[ \t]+content\b|key"
     r"|cookie|sess|salt|code(?:(?<=recoverycode)|(?<=recovery[ _-]code)|(?<=backupcode)|(?<=backup[ _-]code))"
     r"|veracrypt|truecrypt|(?<![a-z])luks|keepass"
-    r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser)(?![a-z])"
+    r"|(?<![a-z])(?:wi-?fi|wlan|vpn|rcon|vnc|admin(?:istrator)?|root|login|superuser|creds|hec)(?![a-z])"
     r"|kennwort|contrase[ñn]a|mot de passe|phrase[ \t]+de[ \t]+passe|senha|wachtwoord|wachtzin|has[łl][oa]|パスフレーズ|l[öo]sen(?:ord|fras)|salasana|adgangskode|heslo"
     r"|jelsz[óo]|[şs]ifre|парол[ьяюе]|パスワード|密码|密碼|口令|비밀번호|비번|암호(?!화)|schl[üu]ssel"
     r"|(?<![a-z])(?:klíč|kľúč|klucz|kulcs|kunci|lykill(?:inn)?|lykilinn|sleutel|anahtar[ıi]?|avain|nyckeln?|nøkkel(?:en)?"
@@ -559,7 +560,7 @@ _SECRET_PART = re.compile(
     r"^(?:\w*secrets?|\w*tokens?|credentials?|creds|\w*authkeys?|apikey|appkey|privatekey|\w*privkey|skey|pat|cookies?"
     r"|credencial(?:es)?|credenciais|credenziali|zugangsdaten"  # (Spanish, Catalan, Portuguese, Italian, German)
     r"|\w*secretkeybase"
-    r"|mnemonic|wif|keypair|unseal"
+    r"|mnemonic|wif|keypair|unseal|hec"  # (Splunk's HTTP Event Collector token: "the HEC for …")
     r"|sessionid|sessid|phpsessid|jsessionid)$"
 )
 #: A session's name: its value is a bearer credential, but "session" is also a common word, so
@@ -967,8 +968,12 @@ _DECLARED_PUBLIC = re.compile(
     r"|(?<![a-z])content[ \t_-]?api[ \t_-]?key|GhostContentAPI|(?<![a-z])content[ \t]+key[ \t]+is[ \t]+public"
     # (Algolia's `searchOnlyApiKey`; a comment that the key is public, that it ships in the game)
     r"|(?<![a-z])search[-_ ]?only(?:[-_ ]?api)?[-_ ]?key|\b(?:key|it|this|value|token)[ \t]+is[ \t]+public\b"
-    r"|\(public,|\bships[ \t]+in[ \t]+(?:the|every)[ \t]+(?:game|app|client|build|binary)\b"
+    r"|\(public,|,[ \t]*public\)|\bships[ \t]+in[ \t]+(?:the|every)[ \t]+(?:game|app|client|build|binary)\b"
+    # (a Firebase web app's key by its setting's name; a captcha's site key)
+    r"|(?<![a-z])firebase[_-]?web\b|(?<![a-z])(?:recaptcha|hcaptcha|turnstile)[ \t_-]?site[ \t_-]?key"
 )
+#: A line that asks about the next, or a command that prints it: a chat's question, `$ tool show …`.
+_ABOUT_NEXT_LINE = re.compile(r"[^\n]*\?[ \t]*$|[ \t]*\$[ \t]")
 #: The name a Firebase client config gives its API key (web, Android's google-services.json,
 #: iOS's GoogleService-Info.plist).
 _CONFIG_API_KEY = re.compile(
@@ -1284,7 +1289,7 @@ _ACCOUNT_PAIR = re.compile(
 #: + …". The account is a login's token (a name, a mailbox, DOMAIN\\user, a directory's DN).
 _JOINED_PAIR = re.compile(
     r"(?<![^\s:\"'`])(?P<user>(?:[A-Za-z][\w.-]{0,30}\\|\.\\)?[\w.@=,-]{2,120})[ \t]+[+/][ \t]+"
-    r"(?P<value>[^\s]{6,200}?)[.,;)]?(?=\s|$)"
+    r"(?P<value>[^\s\"'`]{6,200}?)[.,;)]?(?=\s|$)"
 )
 #: Words for a sign-in within the 100 characters before such a pair ("sa" is SQL Server's
 #: administrator; the words for a password in other languages are `_NAME_HINT`'s).
@@ -1292,6 +1297,15 @@ _SIGN_IN_WORDS = re.compile(
     r"(?i)\b(?:admin\w*|administrator|superadmin|root|sa|log-?in|sign-?in|accounts?|users?|username|passwords?"
     r"|passphrase|passwd|credentials?|creds|bind|ssid|s?ftps?|ssh|smtp|imap|rdp|vpn|portal|console|controller)\b"
 )
+#: A change log's line that names the setting in one field and gives its value in another
+#: (Splunk's audit of a config change: `field=SPLUNK_HEC_TOKEN  new_value=…`).
+_FIELD_VALUE = re.compile(
+    r"(?i)\b(?:field|key|name|setting|param(?:eter)?|variable|var)=[\"']?(?P<name>[A-Za-z][\w.-]{1,80})[\"']?"
+    r"[ \t]+(?:[\w.-]{1,30}=[^\s]{0,80}[ \t]+){0,3}?(?:new_?)?value=[\"']?(?P<value>[^\s\"']{4,400})"
+)
+#: Elasticsearch's encoded API key: base64 of the key's id (20 characters) ":" the key (22).
+_ELASTIC_API_KEY = re.compile(r"(?<![\w+/=-])(?P<value>[A-Za-z0-9+/]{54,64}={0,2})(?![\w+/=-])")
+_ELASTIC_DECODED = re.compile(r"[A-Za-z0-9_-]{20}:[A-Za-z0-9_-]{22}")
 #: A Perforce (Helix Core) ticket, 32 upper-case hex digits as `p4 login -p` prints them: set as
 #: P4TICKET, a `.p4tickets` line ("ssl:host:1666=user:TICKET"), given to `p4 -P`, or named in
 #: prose ("the Perforce ticket (…)", "Perforce ticket ของ X คือ …").
@@ -3378,8 +3392,12 @@ def _declared_public(text: str, f: Finding) -> bool:
     prev_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1 if line_start else line_start
     line_end = _line_end(text, f.end, 300)
     for m in _DECLARED_PUBLIC.finditer(text, prev_start, line_end):
-        if m.start() < line_start and not _COMMENT_LINE.match(text, _json_lead(text, prev_start, line_start)):
-            continue  # (the line before counts only as a comment about the next)
+        if (
+            m.start() < line_start
+            and not _COMMENT_LINE.match(text, _json_lead(text, prev_start, line_start))
+            and not _ABOUT_NEXT_LINE.match(text, prev_start, line_start - 1)
+        ):
+            continue  # (the line before counts only as a comment, a question or a command about the next)
         if not _NEGATION.search(text, max(prev_start, m.start() - 12), m.start()):
             return True
     return False
@@ -3537,6 +3555,8 @@ _NOT_A_VALUE_BEFORE = re.compile(
     # (the id of a credential a CI keeps, a secret's version: "credentialsId: 'dockerhub-token'")
     r"|\bcredentials?_?[Ii]d[\"']?[ \t]*[:=][ \t]*[\"']?$|[\"'](?:version|etag|kid|x5t)[\"'][ \t]*:[ \t]*[\"']$"
 )
+#: A secret's name after the words for its stored form, further on the value's line.
+_STORED_FORM_BEFORE = re.compile(r"(?i)\b(?:encrypted|hashed)[ \t]+(?:password|passphrase|secret|pw)\b[^\n]{0,80}$")
 #: References to a secret kept elsewhere, in the syntax of the tool that reads it: altool's
 #: `@keychain:NAME` and `@env:NAME`, TeamCity's `credentialsJSON:UUID`.
 _REFERENCE_PREFIX = re.compile(r"@(?:keychain|env):[\w.-]+$|credentialsJSON:[0-9a-f-]{36}$")
@@ -3663,17 +3683,29 @@ def _not_a_value(text: str, f: Finding) -> bool:
     """*f* is ciphertext, a fingerprint, a credential file's path, or the next name in a list of
     field names, by what stands before it."""
     span = text[f.start : f.end]
-    if span.startswith(("ENC(", "ENC[", "ENC:", "hmac-sha256:")) or _REFERENCE_PREFIX.match(span):
-        return True  # (ciphertext; a reference; Vault's audit log writes each secret as its HMAC)
+    if span.startswith(("ENC(", "ENC[", "ENC:", "hmac-sha256:", "$DCC2$")) or _REFERENCE_PREFIX.match(span):
+        # (ciphertext; a reference; Vault's audit log writes each secret as its HMAC; Windows'
+        # cached domain credentials are a digest, "mscash2")
+        return True
     if re.fullmatch(r"#[a-z0-9][a-z0-9_-]{1,79}", span):
         return True  # a chat channel ("(channel #airport-t2-ops)")
+    line_start = text.rfind("\n", 0, f.start) + 1
+    if f.kind == "password" and _STORED_FORM_BEFORE.search(text, line_start, f.start):
+        return True  # "Encrypted password in Graylog config (AES, …): …", "hashed password: …"
+    if (
+        f.kind == "password"
+        and re.search(r"[^\"'][\"'][,.;)]?$", span)
+        and re.search(r"[\"'][^\"'\n/]{1,60}[ \t]+/[ \t]+$", text[max(line_start, f.start - 64) : f.start])
+    ):
+        return True  # the end of a quoted folder's path ("in Bitwarden collection 'SOC / willow',")
+    if re.search(r"\S/[\w./-]*#\w+[ \t]+$", text[max(line_start, f.start - 120) : f.start]):
+        return True  # the word after a vault path's field ("vault_path=secret/data/crm/cdk#password site=…")
     if re.match(r"[ \t]+[/+][ \t]+\[redacted:", text[f.end : f.end + 16]):
         return True  # the account of a pair whose password is redacted ("locum1 + [redacted:password]")
     if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:Id|ID|_id|-id)=[\w.-]{1,64}", span):
         return True  # an id's setting ("TitleId=DB777" after "PlayFab login ok:")
     if span.startswith("SHA256:"):
         return re.fullmatch(r"SHA256:[A-Za-z0-9+/]{43}=?", span) is not None
-    line_start = text.rfind("\n", 0, f.start) + 1
     if re.fullmatch(r"[0-9a-f]{6,12}", span) and (
         text[f.start - 1 : f.start] == "(" or text[max(0, f.start - 2) : f.start] == "# "
     ):
@@ -3981,6 +4013,18 @@ class SecretScanner:
                 value = _unquoted(m.group(name))
                 if _AUTH_PATH.search(path) and not _UUID.match(value) and (_looks_random(value) or _hex_key(value)):
                     yield Finding("high_entropy", m.start(name), m.end(name))
+        for m in _ELASTIC_API_KEY.finditer(text) if len(text) >= 56 else ():
+            try:
+                decoded = base64.b64decode(m.group("value"), validate=True).decode("ascii")
+            except (ValueError, UnicodeDecodeError):
+                continue
+            if _ELASTIC_DECODED.fullmatch(decoded) and _looks_random(decoded.split(":")[1]):
+                yield Finding("high_entropy", m.start("value"), m.end("value"))
+        for m in _FIELD_VALUE.finditer(text) if "value=" in low else ():
+            kind = _name_kind(m.group("name"), "")
+            value = m.group("value")
+            if kind and _usable(value, True) and self._accepts(value, kind, _name_parts(m.group("name")), True):
+                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
         for m in _INSTALLATION_KEY.finditer(text) if "installation" in low or "fik" in low else ():
             if not _sequential(m.group("value").replace("-", "")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
@@ -5028,6 +5072,10 @@ class SecretScanner:
                 or "apikey" in parts
                 or ("api" in parts and "key" in parts)
                 or "secret" in parts  # (ORCID's client secrets are UUIDs; an Entra secret's *id* is named an id)
+                or "hec" in parts  # (Splunk's HEC tokens are UUIDs)
+                # ("pasted Splunk HEC creds in bridge: …"; "credentials" is also said of an id: "invalid
+                # credentials for tenant <uuid>")
+                or bare[-1:] == ("creds",)
                 # (OPERA's "app key", Fronius's "access key value")
                 or (bare[-1:] == ("key",) and not _UUID_KEY_IDS.isdisjoint(bare[-2:-1]))
             )

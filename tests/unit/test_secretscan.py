@@ -2647,3 +2647,28 @@ def test_hpc_keys_uuid_cookie_keys_fields_read_from_a_store_and_more_copulas() -
         "Docs: set admin_password to something other than 'changeme' before exposing login02.rcc.example.edu",
     ):
         assert scanner.scan(text) == [], text
+
+
+def test_audit_lines_elastic_and_hec_keys_creds_and_quoted_vault_paths() -> None:
+    scanner = SecretScanner()
+    password = "nv4O" + _r(_AN, 10) + "^P"
+    assert _found(f"_time=2026-10-12 20:04:12  field=OPENSEARCH_PASSWORD  new_value={password}  host=es-03", password)
+    assert scanner.scan("sync field=mode value=fast host=es-03") == []
+    # Elasticsearch's encoded API key: base64 of "id:key"
+    encoded = base64.b64encode(f"{_r(_AN, 20)}:{_r(_AN, 22)}".encode()).decode()
+    assert _found(f"Note: Elastic for Atlas Freight now uses {encoded} - rotated after offboarding.", encoded)
+    uuid = "-".join(_r("0123456789ABCDEF", n) for n in (8, 4, 4, 4, 12))
+    assert _found(f"09:12 UTC  tom.b pasted Splunk HEC creds in bridge: {uuid}\n09:13 UTC  containment done", uuid)
+    wazuh = "Thunder!" + _r(string.digits, 4) + "~JF"
+    assert _found(f"maya pasted Wazuh API creds in bridge: {wazuh}", wazuh)
+    tines = f"https://lantern-oj7z.tines.com/webhook/{_r(_HEXD, 32)}/{_r(_HEXD, 32)}"
+    assert _found(f"Current value {tines} works, verified.", tines)
+    for text in (
+        "Credentials for Brightwater Council Wazuh live in Bitwarden collection 'SOC / willow', not in notes.",
+        "Encrypted password in Graylog config (AES, needs password_secret): " + _r(_AN + "+/", 64),
+        "2026-11-11 09:01:12 INFO sync vault_path=secret/data/crm/cdk#password site=7595",
+        f"[38:02] priya: what's the DocuSign integration key (client id, public)?\n[38:03] dana: {uuid.lower()}",
+        "[feed]\nfirebase_web = AIza" + _r(_AN + "_-", 35) + "\n",
+        "$ dealerctl show firebase_web\nAIza" + _r(_AN + "_-", 35) + "\n(exit 0)",
+    ):
+        assert scanner.scan(text) == [], text
