@@ -3720,7 +3720,7 @@ def _not_a_value(text: str, f: Finding) -> bool:
     opened = text.rfind("op://", line_start, f.start)
     if opened >= 0 and not re.search(r"[\"'`]|\s[\w.-]{1,60}[=:]", text[opened : f.start]):
         return True  # the rest of a 1Password reference whose item has a space ("op://Office/Wi-Fi 5G/password")
-    if text.endswith(("WIFI:", "WIFI:S:"), max(0, f.start - 7), f.start) or span.startswith(("WIFI:S:", "S:")):
+    if text.endswith(("WIFI:", "WIFI:S:"), max(0, f.start - 7), f.start) or span.startswith("WIFI:S:"):
         return True  # a Wi-Fi QR code's network name (its password is the `P:` field)
     if _SAMPLE_BEFORE.search(text, max(line_start, f.start - 40), f.start):
         return True  # a value given as a sample ("Sample header value … from a test event")
