@@ -4020,16 +4020,12 @@ class SecretScanner:
                 continue
             if _ELASTIC_DECODED.fullmatch(decoded) and _looks_random(decoded.split(":")[1]):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
-        for m in _FIELD_VALUE.finditer(text) if "value=" in low else ():
-            kind = _name_kind(m.group("name"), "")
-            value = m.group("value")
-            if kind and _usable(value, True) and self._accepts(value, kind, _name_parts(m.group("name")), True):
-                yield Finding("password" if kind == "password" else "high_entropy", m.start("value"), m.end("value"))
-        for m in _INSTALLATION_KEY.finditer(text) if "installation" in low or "fik" in low else ():
+        # values their syntax makes keys: a file installation key's digit groups, a Perforce ticket
+        for m in itertools.chain(
+            _INSTALLATION_KEY.finditer(text) if "installation" in low or "fik" in low else (),
+            _P4_TICKET.finditer(text) if "p4" in low or "perforce" in low or "helix" in low else (),
+        ):
             if not _sequential(m.group("value").replace("-", "")):
-                yield Finding("high_entropy", m.start("value"), m.end("value"))
-        for m in _P4_TICKET.finditer(text) if "p4" in low or "perforce" in low or "helix" in low else ():
-            if not _sequential(m.group("value")):
                 yield Finding("high_entropy", m.start("value"), m.end("value"))
         for m in _WP_SALT.finditer(text) if "_KEY" in text or "_SALT" in text else ():
             group = "value" if m.group("value") else "bare"
@@ -4238,7 +4234,12 @@ class SecretScanner:
             value = m.group("value")
             if not _MYSQL_COMMAND.search(command) and _usable(value) and "$" not in value[:2]:
                 yield Finding("password", m.start("value"), m.end("value"))
-        for m in _KV_PUT.finditer(text) if " put" in text else ():
+        # a name and its value in fields of their own: a KV store's `put NAME=VALUE`, a change
+        # log's `field=NAME … new_value=VALUE`
+        for m in itertools.chain(
+            _KV_PUT.finditer(text) if " put" in text else (),
+            _FIELD_VALUE.finditer(text) if "value=" in low else (),
+        ):
             kind = _name_kind(m.group("name"), "")
             value = m.group("value")
             if kind and _usable(value, True) and self._accepts(value, kind, _name_parts(m.group("name")), True):
