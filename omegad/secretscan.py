@@ -1303,8 +1303,9 @@ _FIELD_VALUE = re.compile(
     r"(?i)\b(?:field|key|name|setting|param(?:eter)?|variable|var)=[\"']?(?P<name>[A-Za-z][\w.-]{1,80})[\"']?"
     r"[ \t]+(?:[\w.-]{1,30}=[^\s]{0,80}[ \t]+){0,3}?(?:new_?)?value=[\"']?(?P<value>[^\s\"']{4,400})"
 )
-#: Elasticsearch's encoded API key: base64 of the key's id (20 characters) ":" the key (22).
-_ELASTIC_API_KEY = re.compile(r"(?<![\w+/=-])(?P<value>[A-Za-z0-9+/]{54,64}={0,2})(?![\w+/=-])")
+#: Elasticsearch's encoded API key: base64 of the key's id (20 characters) ":" the key (22), so
+#: 43 bytes: 58 characters and "==".
+_ELASTIC_API_KEY = re.compile(r"(?<![\w+/=-])(?P<value>[A-Za-z0-9+/]{58}==)(?![\w+/=-])")
 _ELASTIC_DECODED = re.compile(r"[A-Za-z0-9_-]{20}:[A-Za-z0-9_-]{22}")
 #: A Perforce (Helix Core) ticket, 32 upper-case hex digits as `p4 login -p` prints them: set as
 #: P4TICKET, a `.p4tickets` line ("ssl:host:1666=user:TICKET"), given to `p4 -P`, or named in
@@ -4013,7 +4014,7 @@ class SecretScanner:
                 value = _unquoted(m.group(name))
                 if _AUTH_PATH.search(path) and not _UUID.match(value) and (_looks_random(value) or _hex_key(value)):
                     yield Finding("high_entropy", m.start(name), m.end(name))
-        for m in _ELASTIC_API_KEY.finditer(text) if len(text) >= 56 else ():
+        for m in _ELASTIC_API_KEY.finditer(text) if "==" in text else ():
             try:
                 decoded = base64.b64decode(m.group("value"), validate=True).decode("ascii")
             except (ValueError, UnicodeDecodeError):
